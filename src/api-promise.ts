@@ -1,0 +1,91 @@
+/**
+ * `APIPromise`: what every method returns. Await it for the parsed body, or ask for more:
+ * `.withResponse()` gives the body with the raw `Response` and request id, `.asResponse()` the
+ * raw `Response` alone, body unread.
+ *
+ * The request starts right away (in a microtask, so that a chained `.asResponse()` can still
+ * ask for the unread body), like a plain promise. A failure nobody awaits does not crash the
+ * process with an unhandled rejection; it is delivered to whoever awaits later.
+ */
+
+/** The parsed body with the response it came from. */
+export interface WithResponse<T> {
+  data: T;
+  response: Response;
+  /** The `x-request-id` response header, if the server sent one. */
+  requestId: string | undefined;
+}
+
+/**
+ * How a resource runs its call: `raw` true means "stop at the headers, leave the body unread"
+ * (for `.asResponse()`); otherwise the body is read and parsed into `data`.
+ * @internal
+ */
+export type Runner<T> = (raw: boolean) => Promise<{ data?: T; response: Response }>;
+
+/**
+ * A promise of a parsed API response, with access to the raw HTTP response.
+ *
+ * @example
+ * ```ts
+ * const models = await client.models.list();
+ * const { data, response, requestId } = await client.models.list().withResponse();
+ * const raw = await client.models.list().asResponse(); // body unread
+ * ```
+ */
+export class APIPromise<T> implements PromiseLike<T> {
+  readonly #run: Runner<T>;
+  #raw = false;
+  #pending: Promise<{ data?: T; response: Response }> | undefined;
+
+  /** @internal */
+  constructor(run: Runner<T>) {
+    this.#run = run;
+    queueMicrotask(() => void this.#start());
+  }
+
+  #start(): Promise<{ data?: T; response: Response }> {
+    if (!this.#pending) {
+      this.#pending = this.#run(this.#raw);
+      this.#pending.catch(() => {}); // see the module comment: no unhandled rejection
+    }
+    return this.#pending;
+  }
+
+  /** The parsed body, the raw response and its request id. */
+  async withResponse(): Promise<WithResponse<T>> {
+    const { data, response } = await this.#start();
+    return { data: data as T, response, requestId: response.headers.get('x-request-id') ?? undefined };
+  }
+
+  /**
+   * The raw `Response` once its status is known to be 2xx (errors still throw, after retries),
+   * with the body unread: call it straight after the method, before awaiting anything.
+   * The request's timeout and the caller's `signal` cover only the headers from then on.
+   */
+  asResponse(): Promise<Response> {
+    if (!this.#pending) this.#raw = true;
+    return this.#start().then((r) => r.response);
+  }
+
+  then<R1 = T, R2 = never>(
+    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.#start()
+      .then((r) => r.data as T)
+      .then(onfulfilled, onrejected);
+  }
+
+  catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
+    return this.then(undefined, onrejected);
+  }
+
+  finally(onfinally?: (() => void) | null): Promise<T> {
+    return this.then().finally(onfinally);
+  }
+
+  get [Symbol.toStringTag](): string {
+    return 'APIPromise';
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * One JSON API call, start to finish: send (with retries) → validate → `APIPromise`.
+ * Resources describe the call; this runs it.
+ */
+import type { ZodMiniType } from 'zod/mini';
+import { APIPromise } from './api-promise';
+import { send, type RequestContext, type RequestSpec } from './request';
+import { validate } from './validate';
+
+export function jsonCall<T>(ctx: RequestContext, spec: RequestSpec, schema: ZodMiniType<T>): APIPromise<T> {
+  return new APIPromise<T>(async (raw) => {
+    const sent = await send(ctx, spec, !raw);
+    if (raw) {
+      sent.release(); // the body is the caller's; see APIPromise.asResponse
+      return { response: sent.response };
+    }
+    const data = validate(schema, sent.body, {
+      mode: ctx.options.validation,
+      log: ctx.log,
+      target: sent.target,
+      status: sent.response.status,
+      headers: sent.response.headers,
+    });
+    return { data, response: sent.response };
+  });
+}

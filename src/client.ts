@@ -1,0 +1,90 @@
+/**
+ * `Client`: options resolved once, the resources, and nothing else. Requests go through
+ * `request.ts`; the key lives in a private field that no log, error or `util.inspect` shows.
+ */
+import { InferenceError } from './errors';
+import { Log } from './log';
+import { resolveClientOptions, type ClientOptions } from './options';
+import type { RequestContext } from './request';
+import { Chat } from './resources/chat';
+import { Completions } from './resources/completions';
+import { Models } from './resources/models';
+import { assertHeaderValue } from './options';
+
+/**
+ * The client for the Model Inference Service (and any server that speaks its wire format).
+ *
+ * @example
+ * ```ts
+ * import { Client } from 'inference-sdk';
+ *
+ * // Reads INFERENCE_API_KEY and INFERENCE_BASE_URL when not given.
+ * const client = new Client({ apiKey: 'sk-…', baseURL: 'https://inference.example.com/v1' });
+ *
+ * const completion = await client.chat.completions.create({
+ *   model: 'acme/chat-1',
+ *   messages: [{ role: 'user', content: 'Hello!' }],
+ * });
+ * ```
+ */
+export class Client {
+  /** `client.models.list()` and `client.models.retrieve(slug)`. */
+  readonly models: Models;
+  /** `client.chat.completions.create(body)`. */
+  readonly chat: Chat;
+  /** `client.completions.create(body)`: the legacy endpoint. */
+  readonly completions: Completions;
+
+  /** The base URL every path is joined to (ends in `/v1` on the service). */
+  readonly baseURL: string;
+  /** Milliseconds before an attempt is abandoned. */
+  readonly timeout: number;
+  /** Retries after the first attempt. */
+  readonly maxRetries: number;
+
+  readonly #options: ClientOptions;
+
+  /**
+   * @throws InferenceError when the key or base URL is missing, an option is unknown or
+   * invalid, or this runs in a web page without `dangerouslyAllowBrowser`.
+   */
+  constructor(options: ClientOptions = {}) {
+    const { resolved, apiKey } = resolveClientOptions(options);
+    this.#options = { ...options };
+    this.baseURL = resolved.baseURL;
+    this.timeout = resolved.timeout;
+    this.maxRetries = resolved.maxRetries;
+
+    const ctx: RequestContext = {
+      options: resolved,
+      apiKey: typeof apiKey === 'string' ? () => Promise.resolve(apiKey) : () => callKeyFunction(apiKey),
+      log: new Log(resolved.logLevel, resolved.logger),
+    };
+    this.models = new Models(ctx);
+    this.chat = new Chat(ctx);
+    this.completions = new Completions(ctx);
+  }
+
+  /**
+   * A new client with some options changed; this one is left as it is.
+   *
+   * @example
+   * ```ts
+   * const patient = client.withOptions({ timeout: 30 * 60_000, maxRetries: 5 });
+   * ```
+   */
+  withOptions(options: ClientOptions): Client {
+    return new Client({ ...this.#options, ...options });
+  }
+}
+
+/** Resolve an `apiKey` function, checking what it returns (without ever quoting it). */
+async function callKeyFunction(fn: () => string | Promise<string>): Promise<string> {
+  const key = await fn();
+  if (typeof key !== 'string' || key === '') {
+    throw new InferenceError('The `apiKey` function must return a non-empty string.');
+  }
+  assertHeaderValue('apiKey', key, false);
+  return key;
+}
+

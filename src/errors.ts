@@ -1,0 +1,309 @@
+/**
+ * The error hierarchy. Every error the SDK throws is an `InferenceError`:
+ *
+ * ```
+ * InferenceError                    bad options or arguments (thrown at the call site)
+ * ├── APIError                      the server answered with an error, or the request failed
+ * │   ├── BadRequestError (400) … InternalServerError (>=500)      one class per status
+ * │   ├── APIConnectionError        no response (refused, reset, DNS, TLS)
+ * │   │   └── APIConnectionTimeoutError
+ * │   └── APIUserAbortError         the caller's AbortSignal fired
+ * └── ResponseValidationError       the server answered 2xx, but the body is not what the types promise
+ * ```
+ *
+ * Messages name the method, the path and the status, and never hold the API key: the key only
+ * travels in the Authorization header, which no error copies.
+ */
+import { readErrorBody, type ErrorDetails } from './error-body';
+
+/** Where an error happened: the request's method and URL path, e.g. `POST /v1/chat/completions`. */
+export interface RequestTarget {
+  method: string;
+  /** The URL path, without origin or query (queries can carry secrets on some servers). */
+  path: string;
+}
+
+/**
+ * Base class of every error this SDK throws. Catch it to handle them all.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.models.list();
+ * } catch (err) {
+ *   if (err instanceof InferenceError) console.error(err.name, err.message);
+ * }
+ * ```
+ */
+export class InferenceError extends Error {
+  override name = 'InferenceError';
+}
+
+/**
+ * The server answered with an error status (or an error body in a 200), or no answer came.
+ * `status` is the HTTP status; for an error delivered inside a 200 response it is the numeric
+ * `code` the provider gave, when that is an HTTP error status, else `undefined`.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.chat.completions.create({ model: 'acme/missing', messages: [] });
+ * } catch (err) {
+ *   if (err instanceof APIError) console.log(err.status, err.type, err.code, err.requestId);
+ * }
+ * ```
+ */
+export class APIError<TStatus extends number | undefined = number | undefined> extends InferenceError {
+  override name = 'APIError';
+  /** HTTP status, or `undefined` when no response arrived. */
+  readonly status: TStatus;
+  /** Response headers, or `undefined` when no response arrived. */
+  readonly headers: Headers | undefined;
+  /** The `x-request-id` response header, to quote when you contact support. */
+  readonly requestId: string | undefined;
+  /** The parsed response body (JSON value, or the text when it is not JSON), as the server sent it. */
+  readonly error: unknown;
+  /** The error's `type` (e.g. `invalid_request_error`), when the server gave one. */
+  readonly type: string | undefined;
+  /** The error's `code`: a string (`model_not_found`) or a number (`429`, OpenRouter), when given. */
+  readonly code: string | number | undefined;
+  /** The request field the error is about (e.g. `model`), when given. */
+  readonly param: string | undefined;
+
+  constructor(
+    status: TStatus,
+    message: string,
+    init: {
+      headers?: Headers | undefined;
+      error?: unknown;
+      details?: ErrorDetails | undefined;
+      cause?: unknown;
+    } = {},
+  ) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.status = status;
+    this.headers = init.headers;
+    this.requestId = init.headers?.get('x-request-id') ?? undefined;
+    this.error = init.error;
+    this.type = init.details?.type;
+    this.code = init.details?.code;
+    this.param = init.details?.param;
+  }
+
+  /**
+   * Make the error for a response: the class follows the status, the message and fields come
+   * from the body, whatever shape it has (see `readErrorBody`).
+   * @internal
+   */
+  static fromResponse(
+    target: RequestTarget,
+    status: number,
+    headers: Headers,
+    body: unknown,
+  ): APIError<number> | APIError<undefined> {
+    const details = readErrorBody(body);
+    const init = { headers, error: body, details };
+    // An error inside a 200 (OpenRouter) has no error status; its numeric code stands in.
+    const effective = status >= 400 ? status : statusFromCode(details.code);
+    const message = `${effective ?? status} ${target.method} ${target.path}: ${details.message}`;
+    const Class = effective === undefined ? undefined : classForStatus(effective);
+    if (effective === undefined) return new APIError(undefined, message, init);
+    return Class ? new Class(effective, message, init) : new APIError(effective, message, init);
+  }
+}
+
+/** 400: the request was malformed or unsupported. @example `if (err instanceof BadRequestError) …` */
+export class BadRequestError extends APIError<number> {
+  override name = 'BadRequestError';
+}
+/** 401: the API key is missing, wrong or revoked. @example `if (err instanceof AuthenticationError) …` */
+export class AuthenticationError extends APIError<number> {
+  override name = 'AuthenticationError';
+}
+/** 403: the key may not do this. @example `if (err instanceof PermissionDeniedError) …` */
+export class PermissionDeniedError extends APIError<number> {
+  override name = 'PermissionDeniedError';
+}
+/** 404: no such model or path. @example `if (err instanceof NotFoundError) …` */
+export class NotFoundError extends APIError<number> {
+  override name = 'NotFoundError';
+}
+/** 409: a conflict; retried by default. @example `if (err instanceof ConflictError) …` */
+export class ConflictError extends APIError<number> {
+  override name = 'ConflictError';
+}
+/** 422: the body was well-formed but not acceptable. @example `if (err instanceof UnprocessableEntityError) …` */
+export class UnprocessableEntityError extends APIError<number> {
+  override name = 'UnprocessableEntityError';
+}
+/** 429: too many requests; retried by default, honouring `retry-after`. @example `if (err instanceof RateLimitError) …` */
+export class RateLimitError extends APIError<number> {
+  override name = 'RateLimitError';
+}
+/** 500 and above: the server failed; retried by default. @example `if (err instanceof InternalServerError) …` */
+export class InternalServerError extends APIError<number> {
+  override name = 'InternalServerError';
+}
+
+/**
+ * No response arrived: connection refused or reset, DNS or TLS failure. `cause` holds the
+ * runtime's own error.
+ *
+ * @example
+ * ```ts
+ * if (err instanceof APIConnectionError) console.error('network problem:', err.cause);
+ * ```
+ */
+export class APIConnectionError extends APIError<undefined> {
+  override name = 'APIConnectionError';
+  constructor(target: RequestTarget, init: { cause?: unknown; message?: string } = {}) {
+    super(
+      undefined,
+      init.message ?? `Connection error: ${target.method} ${target.path}: ${describeCause(init.cause)}`,
+      { cause: init.cause },
+    );
+  }
+}
+
+/**
+ * The request took longer than its `timeout` (or a stream stalled longer than its idle timeout).
+ * Not the same as a user abort, which is `APIUserAbortError`.
+ *
+ * @example
+ * ```ts
+ * await client.models.list({ timeout: 5_000 }).catch((err) => {
+ *   if (err instanceof APIConnectionTimeoutError) console.error('took more than 5 s');
+ * });
+ * ```
+ */
+export class APIConnectionTimeoutError extends APIConnectionError {
+  override name = 'APIConnectionTimeoutError';
+  constructor(target: RequestTarget, timeoutMs: number) {
+    super(target, { message: `Request timed out after ${timeoutMs} ms: ${target.method} ${target.path}` });
+  }
+}
+
+/**
+ * The caller's `signal` aborted the request. Never retried.
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * const pending = client.models.list({ signal: controller.signal });
+ * controller.abort();
+ * await pending.catch((err) => err instanceof APIUserAbortError); // true
+ * ```
+ */
+export class APIUserAbortError extends APIError<undefined> {
+  override name = 'APIUserAbortError';
+  constructor(target: RequestTarget, reason?: unknown) {
+    super(undefined, `Request was aborted: ${target.method} ${target.path}`, { cause: reason });
+  }
+}
+
+/** One problem found while checking a response against its schema. */
+export interface ValidationIssue {
+  /** Where, as a path into the body: `choices[0].message.content`; `''` for the body itself. */
+  path: string;
+  /** What was expected there. */
+  message: string;
+  /** The value found there (`undefined` when missing). */
+  received: unknown;
+}
+
+/**
+ * The server answered 2xx, but the body cannot mean what the SDK's types promise (a required
+ * field missing, a value of the wrong type, or a body that is not JSON at all). Not an
+ * `APIError`: the request itself succeeded. Never retried. `raw` holds the value as received.
+ *
+ * Unknown fields, `null`s and the quirks of real servers (see the README) do not cause it.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.models.list();
+ * } catch (err) {
+ *   if (err instanceof ResponseValidationError) {
+ *     for (const issue of err.issues) console.error(issue.path, issue.message, issue.received);
+ *     console.error(err.raw);
+ *   }
+ * }
+ * ```
+ */
+export class ResponseValidationError extends InferenceError {
+  override name = 'ResponseValidationError';
+  readonly issues: readonly ValidationIssue[];
+  /** The body (or stream event) as received: parsed JSON, or the text when it was not JSON. */
+  readonly raw: unknown;
+  readonly status: number;
+  readonly headers: Headers | undefined;
+  readonly requestId: string | undefined;
+
+  constructor(
+    target: RequestTarget,
+    init: {
+      issues: ValidationIssue[];
+      raw: unknown;
+      status: number;
+      headers?: Headers | undefined;
+      what?: string | undefined;
+    },
+  ) {
+    const list = init.issues
+      .slice(0, 5)
+      .map((i) => `${i.path || '(body)'}: ${i.message}`)
+      .join('; ');
+    const more = init.issues.length > 5 ? ` (and ${init.issues.length - 5} more)` : '';
+    super(
+      `${init.status} ${target.method} ${target.path}: ${init.what ?? 'response'} does not match the expected shape: ${list}${more}`,
+    );
+    this.issues = init.issues;
+    this.raw = init.raw;
+    this.status = init.status;
+    this.headers = init.headers;
+    this.requestId = init.headers?.get('x-request-id') ?? undefined;
+  }
+}
+
+type StatusErrorClass = new (
+  status: number,
+  message: string,
+  init: ConstructorParameters<typeof APIError>[2],
+) => APIError<number>;
+
+function classForStatus(status: number): StatusErrorClass | undefined {
+  switch (status) {
+    case 400:
+      return BadRequestError;
+    case 401:
+      return AuthenticationError;
+    case 403:
+      return PermissionDeniedError;
+    case 404:
+      return NotFoundError;
+    case 409:
+      return ConflictError;
+    case 422:
+      return UnprocessableEntityError;
+    case 429:
+      return RateLimitError;
+    default:
+      return status >= 500 ? InternalServerError : undefined;
+  }
+}
+
+/** A provider code such as `429`, `"401"` or `502` names an HTTP error status; `"tool_use_failed"` does not. */
+function statusFromCode(code: string | number | undefined): number | undefined {
+  const n = typeof code === 'number' ? code : typeof code === 'string' && /^\d{3}$/.test(code) ? Number(code) : NaN;
+  return n >= 400 && n <= 599 ? n : undefined;
+}
+
+function describeCause(cause: unknown): string {
+  if (cause instanceof Error) {
+    // undici hides the useful part (ECONNREFUSED, ECONNRESET) in cause.cause.
+    const inner = (cause as { cause?: { code?: unknown; message?: unknown } }).cause;
+    const code = typeof inner?.code === 'string' ? ` (${inner.code})` : '';
+    return `${cause.message}${code}`;
+  }
+  return String(cause);
+}

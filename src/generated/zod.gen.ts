@@ -1,0 +1,493 @@
+// Generated from spec/openapi.yaml by `npm run generate` (@hey-api/openapi-ts). Do not edit:
+// change the spec and regenerate.
+
+import * as z from 'zod/mini';
+
+/**
+ * The error object (Spec). Short shape: `message` and `type` (models, chat completions); extended shape adds `param` and `code` (legacy completions). Quirks: `type` absent or `null` (OpenRouter, Azure), `code` an integer (OpenRouter, Perplexity, vLLM) or a string like `"401"` (Azure Foundry), extras such as `metadata` (OpenRouter), `failed_generation` (Groq), `innererror` (Azure). Some servers send no error object at all (`{"detail": ...}` from Mistral, a string `error` from xAI, an unwrapped object from old vLLM); those bodies are not `ErrorResponse`s.
+ */
+export const zErrorObject = z.looseObject({
+  message: z.string(),
+  type: z.exactOptional(z.nullable(z.string())),
+  param: z.exactOptional(z.nullable(z.string())),
+  code: z.exactOptional(z.nullable(z.union([z.string(), z.int()]))),
+});
+
+/**
+ * Body of an error response: `{ "error": { ... } }` (Spec).
+ */
+export const zErrorResponse = z.looseObject({
+  error: zErrorObject,
+});
+
+/**
+ * One generated text of a legacy completion. Extras are kept: `stop_reason`, `token_ids`, `prompt_logprobs` (vLLM).
+ */
+export const zCompletionChoice = z.looseObject({
+  index: z.int(),
+  text: z.string(),
+  finish_reason: z.exactOptional(z.nullable(z.string())),
+  logprobs: z.exactOptional(
+    z.nullable(
+      z.looseObject({
+        tokens: z.exactOptional(z.nullable(z.array(z.string()))),
+        token_logprobs: z.exactOptional(z.nullable(z.array(z.nullable(z.number())))),
+        top_logprobs: z.exactOptional(
+          z.nullable(z.array(z.nullable(z.record(z.string(), z.number())))),
+        ),
+        text_offset: z.exactOptional(z.nullable(z.array(z.int()))),
+      }),
+    ),
+  ),
+});
+
+/**
+ * Token consumption (Spec: `prompt_tokens`, `completion_tokens`, `total_tokens`, all integers). Accounting differs between servers: xAI's `completion_tokens` excludes reasoning tokens, so `total_tokens` may exceed their sum; cached tokens may exceed prompt tokens (Azure Foundry). Vendor extras are kept: `prompt_cache_hit_tokens`, `prompt_cache_miss_tokens` (DeepSeek), `cost`, `cost_details`, `is_byok` (OpenRouter), `cost_in_usd_ticks`, `num_sources_used` (xAI), `estimated_cost` (DeepInfra), timing fields (Groq, GPUStack).
+ */
+export const zCompletionUsage = z.looseObject({
+  prompt_tokens: z.int(),
+  completion_tokens: z.int(),
+  total_tokens: z.int(),
+  prompt_tokens_details: z.exactOptional(
+    z.nullable(
+      z.looseObject({
+        cached_tokens: z.exactOptional(z.int()),
+        audio_tokens: z.exactOptional(z.int()),
+      }),
+    ),
+  ),
+  completion_tokens_details: z.exactOptional(
+    z.nullable(
+      z.looseObject({
+        reasoning_tokens: z.exactOptional(z.int()),
+        audio_tokens: z.exactOptional(z.int()),
+        accepted_prediction_tokens: z.exactOptional(z.int()),
+        rejected_prediction_tokens: z.exactOptional(z.int()),
+      }),
+    ),
+  ),
+});
+
+/**
+ * A legacy completion, and also each event of a streamed legacy completion (the spec does not show the fields; they follow the chat-completions API's legacy completions). Quirks: `object` `text.completion` (Together), `id` `""` (TGI), extras such as `prompt` (Together) and `kv_transfer_params` (vLLM) are kept.
+ */
+export const zCompletion = z.looseObject({
+  id: z.exactOptional(z.string()),
+  object: z.exactOptional(z.string()),
+  created: z.exactOptional(z.number()),
+  model: z.exactOptional(z.string()),
+  choices: z.array(zCompletionChoice),
+  usage: z.exactOptional(z.nullable(zCompletionUsage)),
+  system_fingerprint: z.exactOptional(z.nullable(z.string())),
+});
+
+/**
+ * Options for a streamed response; set only with `stream: true` (chat-completions API).
+ */
+export const zChatCompletionStreamOptions = z.object({
+  include_usage: z.optional(z.boolean()),
+});
+
+/**
+ * Body of `POST /completions` (legacy). `model` and `prompt` are shown by the spec; the other fields follow the chat-completions API's legacy completions.
+ */
+export const zCompletionCreateParams = z.object({
+  model: z.string(),
+  prompt: z.union([z.string(), z.array(z.string())]),
+  max_tokens: z.optional(z.int()),
+  temperature: z.optional(z.number()),
+  top_p: z.optional(z.number()),
+  n: z.optional(z.int()),
+  stream: z.optional(z.boolean()),
+  stream_options: z.optional(zChatCompletionStreamOptions),
+  stop: z.optional(z.union([z.string(), z.array(z.string())])),
+  seed: z.optional(z.int()),
+  echo: z.optional(z.boolean()),
+  suffix: z.optional(z.string()),
+  logprobs: z.optional(z.int()),
+  presence_penalty: z.optional(z.number()),
+  frequency_penalty: z.optional(z.number()),
+  user: z.optional(z.string()),
+});
+
+/**
+ * A fragment of a streamed tool call (chat-completions API: the first fragment of a call carries `index`, `id`, `type` and `function.name`; later ones carry `index` and pieces of `function.arguments` to append). Quirks: the whole call in one fragment (xAI, Groq, Ollama); no `index` (Gemini compat, Mistral) - a new `id` then starts a new call; `index` starting at 1 (Anthropic compat); `id: ""` on continuations (DashScope); `function.name` `null` or `""` on continuations (TGI, Fireworks, Mistral); `type` omitted or not `function`; an empty `arguments` fragment after the call completed.
+ */
+export const zChatCompletionChunkToolCall = z.looseObject({
+  index: z.exactOptional(z.int()),
+  id: z.exactOptional(z.nullable(z.string())),
+  type: z.exactOptional(z.nullable(z.string())),
+  function: z.exactOptional(
+    z.looseObject({
+      name: z.exactOptional(z.nullable(z.string())),
+      arguments: z.exactOptional(z.nullable(z.string())),
+    }),
+  ),
+});
+
+/**
+ * The fragment a chunk adds to its choice (Spec). All fields optional: the finish chunk's delta is `{}` (Spec). Extras are kept: `reasoning_details`, `annotations` (OpenRouter), `channel`, `executed_tools` (Groq), `index` inside the delta (Mistral serving GLM).
+ */
+export const zChatCompletionChunkDelta = z.looseObject({
+  role: z.exactOptional(z.nullable(z.string())),
+  content: z.exactOptional(
+    z.nullable(
+      z.union([
+        z.string(),
+        z.array(
+          z.looseObject({
+            type: z.string(),
+          }),
+        ),
+      ]),
+    ),
+  ),
+  refusal: z.exactOptional(z.nullable(z.string())),
+  tool_calls: z.exactOptional(z.nullable(z.array(zChatCompletionChunkToolCall))),
+  reasoning_content: z.exactOptional(z.nullable(z.string())),
+  reasoning: z.exactOptional(z.nullable(z.string())),
+});
+
+/**
+ * Log probability of one output token (chat-completions API).
+ */
+export const zChatCompletionTokenLogprob = z.looseObject({
+  token: z.string(),
+  logprob: z.number(),
+  bytes: z.exactOptional(z.nullable(z.array(z.int()))),
+  top_logprobs: z.exactOptional(
+    z.array(
+      z.looseObject({
+        token: z.exactOptional(z.string()),
+        logprob: z.exactOptional(z.number()),
+        bytes: z.exactOptional(z.nullable(z.array(z.int()))),
+      }),
+    ),
+  ),
+});
+
+/**
+ * One choice of a chunk (Spec). Extras are kept: `native_finish_reason` (OpenRouter), `stop_reason`, `token_ids` (vLLM), `matched_stop` (SGLang), `content_filter_results` (Azure), and a full `message` next to `delta` (Writer, Perplexity's last chunk).
+ */
+export const zChatCompletionChunkChoice = z.looseObject({
+  index: z.int(),
+  delta: zChatCompletionChunkDelta,
+  finish_reason: z.exactOptional(z.nullable(z.string())),
+  logprobs: z.exactOptional(
+    z.nullable(
+      z.looseObject({
+        content: z.exactOptional(z.nullable(z.array(zChatCompletionTokenLogprob))),
+        refusal: z.exactOptional(z.nullable(z.array(zChatCompletionTokenLogprob))),
+      }),
+    ),
+  ),
+});
+
+/**
+ * One server-sent event of a streamed chat completion (Spec). Order (Spec): a chunk whose delta has role `assistant` and empty content, chunks carrying content fragments, a chunk with an empty delta and a `finish_reason`, then `data: [DONE]`. Concatenating every `delta.content` rebuilds the message. Quirks: `id`, `created`, `object`, `model` may be absent or empty; a usage-only last chunk with `choices: []` (OpenAI with `include_usage`, xAI, DashScope); a first chunk with `choices: []` and only `prompt_filter_results` (Azure); object `chat.completion.done` on Perplexity's last chunk; extras such as `x_groq`, `provider`, `obfuscation`, `p` (padding), `citations` are kept. A data event with a top-level `error` object is an in-stream error, not a chunk.
+ */
+export const zChatCompletionChunk = z.looseObject({
+  id: z.exactOptional(z.string()),
+  object: z.exactOptional(z.string()),
+  created: z.exactOptional(z.number()),
+  model: z.exactOptional(z.string()),
+  choices: z.nullable(z.array(zChatCompletionChunkChoice)),
+  usage: z.exactOptional(z.nullable(zCompletionUsage)),
+  system_fingerprint: z.exactOptional(z.nullable(z.string())),
+  service_tier: z.exactOptional(z.nullable(z.string())),
+});
+
+/**
+ * A complete tool call in a non-streamed message (chat-completions API); also what an assistant message sends back. Extras are kept and should be sent back as received: `index` (Ollama), `extra_content.google.thought_signature` (Gemini), `custom` (Snowflake).
+ */
+export const zChatCompletionMessageToolCall = z.looseObject({
+  id: z.string(),
+  type: z.exactOptional(z.string()),
+  function: z.looseObject({
+    name: z.string(),
+    arguments: z.exactOptional(z.string()),
+  }),
+});
+
+/**
+ * The assistant message of a choice (Spec shows `role` and string `content`). Everything is optional: servers omit `content` on tool calls (Cerebras, Gemini compat). Extras are kept: `annotations`, `audio`, `function_call`, `reasoning_details` (OpenRouter, Snowflake), `extra_content` / `thought_signature` (Gemini).
+ */
+export const zChatCompletionMessage = z.looseObject({
+  role: z.exactOptional(z.string()),
+  content: z.exactOptional(
+    z.nullable(
+      z.union([
+        z.string(),
+        z.array(
+          z.looseObject({
+            type: z.string(),
+          }),
+        ),
+      ]),
+    ),
+  ),
+  refusal: z.exactOptional(z.nullable(z.string())),
+  tool_calls: z.exactOptional(z.nullable(z.array(zChatCompletionMessageToolCall))),
+  reasoning_content: z.exactOptional(z.nullable(z.string())),
+  reasoning: z.exactOptional(z.nullable(z.string())),
+  annotations: z.exactOptional(
+    z.nullable(
+      z.array(
+        z.looseObject({
+          type: z.exactOptional(z.string()),
+        }),
+      ),
+    ),
+  ),
+  reasoning_details: z.exactOptional(
+    z.array(
+      z.looseObject({
+        type: z.exactOptional(z.string()),
+      }),
+    ),
+  ),
+});
+
+/**
+ * One choice of a chat completion (Spec). Extras are kept: `native_finish_reason` (OpenRouter), `stop_reason` (vLLM), `content_filter_results` (Azure), `seed` (Together, may exceed 2^53 and lose precision in JSON.parse).
+ */
+export const zChatCompletionChoice = z.looseObject({
+  index: z.int(),
+  message: z.exactOptional(zChatCompletionMessage),
+  finish_reason: z.exactOptional(z.nullable(z.string())),
+  logprobs: z.exactOptional(
+    z.nullable(
+      z.looseObject({
+        content: z.exactOptional(z.nullable(z.array(zChatCompletionTokenLogprob))),
+        refusal: z.exactOptional(z.nullable(z.array(zChatCompletionTokenLogprob))),
+      }),
+    ),
+  ),
+});
+
+/**
+ * Non-streamed chat completion (Spec). Only `choices` is required. Vendor extras are kept: `x_groq`, `provider`, `citations`, `search_results`, `prompt_filter_results` (Azure), `time_info` (Cerebras), `request_id` (Z.ai), `prompt` (Together), `kv_transfer_params` (vLLM), ...
+ */
+export const zChatCompletion = z.looseObject({
+  id: z.exactOptional(z.string()),
+  object: z.exactOptional(z.string()),
+  created: z.exactOptional(z.number()),
+  model: z.exactOptional(z.string()),
+  choices: z.array(zChatCompletionChoice),
+  usage: z.exactOptional(z.nullable(zCompletionUsage)),
+  system_fingerprint: z.exactOptional(z.nullable(z.string())),
+  service_tier: z.exactOptional(z.nullable(z.string())),
+});
+
+/**
+ * Output follows a JSON Schema (structured outputs, chat-completions API).
+ */
+export const zResponseFormatJSONSchema = z.object({
+  type: z.literal('json_schema'),
+  json_schema: z.object({
+    name: z.string(),
+    description: z.optional(z.string()),
+    schema: z.optional(z.record(z.string(), z.unknown())),
+    strict: z.nullish(z.boolean()),
+  }),
+});
+
+/**
+ * Output is a JSON object (JSON mode, chat-completions API); the prompt should also ask for JSON.
+ */
+export const zResponseFormatJSONObject = z.object({
+  type: z.literal('json_object'),
+});
+
+/**
+ * Plain text output (chat-completions API).
+ */
+export const zResponseFormatText = z.object({
+  type: z.literal('text'),
+});
+
+/**
+ * Forces a call to the named function (chat-completions API).
+ */
+export const zChatCompletionNamedToolChoice = z.object({
+  type: z.literal('function'),
+  function: z.object({
+    name: z.string(),
+  }),
+});
+
+/**
+ * How the model picks tools (chat-completions API): `none`, `auto`, `required`, or a named function.
+ */
+export const zChatCompletionToolChoiceOption = z.union([
+  z.enum(['none', 'auto', 'required']),
+  zChatCompletionNamedToolChoice,
+]);
+
+/**
+ * A function the model may call (chat-completions API).
+ */
+export const zChatCompletionTool = z.object({
+  type: z.literal('function'),
+  function: z.object({
+    name: z.string(),
+    description: z.optional(z.string()),
+    parameters: z.optional(z.record(z.string(), z.unknown())),
+    strict: z.nullish(z.boolean()),
+  }),
+});
+
+/**
+ * An image content part (chat-completions API); the model must accept image input.
+ */
+export const zChatCompletionContentPartImage = z.object({
+  type: z.literal('image_url'),
+  image_url: z.object({
+    url: z.string(),
+    detail: z.optional(z.enum(['auto', 'low', 'high'])),
+  }),
+});
+
+/**
+ * A text content part (chat-completions API).
+ */
+export const zChatCompletionContentPartText = z.object({
+  type: z.literal('text'),
+  text: z.string(),
+});
+
+/**
+ * One part of array-form user content (chat-completions API).
+ */
+export const zChatCompletionContentPart = z.union([
+  zChatCompletionContentPartText,
+  zChatCompletionContentPartImage,
+]);
+
+/**
+ * The result of a tool call (chat-completions API).
+ */
+export const zChatCompletionToolMessageParam = z.object({
+  role: z.literal('tool'),
+  content: z.union([z.string(), z.array(zChatCompletionContentPartText)]),
+  tool_call_id: z.string(),
+});
+
+/**
+ * A previous assistant turn sent back (Spec shows role `assistant`). `content` may be omitted or `null` when the turn only called tools (chat-completions API).
+ */
+export const zChatCompletionAssistantMessageParam = z.object({
+  role: z.literal('assistant'),
+  content: z.nullish(z.union([z.string(), z.array(zChatCompletionContentPartText)])),
+  name: z.optional(z.string()),
+  refusal: z.nullish(z.string()),
+  tool_calls: z.optional(z.array(zChatCompletionMessageToolCall)),
+  reasoning_content: z.nullish(z.string()),
+});
+
+/**
+ * A user turn (Spec); array content with images follows the chat-completions API.
+ */
+export const zChatCompletionUserMessageParam = z.object({
+  role: z.literal('user'),
+  content: z.union([z.string(), z.array(zChatCompletionContentPart)]),
+  name: z.optional(z.string()),
+});
+
+/**
+ * Developer instructions, the newer name of system messages for some models (chat-completions API). Servers that do not know the role may reject it; use `system` there.
+ */
+export const zChatCompletionDeveloperMessageParam = z.object({
+  role: z.literal('developer'),
+  content: z.union([z.string(), z.array(zChatCompletionContentPartText)]),
+  name: z.optional(z.string()),
+});
+
+/**
+ * System instructions (Spec).
+ */
+export const zChatCompletionSystemMessageParam = z.object({
+  role: z.literal('system'),
+  content: z.union([z.string(), z.array(zChatCompletionContentPartText)]),
+  name: z.optional(z.string()),
+});
+
+/**
+ * One message of the conversation, discriminated by `role` (every variant fixes its `role` to one value). The spec shows `role` and string `content` with roles `system`, `user`, `assistant`; the `developer` and `tool` roles and array content follow the chat-completions API.
+ */
+export const zChatCompletionMessageParam = z.union([
+  zChatCompletionSystemMessageParam,
+  zChatCompletionDeveloperMessageParam,
+  zChatCompletionUserMessageParam,
+  zChatCompletionAssistantMessageParam,
+  zChatCompletionToolMessageParam,
+]);
+
+/**
+ * Body of `POST /chat/completions`. `model`, `messages`, `temperature` and `stream` are shown by the spec; the spec says tool calling and structured outputs are supported but does not show their parameters, so the rest follows the chat-completions API. Not every OpenAI-compatible server accepts every parameter.
+ */
+export const zChatCompletionCreateParams = z.object({
+  model: z.string(),
+  messages: z.array(zChatCompletionMessageParam).check(z.minLength(1)),
+  temperature: z.optional(z.number()),
+  stream: z.optional(z.boolean()),
+  stream_options: z.optional(zChatCompletionStreamOptions),
+  tools: z.optional(z.array(zChatCompletionTool)),
+  tool_choice: z.optional(zChatCompletionToolChoiceOption),
+  parallel_tool_calls: z.optional(z.boolean()),
+  response_format: z.optional(
+    z.union([zResponseFormatText, zResponseFormatJSONObject, zResponseFormatJSONSchema]),
+  ),
+  max_tokens: z.optional(z.int()),
+  max_completion_tokens: z.optional(z.int()),
+  stop: z.optional(z.union([z.string(), z.array(z.string())])),
+  n: z.optional(z.int()),
+  seed: z.optional(z.int()),
+  top_p: z.optional(z.number()),
+  presence_penalty: z.optional(z.number()),
+  frequency_penalty: z.optional(z.number()),
+  logprobs: z.optional(z.boolean()),
+  top_logprobs: z.optional(z.int()),
+  user: z.optional(z.string()),
+  reasoning_effort: z.optional(z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh'])),
+});
+
+/**
+ * One price entry of `Model.pricing`. On this service every value is a decimal number carried as a string, e.g. `"0.15"` (Spec); other servers send JSON numbers (Perplexity), so each price is `string | number`. Convert with care: strings keep the exact decimal.
+ */
+export const zModelPricing = z.looseObject({
+  prompt: z.exactOptional(z.union([z.string(), z.number()])),
+  completion: z.exactOptional(z.union([z.string(), z.number()])),
+  input_cache_read: z.exactOptional(z.union([z.string(), z.number()])),
+  input: z.exactOptional(z.union([z.string(), z.number()])),
+  output: z.exactOptional(z.union([z.string(), z.number()])),
+  cache_read: z.exactOptional(z.union([z.string(), z.number()])),
+  cache_write: z.exactOptional(z.union([z.string(), z.number()])),
+  unit: z.exactOptional(z.string()),
+});
+
+/**
+ * A model (Spec). Only `id` is required: other OpenAI-compatible servers often send only `id`, `object`, `created` and `owned_by`, and some add their own fields (vLLM `root`, `max_model_len`, `permission`; llama.cpp `meta`; Azure `capabilities`, `lifecycle_status`; Gemini `display_name`), which are kept.
+ */
+export const zModel = z.looseObject({
+  id: z.string(),
+  object: z.exactOptional(z.string()),
+  created: z.exactOptional(z.nullable(z.number())),
+  owned_by: z.exactOptional(z.nullable(z.string())),
+  name: z.exactOptional(z.string()),
+  context_length: z.exactOptional(z.int()),
+  max_output_length: z.exactOptional(z.int()),
+  input_modalities: z.exactOptional(z.array(z.string())),
+  output_modalities: z.exactOptional(z.array(z.string())),
+  supported_features: z.exactOptional(z.array(z.string())),
+  pricing: z.exactOptional(z.union([z.array(zModelPricing), zModelPricing])),
+  is_ready: z.exactOptional(z.boolean()),
+});
+
+/**
+ * The models available to the caller's API key (Spec). Quirk: llama.cpp adds a top-level `models` array next to `data`.
+ */
+export const zModelList = z.looseObject({
+  object: z.exactOptional(z.string()),
+  data: z.array(zModel),
+});

@@ -1,0 +1,317 @@
+/**
+ * Client and per-request options: their types, the defaults in one object, and the one place
+ * where they are checked and resolved (at construction, so a typo fails before any request).
+ */
+import { isBrowser, readEnv } from './env';
+import { InferenceError } from './errors';
+import { LOG_LEVELS, type LogLevel, type Logger } from './log';
+
+/** Header values; `null` removes a header set at a lower level (e.g. a default header). */
+export type HeadersInit = Record<string, string | null | undefined>;
+/** Query parameters; `null` removes one set at a lower level (e.g. in `defaultQuery`). */
+export type QueryInit = Record<string, string | number | boolean | null | undefined>;
+
+/**
+ * What to do when a 2xx response does not match its schema: throw a
+ * `ResponseValidationError` (`'error'`, the default), log a warning and return the body as
+ * received (`'warn'`), or skip the check (`'off'`, fastest, and the types may then lie).
+ */
+export type ValidationMode = 'error' | 'warn' | 'off';
+
+/** `fetch` options passed through to every request (e.g. `{ keepalive: true }`, a `dispatcher`). */
+export type FetchOptions = Omit<RequestInit, 'method' | 'body' | 'headers' | 'signal'> & Record<string, unknown>;
+
+/**
+ * Options of `new Client(options)`. Every one is optional.
+ *
+ * @example
+ * ```ts
+ * const client = new Client({
+ *   apiKey: process.env.INFERENCE_API_KEY,
+ *   baseURL: 'https://inference.example.com/v1',
+ *   timeout: 60_000,
+ *   maxRetries: 3,
+ * });
+ * ```
+ */
+export interface ClientOptions {
+  /**
+   * The API key, sent as `Authorization: Bearer <key>`, or a function returning it (called
+   * before each request, so a rotated key takes effect). Default: `INFERENCE_API_KEY`.
+   */
+  apiKey?: string | (() => string | Promise<string>) | undefined;
+  /** The service's base URL, ending in `/v1`. Default: `INFERENCE_BASE_URL`. */
+  baseURL?: string | undefined;
+  /** Milliseconds before a request attempt is abandoned (retried if retries remain). Default 600 000 (10 min). */
+  timeout?: number | undefined;
+  /** Retries after the first attempt, for connection errors, timeouts, 408, 409, 429 and 5xx. Default 2. */
+  maxRetries?: number | undefined;
+  /** A `fetch` to use instead of `globalThis.fetch` (looked up per request, so msw and mocks work). */
+  fetch?: typeof fetch | undefined;
+  /** Extra `fetch` options for every request. */
+  fetchOptions?: FetchOptions | undefined;
+  /** Headers sent with every request. */
+  defaultHeaders?: HeadersInit | undefined;
+  /** Query parameters sent with every request. */
+  defaultQuery?: QueryInit | undefined;
+  /**
+   * Allow construction in a web page. Off by default because the page would expose your API key
+   * to every visitor: only enable it with a key that is meant to be public (or a proxy).
+   */
+  dangerouslyAllowBrowser?: boolean | undefined;
+  /** Default: `INFERENCE_LOG`, else `'warn'`. */
+  logLevel?: LogLevel | undefined;
+  /** Where logs go. Default: `console`. */
+  logger?: Logger | undefined;
+  /** Response validation policy. Default `'error'`. */
+  validation?: ValidationMode | undefined;
+}
+
+/**
+ * Options of one request, the last argument of every method. They override the client's.
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * await client.models.list({ signal: controller.signal, timeout: 5_000, maxRetries: 0 });
+ * ```
+ */
+export interface RequestOptions {
+  /** Abort the request (rejects with `APIUserAbortError`). */
+  signal?: AbortSignal | undefined;
+  timeout?: number | undefined;
+  maxRetries?: number | undefined;
+  /** Merged over the client's headers; `null` removes one. */
+  headers?: HeadersInit | undefined;
+  /** Merged over the client's `defaultQuery`; `null` removes one. */
+  query?: QueryInit | undefined;
+  /** Merged over the client's `fetchOptions`. */
+  fetchOptions?: FetchOptions | undefined;
+}
+
+/** The defaults, in one place. */
+export const DEFAULTS = {
+  timeout: 10 * 60 * 1000,
+  maxRetries: 2,
+  logLevel: 'warn',
+  validation: 'error',
+} as const satisfies Partial<ClientOptions>;
+
+/** The options after defaults and checks. The key is kept apart (see `Client`) so it cannot be logged or inspected. */
+export interface ResolvedOptions {
+  baseURL: string;
+  timeout: number;
+  maxRetries: number;
+  fetch: typeof fetch | undefined;
+  fetchOptions: FetchOptions | undefined;
+  defaultHeaders: HeadersInit | undefined;
+  defaultQuery: QueryInit | undefined;
+  dangerouslyAllowBrowser: boolean;
+  logLevel: LogLevel;
+  logger: Logger;
+  validation: ValidationMode;
+}
+
+const CLIENT_OPTION_NAMES: readonly (keyof ClientOptions)[] = [
+  'apiKey',
+  'baseURL',
+  'timeout',
+  'maxRetries',
+  'fetch',
+  'fetchOptions',
+  'defaultHeaders',
+  'defaultQuery',
+  'dangerouslyAllowBrowser',
+  'logLevel',
+  'logger',
+  'validation',
+];
+
+const REQUEST_OPTION_NAMES: readonly (keyof RequestOptions)[] = [
+  'signal',
+  'timeout',
+  'maxRetries',
+  'headers',
+  'query',
+  'fetchOptions',
+];
+
+const VALIDATION_MODES: readonly ValidationMode[] = ['error', 'warn', 'off'];
+
+/** Check the options and fill in defaults. Throws `InferenceError` saying how to fix a mistake. */
+export function resolveClientOptions(options: ClientOptions): {
+  resolved: ResolvedOptions;
+  apiKey: string | (() => string | Promise<string>);
+} {
+  if (typeof options !== 'object' || options === null) {
+    throw new InferenceError('new Client(options): options must be an object.');
+  }
+  rejectUnknown(options, CLIENT_OPTION_NAMES, 'new Client');
+
+  const apiKey = options.apiKey ?? readEnv('INFERENCE_API_KEY');
+  if (apiKey === undefined || apiKey === '') {
+    throw new InferenceError(
+      'Missing API key: pass `new Client({ apiKey })` or set the INFERENCE_API_KEY environment variable.',
+    );
+  }
+  if (typeof apiKey !== 'string' && typeof apiKey !== 'function') {
+    throw new InferenceError('`apiKey` must be a string or a function returning one.');
+  }
+  if (typeof apiKey === 'string') assertHeaderValue('apiKey', apiKey, false);
+
+  const baseURL = options.baseURL ?? readEnv('INFERENCE_BASE_URL');
+  if (baseURL === undefined || baseURL === '') {
+    throw new InferenceError(
+      'Missing base URL: pass `new Client({ baseURL: "https://…/v1" })` or set the INFERENCE_BASE_URL environment variable.',
+    );
+  }
+
+  const dangerouslyAllowBrowser = options.dangerouslyAllowBrowser ?? false;
+  if (isBrowser() && !dangerouslyAllowBrowser) {
+    throw new InferenceError(
+      'This looks like a web page, where your API key would be visible to every visitor. Call the service from your server instead, ' +
+        'or pass `dangerouslyAllowBrowser: true` if the key is meant to be public.',
+    );
+  }
+
+  const logLevel = options.logLevel ?? envLogLevel() ?? DEFAULTS.logLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new InferenceError(`\`logLevel\` must be one of ${LOG_LEVELS.join(', ')}; got ${JSON.stringify(logLevel)}.`);
+  }
+  const validation = options.validation ?? DEFAULTS.validation;
+  if (!VALIDATION_MODES.includes(validation)) {
+    throw new InferenceError(
+      `\`validation\` must be one of ${VALIDATION_MODES.join(', ')}; got ${JSON.stringify(validation)}.`,
+    );
+  }
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') {
+    throw new InferenceError('`fetch` must be a function with the signature of the global fetch.');
+  }
+  checkHeaders(options.defaultHeaders, 'defaultHeaders');
+
+  return {
+    apiKey,
+    resolved: {
+      baseURL: normaliseBaseURL(baseURL),
+      timeout: checkTimeout(options.timeout ?? DEFAULTS.timeout, 'timeout'),
+      maxRetries: checkRetries(options.maxRetries ?? DEFAULTS.maxRetries, 'maxRetries'),
+      fetch: options.fetch,
+      fetchOptions: options.fetchOptions,
+      defaultHeaders: options.defaultHeaders,
+      defaultQuery: options.defaultQuery,
+      dangerouslyAllowBrowser,
+      logLevel,
+      logger: options.logger ?? console,
+      validation,
+    },
+  };
+}
+
+/** Check per-request options at the call site. */
+export function checkRequestOptions(options: RequestOptions | undefined, method: string): void {
+  if (options === undefined) return;
+  if (typeof options !== 'object' || options === null) {
+    throw new InferenceError(`${method}: request options must be an object.`);
+  }
+  rejectUnknown(options, REQUEST_OPTION_NAMES, method);
+  if (options.timeout !== undefined) checkTimeout(options.timeout, 'timeout');
+  if (options.maxRetries !== undefined) checkRetries(options.maxRetries, 'maxRetries');
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
+    throw new InferenceError(`${method}: \`signal\` must be an AbortSignal.`);
+  }
+  checkHeaders(options.headers, 'headers');
+}
+
+/**
+ * A header value with CR or LF could split the request (header injection); the runtime would
+ * reject it too, but with a message that quotes the value, which may be the key.
+ */
+export function assertHeaderValue(name: string, value: string, quote = true): void {
+  if (/[\r\n\0]/.test(value)) {
+    throw new InferenceError(
+      `${quote ? `Header "${name}"` : `\`${name}\``} contains a line break or NUL character, which HTTP headers cannot carry.`,
+    );
+  }
+}
+
+function checkHeaders(headers: HeadersInit | undefined, option: string): void {
+  if (headers === undefined) return;
+  if (typeof headers !== 'object' || headers === null) {
+    throw new InferenceError(`\`${option}\` must be an object of header names to values.`);
+  }
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value === 'string') assertHeaderValue(name, value, !/authorization|key/i.test(name));
+  }
+}
+
+function normaliseBaseURL(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InferenceError(`\`baseURL\` is not a valid URL: ${JSON.stringify(value)}. Expected e.g. "https://host/v1".`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InferenceError(`\`baseURL\` must be an http or https URL; got ${url.protocol}`);
+  }
+  if (url.username || url.password) {
+    throw new InferenceError('`baseURL` must not contain credentials; pass the key as `apiKey`.');
+  }
+  // Keep the path (it ends in /v1) but drop one trailing slash, so paths join with exactly one.
+  return url.href.replace(/\/+$/, '');
+}
+
+function checkTimeout(value: number, name: string): number {
+  if (typeof value !== 'number' || !(value >= 0) || value > 2_147_483_647) {
+    throw new InferenceError(`\`${name}\` must be a number of milliseconds from 0 to 2147483647; got ${String(value)}.`);
+  }
+  return value;
+}
+
+function checkRetries(value: number, name: string): number {
+  if (!Number.isInteger(value) || value < 0) {
+    throw new InferenceError(`\`${name}\` must be a whole number, 0 or more; got ${String(value)}.`);
+  }
+  return value;
+}
+
+function envLogLevel(): LogLevel | undefined {
+  const value = readEnv('INFERENCE_LOG')?.toLowerCase();
+  return value && (LOG_LEVELS as readonly string[]).includes(value) ? (value as LogLevel) : undefined;
+}
+
+function rejectUnknown(options: object, known: readonly string[], where: string): void {
+  for (const name of Object.keys(options)) {
+    if (known.includes(name)) continue;
+    const suggestion = closest(name, known);
+    throw new InferenceError(
+      `${where}: unknown option \`${name}\`.${suggestion ? ` Did you mean \`${suggestion}\`?` : ''} Known options: ${known.join(', ')}.`,
+    );
+  }
+}
+
+/** The known name nearest to a misspelt one (case-insensitive edit distance ≤ 3), if any. */
+function closest(name: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 4;
+  for (const candidate of known) {
+    const d = distance(name.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length]!;
+}

@@ -1,0 +1,240 @@
+/**
+ * The request path: build the Request, send it, map failures to errors, retry, and (for JSON
+ * endpoints) read the body inside the attempt so that a body cut off mid-way is retried too.
+ *
+ *   buildURL / buildHeaders → fetch → status ≥ 400? → APIError (retry?) → read JSON (retry?) → caller
+ */
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, InferenceError, ResponseValidationError, type RequestTarget } from './errors';
+import { redactHeaders, type Log } from './log';
+import { assertHeaderValue, type HeadersInit, type QueryInit, type RequestOptions, type ResolvedOptions } from './options';
+import { isRetryableStatus, retryDelay, sleep } from './retry';
+
+/** What the client gives the request path: resolved options, the key (resolved per request) and the log. */
+export interface RequestContext {
+  options: ResolvedOptions;
+  apiKey(): Promise<string>;
+  log: Log;
+}
+
+/** One API call as a resource describes it. */
+export interface RequestSpec {
+  method: 'GET' | 'POST';
+  /** Path under the base URL, already percent-encoded, e.g. `/models/acme/base`. */
+  path: string;
+  /** JSON body. */
+  body?: unknown;
+  options?: RequestOptions | undefined;
+  /** Ask for an event stream (sets `Accept: text/event-stream`). */
+  stream?: boolean;
+}
+
+/** A response whose status was 2xx. */
+export interface Sent {
+  response: Response;
+  target: RequestTarget;
+  /** The JSON body, when the call read it (`readBody: true`). */
+  body?: unknown;
+  /**
+   * For an unread body: aborts the HTTP request (a stream's `break`). The caller's signal stays
+   * linked until `release()`.
+   */
+  abort(reason?: unknown): void;
+  /** Unlink the caller's signal; call once the body is finished with. Idempotent. */
+  release(): void;
+}
+
+/**
+ * Send `spec`, retrying as the policy allows. With `readBody`, the body is read and parsed as
+ * JSON within the attempt (and the attempt's timeout); otherwise the call returns once the
+ * headers arrive, and the body is the caller's.
+ */
+export async function send(ctx: RequestContext, spec: RequestSpec, readBody: boolean): Promise<Sent> {
+  const { options: client, log } = ctx;
+  const opts = spec.options ?? {};
+  const url = buildURL(client.baseURL, spec.path, client.defaultQuery, opts.query);
+  const target: RequestTarget = { method: spec.method, path: new URL(url).pathname };
+  const timeout = opts.timeout ?? client.timeout;
+  const maxRetries = opts.maxRetries ?? client.maxRetries;
+  const userSignal = opts.signal;
+  const headers = buildHeaders(await ctx.apiKey(), spec, client.defaultHeaders, opts.headers);
+  const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+  // Looked up per request, so that msw (which patches globalThis.fetch) and test doubles work.
+  const fetchImpl = client.fetch ?? globalThis.fetch;
+
+  for (let attempt = 0; ; attempt++) {
+    if (userSignal?.aborted) throw new APIUserAbortError(target, userSignal.reason);
+    const canRetry = attempt < maxRetries;
+    if (log.enabled('debug')) {
+      log.debug(`${target.method} ${url} (attempt ${attempt + 1})`, { headers: redactHeaders(headers) });
+    }
+
+    const attemptSignal = linkSignals(userSignal, timeout);
+    let outcome: Sent | APIError;
+    try {
+      const response = await fetchImpl(url, {
+        ...client.fetchOptions,
+        ...opts.fetchOptions,
+        method: spec.method,
+        headers,
+        signal: attemptSignal.signal,
+        ...(body === undefined ? {} : { body }),
+      });
+      outcome = response.ok
+        ? await readSuccess(response, target, readBody, attemptSignal)
+        : APIError.fromResponse(target, response.status, response.headers, await readErrorBody(response));
+    } catch (cause) {
+      if (userSignal?.aborted) {
+        attemptSignal.release();
+        throw new APIUserAbortError(target, userSignal.reason);
+      }
+      if (cause instanceof InferenceError && !(cause instanceof APIError)) {
+        attemptSignal.release();
+        throw cause; // ResponseValidationError: the server answered; asking again will not help.
+      }
+      outcome = attemptSignal.timedOut
+        ? new APIConnectionTimeoutError(target, timeout)
+        : new APIConnectionError(target, { cause });
+    }
+    // The timeout covers the headers (and the body when we read it); a streamed body has its own idle timeout.
+    if (!(outcome instanceof APIError)) {
+      if (readBody) attemptSignal.release();
+      else attemptSignal.clearTimer();
+      if (log.enabled('debug')) log.debug(`${target.method} ${url} → ${outcome.response.status}`);
+      return outcome;
+    }
+    attemptSignal.release();
+
+    const delay = canRetry ? retryDelayFor(outcome, attempt + 1) : undefined;
+    if (delay === undefined) throw outcome;
+    log.info(`${outcome.message}; retrying in ${Math.round(delay)} ms (${maxRetries - attempt} retries left)`);
+    try {
+      await sleep(delay, userSignal);
+    } catch (reason) {
+      throw new APIUserAbortError(target, reason);
+    }
+  }
+}
+
+/** The retry delay for a failed attempt, or `undefined` when it must not be retried. */
+function retryDelayFor(error: APIError, retry: number): number | undefined {
+  if (error instanceof APIUserAbortError) return undefined;
+  if (error instanceof APIConnectionError) return retryDelay(retry, undefined);
+  if (error.status === undefined || !isRetryableStatus(error.status, error.headers ?? new Headers())) return undefined;
+  return retryDelay(retry, error.headers);
+}
+
+async function readSuccess(
+  response: Response,
+  target: RequestTarget,
+  readBody: boolean,
+  link: AttemptSignal,
+): Promise<Sent | APIError> {
+  const sent = { response, target, abort: link.abort, release: link.release };
+  if (!readBody) return sent;
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ResponseValidationError(target, {
+      issues: [{ path: '', message: describeNonJSON(text, response.headers), received: text }],
+      raw: text,
+      status: response.status,
+      headers: response.headers,
+    });
+  }
+  // Some gateways (OpenRouter) report failures as a 200 whose body is an error object.
+  if (isErrorEnvelope(body)) return APIError.fromResponse(target, response.status, response.headers, body);
+  return { ...sent, body };
+}
+
+function isErrorEnvelope(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const error = (body as { error?: unknown }).error;
+  return error !== undefined && error !== null && !('choices' in body) && !('data' in body);
+}
+
+function describeNonJSON(text: string, headers: Headers): string {
+  const type = headers.get('content-type') ?? 'no content-type';
+  if (text.trim() === '') return `expected a JSON body, got an empty body (${type})`;
+  if (/^\s*</.test(text)) return `expected a JSON body, got HTML or XML (${type}), probably from a proxy`;
+  return `expected a JSON body, got text that is not valid JSON (${type}; ${text.length} characters)`;
+}
+
+/** The body of an error response: JSON when it parses (whatever the content-type), else the text. */
+async function readErrorBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Join base URL and path, then apply default and per-request query parameters (`null` removes). */
+export function buildURL(baseURL: string, path: string, ...queries: (QueryInit | undefined)[]): string {
+  const url = new URL(baseURL + path);
+  for (const query of queries) {
+    if (!query) continue;
+    for (const [name, value] of Object.entries(query)) {
+      if (value === null) url.searchParams.delete(name);
+      else if (value !== undefined) url.searchParams.set(name, String(value));
+    }
+  }
+  return url.href;
+}
+
+function buildHeaders(apiKey: string, spec: RequestSpec, ...layers: (HeadersInit | undefined)[]): Headers {
+  const headers = new Headers({
+    accept: spec.stream ? 'text/event-stream' : 'application/json',
+    authorization: `Bearer ${apiKey}`,
+  });
+  if (spec.body !== undefined) headers.set('content-type', 'application/json');
+  // No telemetry headers (x-stainless-*, user-agent overrides): they trigger CORS preflights
+  // that third-party servers reject.
+  for (const layer of layers) {
+    if (!layer) continue;
+    for (const [name, value] of Object.entries(layer)) {
+      if (value === null) headers.delete(name);
+      else if (value !== undefined) {
+        assertHeaderValue(name, value, !/authorization|key/i.test(name));
+        headers.set(name, value);
+      }
+    }
+  }
+  return headers;
+}
+
+/**
+ * One attempt's signal: aborts when the caller's signal does or the timeout passes. `release()`
+ * clears the timer and removes the listener from the caller's signal, so that one signal reused
+ * for thousands of requests collects no listeners.
+ */
+interface AttemptSignal {
+  signal: AbortSignal;
+  timedOut: boolean;
+  abort(reason?: unknown): void;
+  clearTimer(): void;
+  release(): void;
+}
+
+function linkSignals(user: AbortSignal | undefined, timeoutMs: number): AttemptSignal {
+  const controller = new AbortController();
+  const state: AttemptSignal = {
+    signal: controller.signal,
+    timedOut: false,
+    abort: (reason) => controller.abort(reason),
+    clearTimer: () => clearTimeout(timer),
+    release() {
+      clearTimeout(timer);
+      user?.removeEventListener('abort', onAbort);
+    },
+  };
+  const onAbort = () => controller.abort(user?.reason);
+  user?.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => {
+    state.timedOut = true;
+    controller.abort(new DOMException('The request timed out.', 'TimeoutError'));
+  }, timeoutMs);
+  return state;
+}

@@ -1,0 +1,44 @@
+import type { APIPromise } from '../api-promise';
+import { jsonCall } from '../call';
+import type { Completion, CompletionCreateParams } from '../generated/types.gen';
+import { zCompletion } from '../generated/zod.gen';
+import { checkRequestOptions, type RequestOptions } from '../options';
+import type { RequestContext } from '../request';
+import { checkBody } from './check-body';
+
+/** Legacy completion parameters without streaming. */
+export type CompletionCreateParamsNonStreaming = CompletionCreateParams & { stream?: false | null };
+
+/**
+ * `client.completions`: the legacy text completion endpoint, kept by the service for
+ * compatibility. New code should use `client.chat.completions`.
+ *
+ * @example
+ * ```ts
+ * const completion = await client.completions.create({ model: 'acme/base-1', prompt: 'Once upon a time' });
+ * console.log(completion.choices[0]?.text);
+ * ```
+ */
+export class Completions {
+  readonly #ctx: RequestContext;
+
+  /** @internal */
+  constructor(ctx: RequestContext) {
+    this.#ctx = ctx;
+  }
+
+  /**
+   * `POST /completions`. The service does not document the response; its fields follow the
+   * widely used API (`choices[].text`, `finish_reason`, `usage`).
+   *
+   * @example
+   * ```ts
+   * const completion = await client.completions.create({ model: 'acme/base-1', prompt: 'Say hi', max_tokens: 5 });
+   * ```
+   */
+  create(body: CompletionCreateParamsNonStreaming, options?: RequestOptions): APIPromise<Completion> {
+    checkBody(body, 'completions.create', 'prompt');
+    checkRequestOptions(options, 'completions.create');
+    return jsonCall(this.#ctx, { method: 'POST', path: '/completions', body, options }, zCompletion);
+  }
+}

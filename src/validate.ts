@@ -1,0 +1,102 @@
+/**
+ * Schema check of a response body → the typed value, or a `ResponseValidationError` that lists
+ * each problem's path and the value found there. The policy (`'error'`, `'warn'`, `'off'`) is
+ * the client's `validation` option.
+ */
+import type { ZodMiniType } from 'zod/mini';
+import { ResponseValidationError, type RequestTarget, type ValidationIssue } from './errors';
+import type { Log } from './log';
+import type { ValidationMode } from './options';
+
+/** Where the value came from, for the error message. */
+export interface ValidationContext {
+  mode: ValidationMode;
+  log: Log;
+  target: RequestTarget;
+  status: number;
+  headers?: Headers | undefined;
+  /** What is being checked, e.g. `'response'` or `'stream event'`. */
+  what?: string;
+}
+
+/** Minimal view of a zod issue (zod/mini issues carry no readable message of their own). */
+interface ZodIssueLike {
+  code: string;
+  path: PropertyKey[];
+  expected?: string;
+  errors?: ZodIssueLike[][];
+  values?: unknown[];
+  message?: string;
+}
+
+/**
+ * Check `value` against `schema`. With mode `'off'` the value is returned unchecked; with
+ * `'warn'` a mismatch is logged and the value returned as received.
+ */
+export function validate<T>(schema: ZodMiniType<T>, value: unknown, ctx: ValidationContext): T {
+  if (ctx.mode === 'off') return value as T;
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const error = new ResponseValidationError(ctx.target, {
+    issues: (result.error.issues as ZodIssueLike[]).map((issue) => toIssue(issue, value)),
+    raw: value,
+    status: ctx.status,
+    headers: ctx.headers,
+    what: ctx.what,
+  });
+  if (ctx.mode === 'error') throw error;
+  ctx.log.warn(error.message);
+  return value as T;
+}
+
+function toIssue(issue: ZodIssueLike, root: unknown): ValidationIssue {
+  const received = valueAt(root, issue.path);
+  return { path: formatPath(issue.path), message: describe(issue, received), received };
+}
+
+function describe(issue: ZodIssueLike, received: unknown): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return received === undefined
+        ? `required ${issue.expected ?? 'value'} is missing`
+        : `expected ${issue.expected ?? 'another type'}, got ${typeName(received)}`;
+    case 'invalid_union': {
+      // List what each alternative wanted at this spot (e.g. "string, null or array").
+      const wanted = new Set<string>();
+      for (const branch of issue.errors ?? []) {
+        const first = branch[0];
+        if (first) wanted.add(first.path.length === 0 && first.expected ? first.expected : 'object of another shape');
+      }
+      return `expected ${[...wanted].join(' or ') || 'another shape'}, got ${typeName(received)}`;
+    }
+    case 'invalid_value':
+      return `expected one of ${(issue.values ?? []).map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(received)}`;
+    default:
+      return issue.message && issue.message !== 'Invalid input' ? issue.message : `invalid value (${issue.code})`;
+  }
+}
+
+/** `['choices', 0, 'message']` → `choices[0].message`. */
+function formatPath(path: PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out;
+}
+
+function valueAt(root: unknown, path: PropertyKey[]): unknown {
+  let current = root;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, key)) return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // Type tests (expectTypeOf in *.test-d.ts) are checked by tsc as part of `npm test`.
+    typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+    // Tests start real servers on 127.0.0.1; none may outlive its file.
+    teardownTimeout: 5_000,
+    testTimeout: 20_000,
+  },
+});
