@@ -1,7 +1,7 @@
 // Generates src/generated/ (types.gen.ts, zod.gen.ts) from spec/openapi.yaml.
 //
 //   npm run generate                      write src/generated/
-//   tsx scripts/generate.ts --out <dir>   write the same files to <dir> (used by check-generated.sh)
+//   tsx scripts/generate.ts --out <dir>   write the same files to <dir> (used by check-generated.ts)
 //
 // Steps: run @hey-api/openapi-ts with openapi-ts.config.ts, drop the client-only `ClientOptions`
 // type it always emits, then format with prettier using the repository's configuration (resolved

@@ -4,16 +4,13 @@
  */
 import type { ZodMiniType } from 'zod/mini';
 import { APIPromise } from './api-promise';
-import { send, type RequestContext, type RequestSpec } from './request';
+import { readJSON, readNothing, send, type RequestContext, type RequestSpec } from './request';
 import { validate } from './validate';
 
 export function jsonCall<T>(ctx: RequestContext, spec: RequestSpec, schema: ZodMiniType<T>): APIPromise<T> {
   return new APIPromise<T>(async (raw) => {
-    const sent = await send(ctx, spec, !raw);
-    if (raw) {
-      sent.release(); // the body is the caller's; see APIPromise.asResponse
-      return { response: sent.response };
-    }
+    if (raw) return { response: await send(ctx, spec, readNothing) };
+    const sent = await send(ctx, spec, readJSON);
     const data = validate(schema, sent.body, {
       mode: ctx.options.validation,
       log: ctx.log,

@@ -1,8 +1,9 @@
 /**
- * The request path: build the Request, send it, map failures to errors, retry, and (for JSON
- * endpoints) read the body inside the attempt so that a body cut off mid-way is retried too.
+ * The request path: build the Request, send it, map failures to errors, retry, and read the
+ * response inside the attempt, so that a body cut off mid-way (or a stream that fails before its
+ * first event) is retried like a failed status.
  *
- *   buildURL / buildHeaders → fetch → status ≥ 400? → APIError (retry?) → read JSON (retry?) → caller
+ *   buildURL / buildHeaders → fetch → status ≥ 400? → APIError (retry?) → reader (retry?) → caller
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, InferenceError, ResponseValidationError, type RequestTarget } from './errors';
 import { redactHeaders, type Log } from './log';
@@ -28,27 +29,65 @@ export interface RequestSpec {
   stream?: boolean;
 }
 
-/** A response whose status was 2xx. */
+/** A response whose status was 2xx, handed to a `Reader` inside its attempt. */
 export interface Sent {
   response: Response;
   target: RequestTarget;
-  /** The JSON body, when the call read it (`readBody: true`). */
-  body?: unknown;
-  /**
-   * For an unread body: aborts the HTTP request (a stream's `break`). The caller's signal stays
-   * linked until `release()`.
-   */
+  /** Aborts the HTTP request (a stream's `break`). */
   abort(reason?: unknown): void;
-  /** Unlink the caller's signal; call once the body is finished with. Idempotent. */
+  /** Stop the attempt's timeout (a stream switches to its idle timeout once headers arrive). */
+  clearTimer(): void;
+  /** Clear the timer and unlink the caller's signal. Idempotent; `send` calls it when a reader fails. */
   release(): void;
+  /** True once the attempt's timeout fired. */
+  readonly timedOut: boolean;
+  /** The caller's signal, if any. */
+  userSignal: AbortSignal | undefined;
+  /** The attempt's timeout in ms. */
+  timeout: number;
 }
 
 /**
- * Send `spec`, retrying as the policy allows. With `readBody`, the body is read and parsed as
- * JSON within the attempt (and the attempt's timeout); otherwise the call returns once the
- * headers arrive, and the body is the caller's.
+ * Reads a 2xx response inside its attempt. A reader that throws an `APIError` (a body cut off
+ * mid-way, an error object in a 200, a stream that fails before its first event) gets the
+ * retry policy like a failed status would. A reader owns `sent.release()` once it succeeds.
  */
-export async function send(ctx: RequestContext, spec: RequestSpec, readBody: boolean): Promise<Sent> {
+export type Reader<T> = (sent: Sent) => Promise<T>;
+
+/** Read the whole body as JSON within the attempt's timeout. */
+export const readJSON: Reader<{ response: Response; body: unknown; target: RequestTarget }> = async (sent) => {
+  try {
+    const { response, target } = sent;
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new ResponseValidationError(target, {
+        issues: [{ path: '', message: describeNonJSON(text, response.headers), received: text }],
+        raw: text,
+        status: response.status,
+        headers: response.headers,
+      });
+    }
+    // Some gateways (OpenRouter) report failures as a 200 whose body is an error object.
+    if (isErrorEnvelope(body)) throw APIError.fromResponse(target, response.status, response.headers, body);
+    return { response, body, target };
+  } finally {
+    sent.release();
+  }
+};
+
+/** Stop at the headers; the body is the caller's (`asResponse()`). */
+export const readNothing: Reader<Response> = async (sent) => {
+  sent.release();
+  return sent.response;
+};
+
+/**
+ * Send `spec` and read its response with `read`, retrying as the policy allows.
+ */
+export async function send<T>(ctx: RequestContext, spec: RequestSpec, read: Reader<T>): Promise<T> {
   const { options: client, log } = ctx;
   const opts = spec.options ?? {};
   const url = buildURL(client.baseURL, spec.path, client.defaultQuery, opts.query);
@@ -63,50 +102,59 @@ export async function send(ctx: RequestContext, spec: RequestSpec, readBody: boo
 
   for (let attempt = 0; ; attempt++) {
     if (userSignal?.aborted) throw new APIUserAbortError(target, userSignal.reason);
-    const canRetry = attempt < maxRetries;
     if (log.enabled('debug')) {
       log.debug(`${target.method} ${url} (attempt ${attempt + 1})`, { headers: redactHeaders(headers) });
     }
 
-    const attemptSignal = linkSignals(userSignal, timeout);
-    let outcome: Sent | APIError;
+    const link = linkSignals(userSignal, timeout);
+    let error: APIError;
     try {
       const response = await fetchImpl(url, {
         ...client.fetchOptions,
         ...opts.fetchOptions,
         method: spec.method,
         headers,
-        signal: attemptSignal.signal,
+        signal: link.signal,
         ...(body === undefined ? {} : { body }),
       });
-      outcome = response.ok
-        ? await readSuccess(response, target, readBody, attemptSignal)
-        : APIError.fromResponse(target, response.status, response.headers, await readErrorBody(response));
+      if (log.enabled('debug')) log.debug(`${target.method} ${url} → ${response.status}`);
+      if (response.ok) {
+        return await read({
+          response,
+          target,
+          abort: link.abort,
+          clearTimer: link.clearTimer,
+          release: link.release,
+          get timedOut() {
+            return link.timedOut;
+          },
+          userSignal,
+          timeout,
+        });
+      }
+      error = APIError.fromResponse(target, response.status, response.headers, await readErrorBody(response));
     } catch (cause) {
       if (userSignal?.aborted) {
-        attemptSignal.release();
+        link.release();
         throw new APIUserAbortError(target, userSignal.reason);
       }
+      // The server answered and its answer is wrong (ResponseValidationError): asking again will not help.
       if (cause instanceof InferenceError && !(cause instanceof APIError)) {
-        attemptSignal.release();
-        throw cause; // ResponseValidationError: the server answered; asking again will not help.
+        link.release();
+        throw cause;
       }
-      outcome = attemptSignal.timedOut
-        ? new APIConnectionTimeoutError(target, timeout)
-        : new APIConnectionError(target, { cause });
+      error =
+        cause instanceof APIError
+          ? cause
+          : link.timedOut
+            ? new APIConnectionTimeoutError(target, timeout)
+            : new APIConnectionError(target, { cause });
     }
-    // The timeout covers the headers (and the body when we read it); a streamed body has its own idle timeout.
-    if (!(outcome instanceof APIError)) {
-      if (readBody) attemptSignal.release();
-      else attemptSignal.clearTimer();
-      if (log.enabled('debug')) log.debug(`${target.method} ${url} → ${outcome.response.status}`);
-      return outcome;
-    }
-    attemptSignal.release();
+    link.release();
 
-    const delay = canRetry ? retryDelayFor(outcome, attempt + 1) : undefined;
-    if (delay === undefined) throw outcome;
-    log.info(`${outcome.message}; retrying in ${Math.round(delay)} ms (${maxRetries - attempt} retries left)`);
+    const delay = attempt < maxRetries ? retryDelayFor(error, attempt + 1) : undefined;
+    if (delay === undefined) throw error;
+    log.info(`${error.message}; retrying in ${Math.round(delay)} ms (${maxRetries - attempt} retries left)`);
     try {
       await sleep(delay, userSignal);
     } catch (reason) {
@@ -121,31 +169,6 @@ function retryDelayFor(error: APIError, retry: number): number | undefined {
   if (error instanceof APIConnectionError) return retryDelay(retry, undefined);
   if (error.status === undefined || !isRetryableStatus(error.status, error.headers ?? new Headers())) return undefined;
   return retryDelay(retry, error.headers);
-}
-
-async function readSuccess(
-  response: Response,
-  target: RequestTarget,
-  readBody: boolean,
-  link: AttemptSignal,
-): Promise<Sent | APIError> {
-  const sent = { response, target, abort: link.abort, release: link.release };
-  if (!readBody) return sent;
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new ResponseValidationError(target, {
-      issues: [{ path: '', message: describeNonJSON(text, response.headers), received: text }],
-      raw: text,
-      status: response.status,
-      headers: response.headers,
-    });
-  }
-  // Some gateways (OpenRouter) report failures as a 200 whose body is an error object.
-  if (isErrorEnvelope(body)) return APIError.fromResponse(target, response.status, response.headers, body);
-  return { ...sent, body };
 }
 
 function isErrorEnvelope(body: unknown): boolean {

@@ -261,7 +261,7 @@ export type ChatCompletionChunkToolCall = {
 };
 
 /**
- * The fragment a chunk adds to its choice (Spec). All fields optional: the finish chunk's delta is `{}` (Spec). Extras are kept: `reasoning_details`, `annotations` (OpenRouter), `channel`, `executed_tools` (Groq), `index` inside the delta (Mistral serving GLM).
+ * The fragment a chunk adds to its choice (Spec). All fields optional: the finish chunk's delta is `{}` (Spec). Extras are kept: `channel`, `executed_tools` (Groq), `index` inside the delta (Mistral serving GLM), `function_call` (legacy).
  */
 export type ChatCompletionChunkDelta = {
   /**
@@ -297,6 +297,20 @@ export type ChatCompletionChunkDelta = {
    * Quirk - reasoning text fragment under the newer name (Groq, Cerebras, Ollama, OpenRouter, vLLM).
    */
   reasoning?: string | null;
+  /**
+   * Annotations such as `url_citation` (chat-completions API; OpenRouter streams them in a delta).
+   */
+  annotations?: Array<{
+    type?: string;
+    [key: string]: unknown;
+  }>;
+  /**
+   * Quirk (OpenRouter, Snowflake) - structured reasoning blocks of this fragment (`reasoning.text`, `reasoning.encrypted`, ...).
+   */
+  reasoning_details?: Array<{
+    type?: string;
+    [key: string]: unknown;
+  }>;
   [key: string]: unknown;
 };
 

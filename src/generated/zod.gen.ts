@@ -126,7 +126,7 @@ export const zChatCompletionChunkToolCall = z.looseObject({
 });
 
 /**
- * The fragment a chunk adds to its choice (Spec). All fields optional: the finish chunk's delta is `{}` (Spec). Extras are kept: `reasoning_details`, `annotations` (OpenRouter), `channel`, `executed_tools` (Groq), `index` inside the delta (Mistral serving GLM).
+ * The fragment a chunk adds to its choice (Spec). All fields optional: the finish chunk's delta is `{}` (Spec). Extras are kept: `channel`, `executed_tools` (Groq), `index` inside the delta (Mistral serving GLM), `function_call` (legacy).
  */
 export const zChatCompletionChunkDelta = z.looseObject({
   role: z.exactOptional(z.nullable(z.string())),
@@ -146,6 +146,20 @@ export const zChatCompletionChunkDelta = z.looseObject({
   tool_calls: z.exactOptional(z.nullable(z.array(zChatCompletionChunkToolCall))),
   reasoning_content: z.exactOptional(z.nullable(z.string())),
   reasoning: z.exactOptional(z.nullable(z.string())),
+  annotations: z.exactOptional(
+    z.array(
+      z.looseObject({
+        type: z.exactOptional(z.string()),
+      }),
+    ),
+  ),
+  reasoning_details: z.exactOptional(
+    z.array(
+      z.looseObject({
+        type: z.exactOptional(z.string()),
+      }),
+    ),
+  ),
 });
 
 /**

@@ -1,0 +1,80 @@
+// Fails when src/generated/ is not exactly what `npm run generate` produces from spec/openapi.yaml.
+//
+//   npm run check:generated        (tsx scripts/check-generated.ts)
+//
+// Regenerates into a temporary directory (src/generated/ is left untouched) and compares the two
+// trees file by file. Does not use git, so it also catches uncommitted hand edits.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const committed = path.join(root, 'src', 'generated');
+const hint = 'Run `npm run generate` and commit src/generated/.';
+
+/** First differing line of two texts, 1-based, with both versions of it. */
+function firstDifference(a: string, b: string): string {
+  const left = a.split('\n');
+  const right = b.split('\n');
+  for (let i = 0; i < Math.max(left.length, right.length); i++) {
+    if (left[i] !== right[i]) {
+      return `line ${i + 1}:\n    on disk:     ${left[i] ?? '<end of file>'}\n    regenerated: ${right[i] ?? '<end of file>'}`;
+    }
+  }
+  return 'no line differs (line endings?)';
+}
+
+function main(): number {
+  if (!existsSync(committed)) {
+    console.error(`check-generated: src/generated/ is missing. ${hint}`);
+    return 1;
+  }
+  const tmp = mkdtempSync(path.join(tmpdir(), 'inference-sdk-generated-'));
+  try {
+    const fresh = path.join(tmp, 'generated');
+    try {
+      execFileSync(
+        process.execPath,
+        ['--import', 'tsx', path.join(root, 'scripts', 'generate.ts'), '--out', fresh],
+        { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+    } catch (error) {
+      const e = error as { stdout?: Buffer; stderr?: Buffer };
+      process.stderr.write(e.stdout ?? '');
+      process.stderr.write(e.stderr ?? '');
+      console.error('check-generated: generation from spec/openapi.yaml failed (see above).');
+      return 1;
+    }
+
+    const problems: string[] = [];
+    const onDisk = new Set(readdirSync(committed));
+    const regenerated = new Set(readdirSync(fresh));
+    for (const name of [...new Set([...onDisk, ...regenerated])].sort()) {
+      if (!regenerated.has(name)) {
+        problems.push(`${name}: on disk but not generated (remove it)`);
+      } else if (!onDisk.has(name)) {
+        problems.push(`${name}: generated but missing on disk`);
+      } else {
+        const a = readFileSync(path.join(committed, name), 'utf8');
+        const b = readFileSync(path.join(fresh, name), 'utf8');
+        if (a !== b) problems.push(`${name}: differs at ${firstDifference(a, b)}`);
+      }
+    }
+    if (problems.length > 0) {
+      console.error(
+        'check-generated: src/generated/ is out of date with spec/openapi.yaml (or was edited by hand).',
+      );
+      for (const p of problems) console.error(`  - ${p}`);
+      console.error(hint);
+      return 1;
+    }
+    console.log('check-generated: src/generated/ is up to date.');
+    return 0;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+process.exitCode = main();
