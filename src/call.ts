@@ -1,10 +1,11 @@
 /**
- * One JSON API call, start to finish: send (with retries) → validate → `APIPromise`.
- * Resources describe the call; this runs it.
+ * One API call, start to finish: send (with retries) → validate → `APIPromise`, for a JSON
+ * body or an event stream. Resources describe the call; this runs it.
  */
 import type { ZodMiniType } from 'zod/mini';
 import { APIPromise } from './api-promise';
 import { readJSON, readNothing, send, type RequestContext, type RequestSpec } from './request';
+import { readStream, type Stream } from './stream';
 import { validate } from './validate';
 
 export function jsonCall<T>(ctx: RequestContext, spec: RequestSpec, schema: ZodMiniType<T>): APIPromise<T> {
@@ -19,5 +20,31 @@ export function jsonCall<T>(ctx: RequestContext, spec: RequestSpec, schema: ZodM
       headers: sent.response.headers,
     });
     return { data, response: sent.response };
+  });
+}
+
+/** One streamed API call: send (retries until the first event) → a `Stream` of validated items. */
+export function streamCall<T, S extends Stream<T>>(
+  ctx: RequestContext,
+  spec: RequestSpec,
+  schema: ZodMiniType<T>,
+  wrap: (source: () => AsyncIterator<T>, controller: AbortController) => S,
+): APIPromise<S> {
+  const streamed = { ...spec, stream: true };
+  return new APIPromise<S>(async (raw) => {
+    if (raw) return { response: await send(ctx, streamed, readNothing) };
+    let response!: Response;
+    const read = readStream<T>({
+      schema,
+      validation: ctx.options.validation,
+      log: ctx.log,
+      idleTimeout: spec.options?.streamIdleTimeout ?? ctx.options.streamIdleTimeout,
+      wrap,
+    });
+    const data = await send(ctx, streamed, (sent) => {
+      response = sent.response;
+      return read(sent);
+    });
+    return { data: data as S, response };
   });
 }

@@ -178,8 +178,13 @@ export class APIConnectionError extends APIError<undefined> {
  */
 export class APIConnectionTimeoutError extends APIConnectionError {
   override name = 'APIConnectionTimeoutError';
-  constructor(target: RequestTarget, timeoutMs: number) {
-    super(target, { message: `Request timed out after ${timeoutMs} ms: ${target.method} ${target.path}` });
+  constructor(target: RequestTarget, timeoutMs: number, phase: 'request' | 'stream' = 'request') {
+    super(target, {
+      message:
+        phase === 'stream'
+          ? `Stream stalled: no data for ${timeoutMs} ms (streamIdleTimeout): ${target.method} ${target.path}`
+          : `Request timed out after ${timeoutMs} ms: ${target.method} ${target.path}`,
+    });
   }
 }
 

@@ -14,8 +14,18 @@ export type { WithResponse } from './api-promise';
 
 // Resources
 export type { Models } from './resources/models';
-export type { Chat, ChatCompletions, ChatCompletionCreateParamsNonStreaming } from './resources/chat';
-export type { Completions, CompletionCreateParamsNonStreaming } from './resources/completions';
+export type {
+  Chat,
+  ChatCompletions,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
+} from './resources/chat';
+export type { Completions, CompletionCreateParamsNonStreaming, CompletionCreateParamsStreaming } from './resources/completions';
+
+// Streams
+export { Stream } from './stream';
+export { ChatCompletionStream } from './lib/chat-stream';
+export { ChatCompletionAccumulator } from './lib/accumulate';
 
 // Errors
 export {

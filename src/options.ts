@@ -46,6 +46,12 @@ export interface ClientOptions {
   timeout?: number | undefined;
   /** Retries after the first attempt, for connection errors, timeouts, 408, 409, 429 and 5xx. Default 2. */
   maxRetries?: number | undefined;
+  /**
+   * Milliseconds a stream may stay silent (no byte, not even a keep-alive comment) before it is
+   * ended with `APIConnectionTimeoutError`. Default 300 000 (5 min). `timeout` covers only the
+   * wait for a stream's headers.
+   */
+  streamIdleTimeout?: number | undefined;
   /** A `fetch` to use instead of `globalThis.fetch` (looked up per request, so msw and mocks work). */
   fetch?: typeof fetch | undefined;
   /** Extra `fetch` options for every request. */
@@ -81,6 +87,7 @@ export interface RequestOptions {
   signal?: AbortSignal | undefined;
   timeout?: number | undefined;
   maxRetries?: number | undefined;
+  streamIdleTimeout?: number | undefined;
   /** Merged over the client's headers; `null` removes one. */
   headers?: HeadersInit | undefined;
   /** Merged over the client's `defaultQuery`; `null` removes one. */
@@ -93,6 +100,7 @@ export interface RequestOptions {
 export const DEFAULTS = {
   timeout: 10 * 60 * 1000,
   maxRetries: 2,
+  streamIdleTimeout: 5 * 60 * 1000,
   logLevel: 'warn',
   validation: 'error',
 } as const satisfies Partial<ClientOptions>;
@@ -102,6 +110,7 @@ export interface ResolvedOptions {
   baseURL: string;
   timeout: number;
   maxRetries: number;
+  streamIdleTimeout: number;
   fetch: typeof fetch | undefined;
   fetchOptions: FetchOptions | undefined;
   defaultHeaders: HeadersInit | undefined;
@@ -117,6 +126,7 @@ const CLIENT_OPTION_NAMES: readonly (keyof ClientOptions)[] = [
   'baseURL',
   'timeout',
   'maxRetries',
+  'streamIdleTimeout',
   'fetch',
   'fetchOptions',
   'defaultHeaders',
@@ -131,6 +141,7 @@ const REQUEST_OPTION_NAMES: readonly (keyof RequestOptions)[] = [
   'signal',
   'timeout',
   'maxRetries',
+  'streamIdleTimeout',
   'headers',
   'query',
   'fetchOptions',
@@ -195,6 +206,7 @@ export function resolveClientOptions(options: ClientOptions): {
       baseURL: normaliseBaseURL(baseURL),
       timeout: checkTimeout(options.timeout ?? DEFAULTS.timeout, 'timeout'),
       maxRetries: checkRetries(options.maxRetries ?? DEFAULTS.maxRetries, 'maxRetries'),
+      streamIdleTimeout: checkTimeout(options.streamIdleTimeout ?? DEFAULTS.streamIdleTimeout, 'streamIdleTimeout'),
       fetch: options.fetch,
       fetchOptions: options.fetchOptions,
       defaultHeaders: options.defaultHeaders,
@@ -216,6 +228,7 @@ export function checkRequestOptions(options: RequestOptions | undefined, method:
   rejectUnknown(options, REQUEST_OPTION_NAMES, method);
   if (options.timeout !== undefined) checkTimeout(options.timeout, 'timeout');
   if (options.maxRetries !== undefined) checkRetries(options.maxRetries, 'maxRetries');
+  if (options.streamIdleTimeout !== undefined) checkTimeout(options.streamIdleTimeout, 'streamIdleTimeout');
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
     throw new InferenceError(`${method}: \`signal\` must be an AbortSignal.`);
   }

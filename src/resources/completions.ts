@@ -1,5 +1,6 @@
 import type { APIPromise } from '../api-promise';
-import { jsonCall } from '../call';
+import { jsonCall, streamCall } from '../call';
+import { Stream } from '../stream';
 import type { Completion, CompletionCreateParams } from '../generated/types.gen';
 import { zCompletion } from '../generated/zod.gen';
 import { checkRequestOptions, type RequestOptions } from '../options';
@@ -8,6 +9,8 @@ import { checkBody } from './check-body';
 
 /** Legacy completion parameters without streaming. */
 export type CompletionCreateParamsNonStreaming = CompletionCreateParams & { stream?: false | null };
+/** Legacy completion parameters with `stream: true`. */
+export type CompletionCreateParamsStreaming = CompletionCreateParams & { stream: true };
 
 /**
  * `client.completions`: the legacy text completion endpoint, kept by the service for
@@ -29,16 +32,25 @@ export class Completions {
 
   /**
    * `POST /completions`. The service does not document the response; its fields follow the
-   * widely used API (`choices[].text`, `finish_reason`, `usage`).
+   * widely used API (`choices[].text`, `finish_reason`, `usage`). With `stream: true`, a
+   * `Stream<Completion>` of text fragments.
    *
    * @example
    * ```ts
    * const completion = await client.completions.create({ model: 'acme/base-1', prompt: 'Say hi', max_tokens: 5 });
    * ```
    */
-  create(body: CompletionCreateParamsNonStreaming, options?: RequestOptions): APIPromise<Completion> {
+  create(body: CompletionCreateParamsNonStreaming, options?: RequestOptions): APIPromise<Completion>;
+  create(body: CompletionCreateParamsStreaming, options?: RequestOptions): APIPromise<Stream<Completion>>;
+  create(body: CompletionCreateParams, options?: RequestOptions): APIPromise<Completion | Stream<Completion>>;
+  create(body: CompletionCreateParams, options?: RequestOptions): APIPromise<Completion | Stream<Completion>> {
     checkBody(body, 'completions.create', 'prompt');
     checkRequestOptions(options, 'completions.create');
-    return jsonCall(this.#ctx, { method: 'POST', path: '/completions', body, options }, zCompletion);
+    const spec = { method: 'POST', path: '/completions', body, options } as const;
+    if (body.stream === true) {
+      // Each event of a legacy stream is a Completion carrying a text fragment.
+      return streamCall(this.#ctx, spec, zCompletion, (source, controller) => new Stream(source, controller));
+    }
+    return jsonCall(this.#ctx, spec, zCompletion);
   }
 }

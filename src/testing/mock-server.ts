@@ -64,6 +64,12 @@ export interface ScriptedReply {
   reset?: boolean;
   /** Never respond (stall) until the client goes away or the server is closed. */
   stall?: boolean;
+  /**
+   * What happens after `raw` or `events` were sent: `'end'` (default) ends the response;
+   * `'stall'` keeps the connection open and silent (a stream that hangs mid-way); `'reset'`
+   * destroys the socket (a stream cut off mid-way).
+   */
+  after?: 'end' | 'stall' | 'reset';
 }
 
 /**
@@ -545,10 +551,11 @@ async function sendScripted(
 
   const status = reply.status ?? 200;
   const headers = reply.headers ?? {};
+  const after = reply.after ?? 'end';
   if (reply.raw !== undefined) {
-    await writeStream(res, status, headers, [reply.raw], 0, signal);
+    await writeStream(res, status, headers, [reply.raw], 0, signal, after);
   } else if (reply.events !== undefined) {
-    await writeStream(res, status, headers, reply.events.map(sseEvent), instance.chunkDelayMs, signal);
+    await writeStream(res, status, headers, reply.events.map(sseEvent), instance.chunkDelayMs, signal, after);
   } else if (reply.body !== undefined) {
     const data =
       typeof reply.body === 'string' || reply.body instanceof Uint8Array ? reply.body : JSON.stringify(reply.body);
@@ -579,6 +586,7 @@ async function writeStream(
   pieces: readonly (string | Uint8Array)[],
   delayMs: number,
   signal: AbortSignal,
+  after: 'end' | 'stall' | 'reset' = 'end',
 ): Promise<void> {
   res.statusCode = status;
   res.setHeader('content-type', 'text/event-stream');
@@ -592,7 +600,13 @@ async function writeStream(
     if (signal.aborted || res.destroyed || piece === undefined) return;
     res.write(piece);
   }
-  res.end();
+  if (after === 'reset') {
+    // Let the written pieces leave before the reset, so the client sees them first.
+    await new Promise<void>((resolve) => res.write('', () => resolve()));
+    resetSocket(res.socket!);
+  } else if (after === 'end') {
+    res.end();
+  } // 'stall': leave the response open; close() or the client ends it.
 }
 
 /** Takes the first queued reply whose path matches (or that has none). */

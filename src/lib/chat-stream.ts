@@ -1,0 +1,105 @@
+/**
+ * `ChatCompletionStream`: the stream `chat.completions.create({ stream: true })` returns, with
+ * the official client's helpers: `finalChatCompletion()` and a text-only view.
+ */
+import type { ChatCompletion, ChatCompletionChunk } from '../generated/types.gen';
+import { InferenceError } from '../errors';
+import { Stream } from '../stream';
+import { ChatCompletionAccumulator, deltaText } from './accumulate';
+
+/** Feeds every chunk that passes to the accumulator and remembers how the stream ended. */
+class Tap {
+  readonly accumulator = new ChatCompletionAccumulator();
+  readonly ended: Promise<void>;
+  #resolve!: () => void;
+  #reject!: (error: unknown) => void;
+
+  constructor() {
+    this.ended = new Promise<void>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    this.ended.catch(() => {}); // reported by finalChatCompletion(), if anyone asks
+  }
+
+  wrap(iterator: AsyncIterator<ChatCompletionChunk>): AsyncIterator<ChatCompletionChunk> {
+    return {
+      next: async () => {
+        try {
+          const result = await iterator.next();
+          if (result.done) this.#resolve();
+          else this.accumulator.add(result.value);
+          return result;
+        } catch (error) {
+          this.#reject(error);
+          throw error;
+        }
+      },
+      return: async () => {
+        await iterator.return?.();
+        this.#reject(new InferenceError('The stream was closed before it ended, so there is no final completion.'));
+        return { done: true, value: undefined };
+      },
+    };
+  }
+}
+
+/**
+ * A `Stream<ChatCompletionChunk>` that also builds the final completion as it goes.
+ *
+ * @example
+ * ```ts
+ * const stream = await client.chat.completions.create({ model, messages, stream: true });
+ * for await (const text of stream.textStream()) process.stdout.write(text);
+ * const completion = await stream.finalChatCompletion(); // usage, finish_reason, tool calls…
+ * ```
+ */
+export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
+  readonly #tap: Tap;
+
+  /** @internal */
+  constructor(source: () => AsyncIterator<ChatCompletionChunk>, controller: AbortController) {
+    const tap = new Tap();
+    super(() => tap.wrap(source()), controller);
+    this.#tap = tap;
+  }
+
+  /**
+   * The whole completion, as a non-streaming request would have returned it. Reads the rest
+   * of the stream if nobody is iterating it; otherwise waits for that loop to end. Rejects with
+   * the stream's error, or if the loop was left early with `break`.
+   *
+   * @example
+   * ```ts
+   * const completion = await stream.finalChatCompletion();
+   * console.log(completion.choices[0]?.message?.content, completion.usage);
+   * ```
+   */
+  async finalChatCompletion(): Promise<ChatCompletion> {
+    if (!this.consumed) {
+      const iterator = this[Symbol.asyncIterator]();
+      while (!(await iterator.next()).done);
+    }
+    await this.#tap.ended;
+    return this.#tap.accumulator.result();
+  }
+
+  /**
+   * Only the text of the first choice, delta by delta (reasoning, tool calls and empty deltas
+   * left out). Consumes the stream; `finalChatCompletion()` works afterwards.
+   *
+   * @example
+   * ```ts
+   * for await (const text of stream.textStream()) process.stdout.write(text);
+   * ```
+   */
+  async *textStream(): AsyncGenerator<string> {
+    for await (const chunk of this) {
+      for (const choice of chunk.choices ?? []) {
+        if ((choice.index ?? 0) !== 0) continue;
+        const text = deltaText(choice.delta?.content);
+        if (text) yield text;
+      }
+    }
+  }
+}

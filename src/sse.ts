@@ -1,0 +1,96 @@
+/**
+ * Bytes → server-sent events. eventsource-parser does the framing (CR, LF and CRLF line ends,
+ * comments, `event:` and multi-line `data:`); this file adds what a stream of completions needs
+ * around it: UTF-8 decoding across chunk boundaries, the last event delivered even without its
+ * closing blank line, and an idle timeout that any received byte (comments and keep-alives
+ * included) resets, and that does not count the consumer's own pauses.
+ */
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+
+export type { EventSourceMessage };
+
+/**
+ * Watches a stream for server silence: only time spent waiting for bytes counts, not time the
+ * consumer spends between chunks. Cheap per chunk: two timestamps, not a new timer.
+ */
+export class IdleTimer {
+  #since = Date.now();
+  #waiting = false;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #fired = false;
+
+  /** `onIdle` runs once, after `ms` of waiting without a byte. */
+  constructor(
+    private readonly ms: number,
+    private readonly onIdle: () => void,
+  ) {
+    this.#schedule(ms);
+  }
+
+  get fired(): boolean {
+    return this.#fired;
+  }
+
+  /** A read starts: the server has the floor. */
+  waiting(): void {
+    this.#since = Date.now();
+    this.#waiting = true;
+  }
+
+  /** Bytes arrived: the consumer has the floor. */
+  received(): void {
+    this.#waiting = false;
+  }
+
+  stop(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #schedule(delay: number): void {
+    this.#timer = setTimeout(() => {
+      const quiet = Date.now() - this.#since;
+      if (this.#waiting && quiet >= this.ms) {
+        this.#fired = true;
+        this.#timer = undefined;
+        this.onIdle();
+      } else {
+        this.#schedule(this.#waiting ? this.ms - quiet : this.ms);
+      }
+    }, delay);
+  }
+}
+
+/**
+ * The events of an SSE body, in order. Returning early (a `break` upstream) cancels the body.
+ * Errors of the body (a reset, an abort) propagate as they are; the caller classifies them.
+ */
+export async function* readEvents(body: ReadableStream<Uint8Array>, idle?: IdleTimer): AsyncGenerator<EventSourceMessage> {
+  const reader = body.getReader();
+  // Strips a leading BOM, as the SSE spec asks; `stream: true` keeps split UTF-8 sequences whole.
+  const decoder = new TextDecoder();
+  const queue: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (event) => queue.push(event) });
+  let finished = false;
+  try {
+    for (;;) {
+      idle?.waiting();
+      const { done, value } = await reader.read();
+      idle?.received();
+      if (done) {
+        // A server that closes without the final blank line still sent its last event.
+        parser.feed(`${decoder.decode()}\n\n`);
+        finished = true;
+      } else {
+        parser.feed(decoder.decode(value, { stream: true }));
+      }
+      // Yield by index, then clear: shift() per event would be quadratic on long bursts.
+      for (let i = 0; i < queue.length; i++) yield queue[i]!;
+      queue.length = 0;
+      if (finished) return;
+    }
+  } finally {
+    if (!finished) await reader.cancel().catch(() => {});
+    reader.releaseLock();
+  }
+}
