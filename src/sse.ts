@@ -58,6 +58,8 @@ export class IdleTimer {
         this.#schedule(this.#waiting ? this.ms - quiet : this.ms);
       }
     }, delay);
+    // Never keep a process alive by itself (Node, Bun); a no-op where timers are plain numbers.
+    (this.#timer as { unref?: () => void }).unref?.();
   }
 }
 
