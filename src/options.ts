@@ -52,6 +52,13 @@ export interface ClientOptions {
    * wait for a stream's headers.
    */
   streamIdleTimeout?: number | undefined;
+  /**
+   * The largest JSON response body read, in bytes; a larger one ends with a
+   * `ResponseValidationError` instead of filling memory. Default 64 MiB.
+   */
+  maxBodySize?: number | undefined;
+  /** The largest single stream event, in characters; larger ends the stream with a `ResponseValidationError`. Default 16 MiB. */
+  maxEventSize?: number | undefined;
   /** A `fetch` to use instead of `globalThis.fetch` (looked up per request, so msw and mocks work). */
   fetch?: typeof fetch | undefined;
   /** Extra `fetch` options for every request. */
@@ -88,6 +95,13 @@ export interface RequestOptions {
   timeout?: number | undefined;
   maxRetries?: number | undefined;
   streamIdleTimeout?: number | undefined;
+  maxBodySize?: number | undefined;
+  maxEventSize?: number | undefined;
+  /**
+   * Sent as the `Idempotency-Key` header, the same on every retry of this request, so a server
+   * that supports it can tell a retry from a new request.
+   */
+  idempotencyKey?: string | undefined;
   /** Merged over the client's headers; `null` removes one. */
   headers?: HeadersInit | undefined;
   /** Merged over the client's `defaultQuery`; `null` removes one. */
@@ -101,6 +115,8 @@ export const DEFAULTS = {
   timeout: 10 * 60 * 1000,
   maxRetries: 2,
   streamIdleTimeout: 5 * 60 * 1000,
+  maxBodySize: 64 * 1024 * 1024,
+  maxEventSize: 16 * 1024 * 1024,
   logLevel: 'warn',
   validation: 'error',
 } as const satisfies Partial<ClientOptions>;
@@ -111,6 +127,8 @@ export interface ResolvedOptions {
   timeout: number;
   maxRetries: number;
   streamIdleTimeout: number;
+  maxBodySize: number;
+  maxEventSize: number;
   fetch: typeof fetch | undefined;
   fetchOptions: FetchOptions | undefined;
   defaultHeaders: HeadersInit | undefined;
@@ -127,6 +145,8 @@ const CLIENT_OPTION_NAMES: readonly (keyof ClientOptions)[] = [
   'timeout',
   'maxRetries',
   'streamIdleTimeout',
+  'maxBodySize',
+  'maxEventSize',
   'fetch',
   'fetchOptions',
   'defaultHeaders',
@@ -142,6 +162,9 @@ const REQUEST_OPTION_NAMES: readonly (keyof RequestOptions)[] = [
   'timeout',
   'maxRetries',
   'streamIdleTimeout',
+  'maxBodySize',
+  'maxEventSize',
+  'idempotencyKey',
   'headers',
   'query',
   'fetchOptions',
@@ -207,6 +230,8 @@ export function resolveClientOptions(options: ClientOptions): {
       timeout: checkTimeout(options.timeout ?? DEFAULTS.timeout, 'timeout'),
       maxRetries: checkRetries(options.maxRetries ?? DEFAULTS.maxRetries, 'maxRetries'),
       streamIdleTimeout: checkTimeout(options.streamIdleTimeout ?? DEFAULTS.streamIdleTimeout, 'streamIdleTimeout'),
+      maxBodySize: checkSize(options.maxBodySize ?? DEFAULTS.maxBodySize, 'maxBodySize'),
+      maxEventSize: checkSize(options.maxEventSize ?? DEFAULTS.maxEventSize, 'maxEventSize'),
       fetch: options.fetch,
       fetchOptions: options.fetchOptions,
       defaultHeaders: options.defaultHeaders,
@@ -229,6 +254,14 @@ export function checkRequestOptions(options: RequestOptions | undefined, method:
   if (options.timeout !== undefined) checkTimeout(options.timeout, 'timeout');
   if (options.maxRetries !== undefined) checkRetries(options.maxRetries, 'maxRetries');
   if (options.streamIdleTimeout !== undefined) checkTimeout(options.streamIdleTimeout, 'streamIdleTimeout');
+  if (options.maxBodySize !== undefined) checkSize(options.maxBodySize, 'maxBodySize');
+  if (options.maxEventSize !== undefined) checkSize(options.maxEventSize, 'maxEventSize');
+  if (options.idempotencyKey !== undefined) {
+    if (typeof options.idempotencyKey !== 'string' || options.idempotencyKey === '') {
+      throw new InferenceError(`${method}: \`idempotencyKey\` must be a non-empty string.`);
+    }
+    assertHeaderValue('idempotencyKey', options.idempotencyKey);
+  }
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
     throw new InferenceError(`${method}: \`signal\` must be an AbortSignal.`);
   }
@@ -277,6 +310,13 @@ function normaliseBaseURL(value: string): string {
 function checkTimeout(value: number, name: string): number {
   if (typeof value !== 'number' || !(value >= 0) || value > 2_147_483_647) {
     throw new InferenceError(`\`${name}\` must be a number of milliseconds from 0 to 2147483647; got ${String(value)}.`);
+  }
+  return value;
+}
+
+function checkSize(value: number, name: string): number {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new InferenceError(`\`${name}\` must be a whole number above 0; got ${String(value)}.`);
   }
   return value;
 }

@@ -8,7 +8,11 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, InferenceError, ResponseValidationError, type RequestTarget } from './errors';
 import { redactHeaders, type Log } from './log';
 import { assertHeaderValue, type HeadersInit, type QueryInit, type RequestOptions, type ResolvedOptions } from './options';
+import { readText } from './body';
 import { isRetryableStatus, retryDelay, sleep } from './retry';
+
+/** Error bodies past this are cut (an HTML page from a proxy can be large; its start says enough). */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /** What the client gives the request path: resolved options, the key (resolved per request) and the log. */
 export interface RequestContext {
@@ -45,6 +49,12 @@ export interface Sent {
   userSignal: AbortSignal | undefined;
   /** The attempt's timeout in ms. */
   timeout: number;
+  /** The largest JSON body to read (bytes). */
+  maxBodySize: number;
+  /** The largest single stream event (characters). */
+  maxEventSize: number;
+  /** The resolved API key, so readers can keep it out of what they report. */
+  secret: string;
 }
 
 /**
@@ -58,7 +68,15 @@ export type Reader<T> = (sent: Sent) => Promise<T>;
 export const readJSON: Reader<{ response: Response; body: unknown; target: RequestTarget }> = async (sent) => {
   try {
     const { response, target } = sent;
-    const text = await response.text();
+    const { text, truncated, bytes } = await readText(response, sent.maxBodySize);
+    if (truncated) {
+      throw new ResponseValidationError(target, {
+        issues: [{ path: '', message: `the body is larger than maxBodySize (${sent.maxBodySize} bytes; read ${bytes})`, received: undefined }],
+        raw: text.slice(0, 1024),
+        status: response.status,
+        headers: response.headers,
+      });
+    }
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -95,7 +113,12 @@ export async function send<T>(ctx: RequestContext, spec: RequestSpec, read: Read
   const timeout = opts.timeout ?? client.timeout;
   const maxRetries = opts.maxRetries ?? client.maxRetries;
   const userSignal = opts.signal;
-  const headers = buildHeaders(await ctx.apiKey(), spec, client.defaultHeaders, opts.headers);
+  const apiKey = await ctx.apiKey();
+  const headers = buildHeaders(apiKey, spec, client.defaultHeaders, opts.headers);
+  // One key for all attempts: a server that saw the first attempt can recognise the retry.
+  if (opts.idempotencyKey !== undefined) headers.set('idempotency-key', opts.idempotencyKey);
+  const maxBodySize = opts.maxBodySize ?? client.maxBodySize;
+  const maxEventSize = opts.maxEventSize ?? client.maxEventSize;
   const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
   // Looked up per request, so that msw (which patches globalThis.fetch) and test doubles work.
   const fetchImpl = client.fetch ?? globalThis.fetch;
@@ -130,6 +153,9 @@ export async function send<T>(ctx: RequestContext, spec: RequestSpec, read: Read
           },
           userSignal,
           timeout,
+          maxBodySize,
+          maxEventSize,
+          secret: apiKey,
         });
       }
       error = APIError.fromResponse(target, response.status, response.headers, await readErrorBody(response));
@@ -148,7 +174,7 @@ export async function send<T>(ctx: RequestContext, spec: RequestSpec, read: Read
           ? cause
           : link.timedOut
             ? new APIConnectionTimeoutError(target, timeout)
-            : new APIConnectionError(target, { cause });
+            : new APIConnectionError(target, { cause: withoutSecret(cause, apiKey) });
     }
     link.release();
 
@@ -186,7 +212,8 @@ function describeNonJSON(text: string, headers: Headers): string {
 
 /** The body of an error response: JSON when it parses (whatever the content-type), else the text. */
 async function readErrorBody(response: Response): Promise<unknown> {
-  const text = await response.text();
+  const { text, truncated } = await readText(response, MAX_ERROR_BODY_BYTES);
+  if (truncated) return `${text}…`;
   try {
     return JSON.parse(text);
   } catch {
@@ -260,4 +287,19 @@ function linkSignals(user: AbortSignal | undefined, timeoutMs: number): AttemptS
     controller.abort(new DOMException('The request timed out.', 'TimeoutError'));
   }, timeoutMs);
   return state;
+}
+
+/**
+ * A runtime's or custom fetch's error, unless it quotes the key (a logging fetch wrapper might):
+ * then a copy with the key replaced, keeping name, code and message otherwise.
+ */
+export function withoutSecret(cause: unknown, secret: string): unknown {
+  if (!secret || !(cause instanceof Error)) return cause;
+  const text = `${cause.message}\n${cause.stack ?? ''}\n${String((cause as { cause?: unknown }).cause ?? '')}`;
+  if (!text.includes(secret)) return cause;
+  const clean = new Error(cause.message.split(secret).join('***'));
+  clean.name = cause.name;
+  const code = (cause as { code?: unknown }).code;
+  if (code !== undefined) (clean as { code?: unknown }).code = code;
+  return clean;
 }

@@ -67,12 +67,30 @@ export class IdleTimer {
  * The events of an SSE body, in order. Returning early (a `break` upstream) cancels the body.
  * Errors of the body (a reset, an abort) propagate as they are; the caller classifies them.
  */
-export async function* readEvents(body: ReadableStream<Uint8Array>, idle?: IdleTimer): AsyncGenerator<EventSourceMessage> {
+export async function* readEvents(
+  body: ReadableStream<Uint8Array>,
+  options: {
+    idle?: IdleTimer | undefined;
+    /** Characters one event (and one unfinished line) may buffer. */
+    maxEventSize?: number | undefined;
+    /** The error to throw past `maxEventSize`. */
+    tooLarge?: () => Error;
+  } = {},
+): AsyncGenerator<EventSourceMessage> {
+  const { idle, maxEventSize, tooLarge = () => new RangeError(`An event exceeded ${maxEventSize} characters`) } = options;
   const reader = body.getReader();
   // Strips a leading BOM, as the SSE spec asks; `stream: true` keeps split UTF-8 sequences whole.
   const decoder = new TextDecoder();
   const queue: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (event) => queue.push(event) });
+  let overflow = false;
+  const parser = createParser({
+    onEvent: (event) => queue.push(event),
+    // A server that never ends an event (or a line) would otherwise make us buffer forever.
+    maxBufferSize: maxEventSize,
+    onError: (error) => {
+      if (error.type === 'max-buffer-size-exceeded') overflow = true;
+    },
+  });
   let finished = false;
   try {
     for (;;) {
@@ -86,6 +104,7 @@ export async function* readEvents(body: ReadableStream<Uint8Array>, idle?: IdleT
       } else {
         parser.feed(decoder.decode(value, { stream: true }));
       }
+      if (overflow) throw tooLarge();
       // Yield by index, then clear: shift() per event would be quadratic on long bursts.
       for (let i = 0; i < queue.length; i++) yield queue[i]!;
       queue.length = 0;

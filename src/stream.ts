@@ -9,7 +9,8 @@ import type { ZodMiniType } from 'zod/mini';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, InferenceError, ResponseValidationError, type RequestTarget } from './errors';
 import type { Log } from './log';
 import type { ValidationMode } from './options';
-import type { Reader, Sent } from './request';
+import { withoutSecret, type Reader, type Sent } from './request';
+import { readText } from './body';
 import { IdleTimer, readEvents } from './sse';
 import { validate } from './validate';
 
@@ -244,9 +245,18 @@ async function* decodeStream<T>(
     if (!response.body) throw new APIConnectionError(target, { message: `${target.method} ${target.path}: the response has no body` });
     if (/^application\/json/i.test(response.headers.get('content-type') ?? '')) {
       // A server that ignored `stream: true`, or answered an error with a 200 JSON body.
-      throw notAStream(target, response, await response.text());
+      const { text } = await readText(response, sent.maxBodySize);
+      throw notAStream(target, response, text);
     }
-    for await (const event of readEvents(response.body, idle)) {
+    const tooLarge = () =>
+      new ResponseValidationError(target, {
+        issues: [{ path: '', message: `a stream event is larger than maxEventSize (${sent.maxEventSize} characters)`, received: undefined }],
+        raw: undefined,
+        status: response.status,
+        headers: response.headers,
+        what: 'stream event',
+      });
+    for await (const event of readEvents(response.body, { idle, maxEventSize: sent.maxEventSize, tooLarge })) {
       const data = event.data.trim();
       if (data === '[DONE]') return;
       if (data === '' || data === 'null') continue; // keep-alives (AgentRouter sends `data: null`)
@@ -273,7 +283,7 @@ async function* decodeStream<T>(
     if (streamSignal.aborted || sent.userSignal?.aborted) {
       throw new APIUserAbortError(target, streamSignal.aborted ? streamSignal.reason : sent.userSignal?.reason);
     }
-    throw new APIConnectionError(target, { cause: error });
+    throw new APIConnectionError(target, { cause: withoutSecret(error, sent.secret) });
   } finally {
     idle.stop();
     cleanup();

@@ -1,0 +1,63 @@
+/**
+ * A bare loopback HTTP server whose every response is written by the test, for faults the mock
+ * server has no words for (a body cut mid-way, gzip, trickling bytes, redirects, endless bodies).
+ * Records every request; `close()` destroys open sockets.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export interface FaultServer {
+  /** Base URL ending in /v1. */
+  url: string;
+  origin: string;
+  requests: { method: string; url: string; headers: IncomingMessage['headers']; body: string }[];
+  close(): Promise<void>;
+}
+
+export async function startFaultServer(
+  handle: (req: IncomingMessage, res: ServerResponse, body: string) => void | Promise<void>,
+): Promise<FaultServer> {
+  const sockets = new Set<Socket>();
+  const requests: FaultServer['requests'] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      void Promise.resolve(handle(req, res, body)).catch(() => res.destroy());
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: `${origin}/v1`,
+    origin,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Wait `ms`, unless the response closes first; resolves false if it closed. */
+export function pause(res: ServerResponse, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (res.destroyed) return resolve(false);
+    const timer = setTimeout(() => {
+      res.off('close', onClose);
+      resolve(true);
+    }, ms);
+    const onClose = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    res.once('close', onClose);
+  });
+}
