@@ -1,5 +1,6 @@
 import { jsonCall } from '../call';
-import { InferenceError } from '../errors';
+import { APIUserAbortError, InferenceError, ModelNotReadyError } from '../errors';
+import { sleep } from '../retry';
 import type { Model, ModelList } from '../generated/types.gen';
 import { zModel, zModelList } from '../generated/zod.gen';
 import type { APIPromise } from '../api-promise';
@@ -52,6 +53,48 @@ export class Models {
     checkRequestOptions(options, 'models.retrieve');
     return jsonCall(this.#ctx, { method: 'GET', path: `/models/${encodeSlug(slug)}`, options }, zModel);
   }
+
+  /**
+   * Poll `GET /models/{slug}` until the model reports `is_ready: true`, with backoff (1 s, 2 s,
+   * 4 s … up to 30 s), and return it. A model without an `is_ready` field (other servers) counts
+   * as ready. Errors of the requests themselves (404, 401 …) are thrown as they are; each poll
+   * has the client's own `timeout` and retries.
+   *
+   * @throws ModelNotReadyError when `timeout` passes first; APIUserAbortError when `signal` aborts.
+   * @example
+   * ```ts
+   * const model = await client.models.waitUntilReady('acme/chat-1', { timeout: 120_000 });
+   * ```
+   */
+  async waitUntilReady(slug: string, options: WaitUntilReadyOptions = {}): Promise<Model> {
+    const path = `/models/${encodeSlug(slug)}`;
+    const timeout = options.timeout ?? 600_000;
+    if (!(timeout >= 0)) throw new InferenceError('models.waitUntilReady: `timeout` must be a number of ms, 0 or more.');
+    const started = Date.now();
+    let pause = options.pollInterval ?? 1_000;
+    for (;;) {
+      const model = await this.retrieve(slug, { signal: options.signal });
+      if (model.is_ready !== false) return model;
+      const left = timeout - (Date.now() - started);
+      if (left <= 0) throw new ModelNotReadyError(slug, Date.now() - started);
+      try {
+        await sleep(Math.min(pause, left), options.signal);
+      } catch (reason) {
+        throw new APIUserAbortError({ method: 'GET', path }, reason);
+      }
+      pause = Math.min(pause * 2, 30_000);
+    }
+  }
+}
+
+/** Options of `models.waitUntilReady()`. */
+export interface WaitUntilReadyOptions {
+  /** Give up after this many ms with `ModelNotReadyError`. Default 600 000 (10 min). */
+  timeout?: number | undefined;
+  /** Stop waiting (rejects with `APIUserAbortError`). */
+  signal?: AbortSignal | undefined;
+  /** The first pause between polls, in ms; it doubles up to 30 s. Default 1 000. */
+  pollInterval?: number | undefined;
 }
 
 /** `acme/base 1` → `acme/base%201`; rejects segments that would climb out of `/models/`. */

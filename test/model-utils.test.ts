@@ -1,0 +1,110 @@
+/** Model utilities through the public API: exact cost estimates and waiting for readiness. */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APIUserAbortError, Client, estimateCost, InferenceError, ModelNotReadyError, NotFoundError, type Model } from '../src/index';
+import { formatDecimal, parseDecimal, add, multiply } from '../src/lib/decimal';
+import { startMockServer, type MockServer } from '../src/testing';
+
+const model = (pricing: Model['pricing']): Model => ({ id: 'acme/chat', pricing });
+
+describe('estimateCost', () => {
+  it('prices prompt, completion and cached tokens exactly (no float error)', () => {
+    const cost = estimateCost(
+      { prompt_tokens: 1000, completion_tokens: 3, total_tokens: 1003, prompt_tokens_details: { cached_tokens: 400 } },
+      model([{ prompt: '0.1', completion: '0.2', input_cache_read: '0.01' }]),
+    );
+    // 600 × 0.1 = 60; 3 × 0.2 = 0.6; 400 × 0.01 = 4 → 64.6 (0.1 * 600 + 0.2 * 3 in floats is 60.60000000000001)
+    expect(cost).toEqual({ prompt: '60', completion: '0.6', cacheRead: '4', total: '64.6', currency: undefined });
+  });
+
+  it('keeps tiny per-token prices exact', () => {
+    const cost = estimateCost({ prompt_tokens: 7, completion_tokens: 11, total_tokens: 18 }, model([{ prompt: '0.00000015', completion: '0.0000006', input_cache_read: '0.000000075' }]));
+    expect(cost.total).toBe('0.00000765');
+  });
+
+  it("reads DeepSeek's prompt_cache_hit_tokens", () => {
+    const cost = estimateCost(
+      { prompt_tokens: 10, completion_tokens: 0, total_tokens: 10, prompt_cache_hit_tokens: 4 },
+      model([{ prompt: '1', completion: '1', input_cache_read: '0.5' }]),
+    );
+    expect(cost).toMatchObject({ prompt: '6', cacheRead: '2', total: '8' });
+  });
+
+  it('prices cached tokens at the prompt price when no cache price is given', () => {
+    const cost = estimateCost({ prompt_tokens: 10, completion_tokens: 0, total_tokens: 10, prompt_tokens_details: { cached_tokens: 5 } }, model([{ prompt: '2', completion: '1' }]));
+    expect(cost.total).toBe('20');
+  });
+
+  it("reads Perplexity's numeric prices per million tokens in USD", () => {
+    const cost = estimateCost(
+      { prompt_tokens: 1_000_000, completion_tokens: 2, total_tokens: 1_000_002 },
+      model({ input: 10, output: 50, cache_read: 1, cache_write: 12.5, unit: 'usd_per_1m_tokens' }),
+    );
+    expect(cost).toEqual({ prompt: '10', completion: '0.0001', cacheRead: '0', total: '10.0001', currency: 'usd' });
+  });
+
+  it('says clearly when prices are missing or not numbers', () => {
+    const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
+    expect(() => estimateCost(usage, { id: 'x/y' })).toThrow(/has no pricing/);
+    expect(() => estimateCost(usage, model([{ prompt: 'free', completion: '1' }]))).toThrow(/prompt price .* not a number/);
+    expect(() => estimateCost(usage, model([{ completion: '1' }]))).toThrow(InferenceError);
+  });
+
+  it('decimal arithmetic agrees with exact rational arithmetic (property)', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 12n }), fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 10 ** 7 }), (units, scale, tokens) => {
+        const text = formatDecimal({ units, scale });
+        const parsed = parseDecimal(text)!;
+        // value × tokens, computed on scaled integers, formats back to the same digits.
+        const product = multiply(parsed, tokens);
+        expect(product.units * 10n ** BigInt(scale) ).toBe(units * BigInt(tokens) * 10n ** BigInt(parsed.scale));
+        expect(formatDecimal(add(parsed, { units: 0n, scale: 0 }))).toBe(text);
+      }),
+    );
+    expect(formatDecimal(parseDecimal(1e-7)!)).toBe('0.0000001');
+    expect(formatDecimal(parseDecimal('2.5E3')!)).toBe('2500');
+    expect(parseDecimal('abc')).toBeUndefined();
+  });
+});
+
+describe('models.waitUntilReady', () => {
+  let server: MockServer;
+  let client: Client;
+  beforeAll(async () => {
+    server = await startMockServer();
+    client = new Client({ apiKey: server.apiKey, baseURL: server.url, logLevel: 'off' });
+  });
+  afterAll(() => server.close());
+
+  const asleep = { id: 'mock/echo', object: 'model', is_ready: false };
+  const awake = { id: 'mock/echo', object: 'model', is_ready: true };
+
+  it('polls until is_ready is true, then returns the model', async () => {
+    server.requests.length = 0;
+    server.enqueue({ path: '/models/mock/echo', body: asleep }, { path: '/models/mock/echo', body: asleep }, { path: '/models/mock/echo', body: awake });
+    const ready = await client.models.waitUntilReady('mock/echo', { pollInterval: 20 });
+    expect(ready.is_ready).toBe(true);
+    expect(server.requests.map((r) => r.path)).toEqual(['/models/mock/echo', '/models/mock/echo', '/models/mock/echo']);
+  });
+
+  it('gives up with ModelNotReadyError after its timeout', async () => {
+    const error = await client.models.waitUntilReady('mock/sleeping', { timeout: 150, pollInterval: 20 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelNotReadyError);
+    expect(error).toMatchObject({ name: 'ModelNotReadyError', model: 'mock/sleeping' });
+  });
+
+  it('stops at once when its signal aborts', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    await expect(client.models.waitUntilReady('mock/sleeping', { signal: controller.signal, pollInterval: 10_000 })).rejects.toBeInstanceOf(APIUserAbortError);
+  });
+
+  it('throws the request error for an unknown model', async () => {
+    await expect(client.models.waitUntilReady('acme/nope')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('treats a model without is_ready (other servers) as ready', async () => {
+    server.enqueue({ path: '/models/mock/echo', body: { id: 'mock/echo', object: 'model' } });
+    await expect(client.models.waitUntilReady('mock/echo')).resolves.toMatchObject({ id: 'mock/echo' });
+  });
+});
