@@ -1,0 +1,301 @@
+// `npm run check:package`: the artifact users install, checked as they will get it.
+//
+//   1. build if dist/ is stale, `npm pack`, and check the tarball holds exactly what users need
+//   2. publint (strict) on the tarball
+//   3. @arethetypeswrong/cli on the tarball (node10, node16 CJS/ESM, bundler)
+//   4. gzip size ceilings (size.ts), with the biggest contributors
+//   5. install the tarball into a temp dir and run a smoke there: ESM import and CJS require of
+//      both entries against the packed mock server, and tsc (nodenext, skipLibCheck off) on a
+//      consumer file
+//
+// Every step runs even after a failure; exits 1 if any failed.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+import { ensureBuilt, installTarball, pack, quietNpmEnv, root, type Packed } from './artifact';
+import { CEILINGS, TARGET_STREAMING_CHAT, measureSizes } from './size';
+
+const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+
+/** Every file in the tarball must match one of these; anything else is a leak (tests, src, maps). */
+const ALLOWED = [
+  /^package\.json$/,
+  /^README\.md$/,
+  /^CHANGELOG\.md$/,
+  /^LICENSE(\.md)?$/,
+  // Entries, their types, and the ESM chunks tsup splits off for code loaded with import().
+  /^dist\/(testing\/)?[\w-]+\.(js|cjs|d\.ts|d\.cts)$/,
+];
+
+const steps: { name: string; ok: boolean; ms: number }[] = [];
+
+async function step(name: string, body: () => void | Promise<void>): Promise<void> {
+  console.log(`\n=== ${name}`);
+  const started = Date.now();
+  try {
+    await body();
+    steps.push({ name, ok: true, ms: Date.now() - started });
+  } catch (error) {
+    console.log(`FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    steps.push({ name, ok: false, ms: Date.now() - started });
+  }
+}
+
+/** Targets of `exports`, `main`, `module`, `types`, `typesVersions`: each must be in the tarball. */
+function declaredFiles(pkg: Record<string, unknown>): string[] {
+  const found = new Set<string>();
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string') {
+      if (value.startsWith('./')) found.add(value.slice(2));
+    } else if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object') Object.values(value).forEach(walk);
+  };
+  for (const key of ['exports', 'main', 'module', 'types', 'typesVersions']) walk(pkg[key]);
+  return [...found].sort();
+}
+
+async function main(): Promise<number> {
+  let packed: Packed | undefined;
+
+  await step('build and pack', () => {
+    ensureBuilt();
+    packed = pack();
+    console.log(
+      `${path.relative(root, packed.tarball)}: ${packed.size} bytes packed, ${packed.unpackedSize} unpacked`,
+    );
+    for (const f of packed.files) console.log(`  ${String(f.size).padStart(7)}  ${f.path}`);
+    const names = packed.files.map((f) => f.path);
+    const unexpected = names.filter((n) => !ALLOWED.some((re) => re.test(n)));
+    if (unexpected.length > 0)
+      throw new Error(
+        `files users do not need are in the tarball: ${unexpected.join(', ')} (fix "files" in package.json)`,
+      );
+    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    const missing = declaredFiles(pkg).filter((f) => f !== 'package.json' && !names.includes(f));
+    if (missing.length > 0)
+      throw new Error(
+        `package.json points at files missing from the tarball: ${missing.join(', ')}`,
+      );
+    if (pkg['sideEffects'] !== false)
+      throw new Error('package.json should say "sideEffects": false');
+  });
+  if (!packed) return report();
+  const tarball = packed.tarball;
+
+  await step('publint (strict, on the tarball)', async () => {
+    const buffer = readFileSync(tarball);
+    const result = await publint({
+      pack: {
+        tarball: buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength),
+      },
+      strict: true,
+      level: 'suggestion',
+    });
+    if (result.pkg['name'] !== 'inference-sdk')
+      throw new Error('publint did not read the package.json in the tarball');
+    for (const message of result.messages)
+      console.log(`  ${message.type}: ${formatMessage(message, result.pkg, { color: false })}`);
+    if (result.messages.length > 0)
+      throw new Error(`publint: ${result.messages.length} problem(s)`);
+    console.log('  no problems');
+  });
+
+  await step('are the types wrong (attw, on the tarball)', () => {
+    // Exits non-zero on any problem in any resolution mode; its table is the explanation.
+    execFileSync(bin('attw'), [tarball, '--format', 'table-flipped', '--no-color', '--no-emoji'], {
+      stdio: 'inherit',
+      env: quietNpmEnv,
+    });
+  });
+
+  await step(
+    'gzip size ceilings (esbuild, platform browser, minified, deps included)',
+    async () => {
+      const sizes = await measureSizes();
+      const rows = [
+        {
+          name: 'construct + one streaming chat',
+          m: sizes.streamingChat,
+          ceiling: CEILINGS.streamingChat,
+        },
+        { name: 'whole entry (export *)', m: sizes.wholeEntry, ceiling: CEILINGS.wholeEntry },
+      ];
+      for (const { name, m, ceiling } of rows) {
+        console.log(
+          `  ${name.padEnd(32)} ${String(m.minified).padStart(7)} B minified  ${String(m.gzip).padStart(6)} B gzip` +
+            `  (ceiling ${ceiling} B)  + ${m.lazyGzip} B gzip in import() chunks`,
+        );
+      }
+      for (const warning of sizes.streamingChat.warnings) {
+        console.log(`  note: esbuild warns every user who bundles the SDK: ${warning}`);
+      }
+      const chat = sizes.streamingChat.gzip;
+      console.log(
+        `  streaming chat vs the ${TARGET_STREAMING_CHAT} B (12 KiB) target: ${chat > TARGET_STREAMING_CHAT ? `${chat - TARGET_STREAMING_CHAT} B over` : 'within'};` +
+          ` zod is ~${chat - sizes.withoutZod} B of it, eventsource-parser ~${chat - sizes.withoutParser} B`,
+      );
+      console.log(
+        '  biggest contributors (minified bytes loaded up front, same bundle built from src/):',
+      );
+      for (const c of sizes.contributors.slice(0, 12))
+        console.log(`    ${String(c.bytes).padStart(6)}  ${c.name}`);
+      const over = rows.filter(({ m, ceiling }) => m.gzip > ceiling);
+      if (over.length > 0) {
+        const why = over.map(
+          ({ name, m, ceiling }) =>
+            `${name}: ${m.gzip} B gzip > ceiling ${ceiling} B (${kib(m.gzip)})`,
+        );
+        throw new Error(why.join('; '));
+      }
+    },
+  );
+
+  await step('install the tarball in a temp dir and run a smoke there', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'inference-sdk-smoke-'));
+    try {
+      installTarball(dir, tarball);
+      await smoke(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  return report();
+}
+
+// The smoke runs test/runtimes/checks.ts (the checks of the runtime matrix) through both module
+// systems, against the mock server of the packed `inference-sdk/testing`.
+const ESM_SMOKE = `
+import * as sdk from 'inference-sdk';
+import { startMockServer } from 'inference-sdk/testing';
+import { runChecks } from './checks.mjs';
+const server = await startMockServer({ chunkDelayMs: 5 });
+try {
+  const { results } = await runChecks(sdk, { baseURL: server.url, apiKey: server.apiKey, runtime: 'esm', browser: false });
+  console.log(JSON.stringify(results));
+} finally {
+  await server.close();
+}
+`;
+const CJS_SMOKE = `
+const sdk = require('inference-sdk');
+const { startMockServer } = require('inference-sdk/testing');
+const { runChecks } = require('./checks.cjs');
+(async () => {
+  const server = await startMockServer({ chunkDelayMs: 5 });
+  try {
+    const { results } = await runChecks(sdk, { baseURL: server.url, apiKey: server.apiKey, runtime: 'cjs', browser: false });
+    console.log(JSON.stringify(results));
+  } finally {
+    await server.close();
+  }
+})();
+`;
+// Type-checked against the tarball's .d.ts/.d.cts with the resolution Node uses; not run.
+const TYPES_SMOKE = `
+import { Client, NotFoundError, type ChatCompletion } from 'inference-sdk';
+import { startMockServer, type MockServer } from 'inference-sdk/testing';
+export async function main(): Promise<string> {
+  const server: MockServer = await startMockServer();
+  const client = new Client({ apiKey: server.apiKey, baseURL: server.url });
+  const completion: ChatCompletion = await client.chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: 'hi' }] });
+  const stream = await client.chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: 'hi' }], stream: true });
+  let text = '';
+  for await (const chunk of stream) text += chunk.choices?.[0]?.delta?.content ?? '';
+  stream.controller.abort();
+  await server.close();
+  return String(NotFoundError.name) + (completion.choices[0]?.message?.content ?? '') + text;
+}
+`;
+
+async function smoke(dir: string): Promise<void> {
+  const checks = path.join(root, 'test/runtimes/checks.ts');
+  await build({
+    entryPoints: [checks],
+    outfile: path.join(dir, 'checks.mjs'),
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    logLevel: 'warning',
+  });
+  await build({
+    entryPoints: [checks],
+    outfile: path.join(dir, 'checks.cjs'),
+    format: 'cjs',
+    platform: 'neutral',
+    target: 'es2022',
+    logLevel: 'warning',
+  });
+  writeFileSync(path.join(dir, 'smoke.mjs'), ESM_SMOKE);
+  writeFileSync(path.join(dir, 'smoke.cjs'), CJS_SMOKE);
+  for (const file of ['smoke.mjs', 'smoke.cjs']) {
+    const out = execFileSync(process.execPath, [file], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...quietNpmEnv, INFERENCE_API_KEY: '', INFERENCE_BASE_URL: '' },
+      timeout: 60_000,
+    });
+    const results = JSON.parse(out.trim().split('\n').at(-1) ?? '[]') as {
+      name: string;
+      ok: boolean;
+      detail?: string;
+    }[];
+    // The watching proxy of test:runtimes is not here, so abort/break are checked client-side only.
+    const failed = results.filter((r) => !r.ok);
+    console.log(
+      `  node ${file}: ${results.map((r) => `${r.name} ${r.ok ? 'ok' : 'FAIL'}`).join(', ')}`,
+    );
+    if (results.length === 0 || failed.length > 0) {
+      throw new Error(
+        `${file}: ${failed.map((r) => `${r.name}: ${r.detail ?? ''}`).join('; ') || 'no results'}`,
+      );
+    }
+  }
+
+  // The same consumer as ESM (.mts → dist/*.d.ts) and as CJS (.cts → dist/*.d.cts), one program.
+  writeFileSync(path.join(dir, 'consumer.mts'), TYPES_SMOKE);
+  writeFileSync(path.join(dir, 'consumer.cts'), TYPES_SMOKE);
+  // @types/node from the repo: the testing entry's types use node:http (it is a Node test kit).
+  const tscArgs = ['--noEmit', '--strict', '--skipLibCheck', 'false', '--module', 'nodenext'];
+  tscArgs.push(
+    '--moduleResolution',
+    'nodenext',
+    '--target',
+    'es2022',
+    '--lib',
+    'es2022,dom,dom.iterable',
+  );
+  tscArgs.push('--types', 'node', '--typeRoots', path.join(root, 'node_modules/@types'));
+  execFileSync(bin('tsc'), [...tscArgs, 'consumer.mts', 'consumer.cts'], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
+  console.log(
+    '  tsc (nodenext, skipLibCheck false) consumer.mts (ESM types) + consumer.cts (CJS types): ok',
+  );
+}
+
+function report(): number {
+  console.log('\n=== check:package summary');
+  for (const s of steps)
+    console.log(`  ${s.ok ? 'ok  ' : 'FAIL'}  ${s.name}  (${(s.ms / 1000).toFixed(1)} s)`);
+  const failed = steps.filter((s) => !s.ok).length;
+  console.log(`\n${steps.length - failed} passed, ${failed} failed`);
+  return failed === 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

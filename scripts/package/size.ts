@@ -1,0 +1,135 @@
+// Bundle-size ceilings, measured the way a browser or Worker user pays for the SDK: bundled by
+// esbuild for `platform: 'browser'`, minified, with zod and eventsource-parser included, then
+// gzipped (level 9). Sizes come from the built ESM entry (dist/index.js, what the tarball ships),
+// resolving dependencies from the lockfile-pinned root node_modules so the numbers are repeatable.
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { root } from './artifact';
+
+/**
+ * Ceilings in gzip bytes (up-front chunks; code behind `import()` is reported, not limited):
+ * measured + ~10% on 2026-11-22 (26 260 B and 36 275 B). Lower them as the size work lands; raise
+ * one only with a reason in the commit message. The target for `streamingChat` is 12 KiB.
+ */
+export const CEILINGS = {
+  /** `new Client(...)` + one streaming `chat.completions.create` iterated with `for await`. */
+  streamingChat: 28_900,
+  /** Everything `inference-sdk` exports (`export * from`), i.e. no tree-shaking by the user. */
+  wholeEntry: 39_900,
+} as const;
+
+export const TARGET_STREAMING_CHAT = 12 * 1024;
+
+const STREAMING_CHAT = (entry: string) => `
+import { Client } from '${entry}';
+const client = new Client({ apiKey: 'sk-test', baseURL: 'https://inference.example.com/v1' });
+const stream = await client.chat.completions.create({
+  model: 'acme/chat-1',
+  messages: [{ role: 'user', content: 'Hello' }],
+  stream: true,
+});
+let text = '';
+for await (const chunk of stream) text += chunk.choices?.[0]?.delta?.content ?? '';
+console.log(text);
+`;
+
+const WHOLE_ENTRY = (entry: string) => `export * from '${entry}';\n`;
+
+export interface Measured {
+  /** What loads up front: the entry chunk and every chunk it imports statically. */
+  minified: number;
+  gzip: number;
+  /** Chunks behind `import()` (loaded only when a feature needs them), gzip bytes. */
+  lazyGzip: number;
+  /** Minified bytes per input file, in the up-front chunks. */
+  inputs: Map<string, number>;
+  /** What esbuild warns about while bundling the package (a user would see the same). */
+  warnings: string[];
+}
+
+// Bundled with splitting, as an app bundler would: code the SDK loads with `import()` lands in
+// its own chunks and is reported apart, since a streaming chat never downloads it.
+async function measure(contents: string, external: string[] = []): Promise<Measured> {
+  const result = await build({
+    stdin: { contents, resolveDir: root, sourcefile: 'size-entry.js', loader: 'js' },
+    absWorkingDir: root,
+    bundle: true,
+    splitting: true,
+    outdir: path.join(root, '.cache', 'size'),
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    metafile: true,
+    external,
+    logLevel: 'silent',
+  });
+  const outputs = result.metafile.outputs;
+  const entry = Object.keys(outputs).find((file) => outputs[file]!.entryPoint !== undefined);
+  if (entry === undefined) throw new Error('esbuild produced no entry chunk');
+  const initial = new Set<string>();
+  const queue = [entry];
+  for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
+    if (initial.has(file)) continue;
+    initial.add(file);
+    for (const imported of outputs[file]!.imports) {
+      if (imported.kind === 'import-statement' && !imported.external) queue.push(imported.path);
+    }
+  }
+  let minified = 0;
+  let gzip = 0;
+  let lazyGzip = 0;
+  for (const out of result.outputFiles) {
+    const size = gzipSync(out.contents, { level: 9 }).byteLength;
+    if (initial.has(path.relative(root, out.path))) {
+      minified += out.contents.byteLength;
+      gzip += size;
+    } else {
+      lazyGzip += size;
+    }
+  }
+  const inputs = new Map<string, number>();
+  for (const file of initial) {
+    for (const [input, { bytesInOutput }] of Object.entries(outputs[file]!.inputs)) {
+      // node_modules/zod/v4/core/schemas.js → zod/v4/core/schemas.js; src files as they are.
+      const name = input.replace(/^.*node_modules\//, '');
+      inputs.set(name, (inputs.get(name) ?? 0) + bytesInOutput);
+    }
+  }
+  const warnings = [
+    ...new Set(result.warnings.map((w) => `${w.text}${w.location ? ` (${w.location.file})` : ''}`)),
+  ];
+  return { minified, gzip, lazyGzip, inputs, warnings };
+}
+
+export interface SizeReport {
+  streamingChat: Measured;
+  wholeEntry: Measured;
+  /** gzip bytes of streamingChat without each dependency (its share is the difference). */
+  withoutZod: number;
+  withoutParser: number;
+  /** Minified bytes per source file/package, up front, in the same bundle built from src/. */
+  contributors: { name: string; bytes: number }[];
+}
+
+export async function measureSizes(): Promise<SizeReport> {
+  const [streamingChat, wholeEntry, withoutZod, withoutParser, fromSrc] = await Promise.all([
+    measure(STREAMING_CHAT('./dist/index.js')),
+    measure(WHOLE_ENTRY('./dist/index.js')),
+    measure(STREAMING_CHAT('./dist/index.js'), ['zod', 'zod/*']),
+    measure(STREAMING_CHAT('./dist/index.js'), ['eventsource-parser']),
+    measure(STREAMING_CHAT('./src/index.ts')),
+  ]);
+  const contributors = [...fromSrc.inputs]
+    .map(([name, bytes]) => ({ name, bytes }))
+    .sort((a, b) => b.bytes - a.bytes);
+  return {
+    streamingChat,
+    wholeEntry,
+    withoutZod: withoutZod.gzip,
+    withoutParser: withoutParser.gzip,
+    contributors,
+  };
+}
