@@ -8,7 +8,15 @@
  * process with an unhandled rejection; it is delivered to whoever awaits later.
  */
 
-/** The parsed body with the response it came from. */
+/**
+ * The parsed body with the response it came from.
+ *
+ * @example
+ * ```ts
+ * const { data, response, requestId }: WithResponse<ModelList> = await client.models.list().withResponse();
+ * console.log(data.data.length, response.headers.get('x-ratelimit-remaining'), requestId);
+ * ```
+ */
 export interface WithResponse<T> {
   data: T;
   response: Response;

@@ -3,7 +3,14 @@
  * Nothing is formatted unless the level is enabled, so debug logging costs nothing when off.
  */
 
-/** How much the client logs. `'debug'` logs every request and response (with the key redacted). */
+/**
+ * How much the client logs. `'debug'` logs every request and response (with the key redacted).
+ *
+ * @example
+ * ```ts
+ * const client = new Client({ logLevel: 'debug' }); // or INFERENCE_LOG=debug
+ * ```
+ */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
 
 /**

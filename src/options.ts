@@ -6,19 +6,47 @@ import { isBrowser, readEnv } from './env';
 import { InferenceError } from './errors';
 import { LOG_LEVELS, type LogLevel, type Logger } from './log';
 
-/** Header values; `null` removes a header set at a lower level (e.g. a default header). */
+/**
+ * Header values; `null` removes a header set at a lower level (e.g. a default header).
+ *
+ * @example
+ * ```ts
+ * const client = new Client({ defaultHeaders: { 'x-team': 'search' } });
+ * await client.models.list({ headers: { 'x-team': null, 'x-trace-id': 'abc' } });
+ * ```
+ */
 export type HeadersInit = Record<string, string | null | undefined>;
-/** Query parameters; `null` removes one set at a lower level (e.g. in `defaultQuery`). */
+/**
+ * Query parameters; `null` removes one set at a lower level (e.g. in `defaultQuery`).
+ *
+ * @example
+ * ```ts
+ * const client = new Client({ defaultQuery: { 'api-version': '2024-06-01' } });
+ * ```
+ */
 export type QueryInit = Record<string, string | number | boolean | null | undefined>;
 
 /**
  * What to do when a 2xx response does not match its schema: throw a
  * `ResponseValidationError` (`'error'`, the default), log a warning and return the body as
  * received (`'warn'`), or skip the check (`'off'`, fastest, and the types may then lie).
+ *
+ * @example
+ * ```ts
+ * const lenient = new Client({ validation: 'warn' });
+ * ```
  */
 export type ValidationMode = 'error' | 'warn' | 'off';
 
-/** `fetch` options passed through to every request (e.g. `{ keepalive: true }`, a `dispatcher`). */
+/**
+ * `fetch` options passed through to every request (e.g. `{ keepalive: true }`, a `dispatcher`).
+ *
+ * @example
+ * ```ts
+ * import { Agent } from 'undici';
+ * const client = new Client({ fetchOptions: { dispatcher: new Agent({ connections: 16 }) } });
+ * ```
+ */
 export type FetchOptions = Omit<RequestInit, 'method' | 'body' | 'headers' | 'signal'> & Record<string, unknown>;
 
 /**

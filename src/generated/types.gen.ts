@@ -3,6 +3,18 @@
 
 /**
  * Body of an error response: `{ "error": { ... } }` (Spec).
+ *
+ * @example
+ * ```ts
+ * import type { ErrorResponse } from 'inference-sdk';
+ *
+ * const errorResponse: ErrorResponse = {
+ *   error: {
+ *     message: 'The model `acme/unknown` is not available on this API.',
+ *     type: 'invalid_request_error',
+ *   },
+ * };
+ * ```
  */
 export type ErrorResponse = {
   error: ErrorObject;
@@ -11,6 +23,18 @@ export type ErrorResponse = {
 
 /**
  * The error object (Spec). Short shape: `message` and `type` (models, chat completions); extended shape adds `param` and `code` (legacy completions). Quirks: `type` absent or `null` (OpenRouter, Azure), `code` an integer (OpenRouter, Perplexity, vLLM) or a string like `"401"` (Azure Foundry), extras such as `metadata` (OpenRouter), `failed_generation` (Groq), `innererror` (Azure). Some servers send no error object at all (`{"detail": ...}` from Mistral, a string `error` from xAI, an unwrapped object from old vLLM); those bodies are not `ErrorResponse`s.
+ *
+ * @example
+ * ```ts
+ * import type { ErrorObject } from 'inference-sdk';
+ *
+ * const errorObject: ErrorObject = {
+ *   message: 'The model `acme/unknown` does not exist.',
+ *   type: 'invalid_request_error',
+ *   param: 'model',
+ *   code: 'model_not_found',
+ * };
+ * ```
  */
 export type ErrorObject = {
   /**
@@ -34,6 +58,18 @@ export type ErrorObject = {
 
 /**
  * One generated text of a legacy completion. Extras are kept: `stop_reason`, `token_ids`, `prompt_logprobs` (vLLM).
+ *
+ * @example
+ * ```ts
+ * import type { CompletionChoice } from 'inference-sdk';
+ *
+ * const completionChoice: CompletionChoice = {
+ *   index: 0,
+ *   text: ' there lived a lighthouse keeper.',
+ *   finish_reason: 'stop',
+ *   logprobs: null,
+ * };
+ * ```
  */
 export type CompletionChoice = {
   /**
@@ -65,6 +101,22 @@ export type CompletionChoice = {
 
 /**
  * A legacy completion, and also each event of a streamed legacy completion (the spec does not show the fields; they follow the chat-completions API's legacy completions). Quirks: `object` `text.completion` (Together), `id` `""` (TGI), extras such as `prompt` (Together) and `kv_transfer_params` (vLLM) are kept.
+ *
+ * @example
+ * ```ts
+ * import type { Completion } from 'inference-sdk';
+ *
+ * const completion: Completion = {
+ *   id: 'cmpl-2b8e41d0',
+ *   object: 'text_completion',
+ *   created: 1735689600,
+ *   model: 'acme/base-1',
+ *   choices: [
+ *     { index: 0, text: ' there lived a lighthouse keeper.', finish_reason: 'stop', logprobs: null },
+ *   ],
+ *   usage: { prompt_tokens: 4, completion_tokens: 7, total_tokens: 11 },
+ * };
+ * ```
  */
 export type Completion = {
   /**
@@ -100,6 +152,19 @@ export type Completion = {
 
 /**
  * Token consumption (Spec: `prompt_tokens`, `completion_tokens`, `total_tokens`, all integers). Accounting differs between servers: xAI's `completion_tokens` excludes reasoning tokens, so `total_tokens` may exceed their sum; cached tokens may exceed prompt tokens (Azure Foundry). Vendor extras are kept: `prompt_cache_hit_tokens`, `prompt_cache_miss_tokens` (DeepSeek), `cost`, `cost_details`, `is_byok` (OpenRouter), `cost_in_usd_ticks`, `num_sources_used` (xAI), `estimated_cost` (DeepInfra), timing fields (Groq, GPUStack).
+ *
+ * @example
+ * ```ts
+ * import type { CompletionUsage } from 'inference-sdk';
+ *
+ * const completionUsage: CompletionUsage = {
+ *   prompt_tokens: 21,
+ *   completion_tokens: 6,
+ *   total_tokens: 27,
+ *   prompt_tokens_details: { cached_tokens: 0 },
+ *   completion_tokens_details: { reasoning_tokens: 0 },
+ * };
+ * ```
  */
 export type CompletionUsage = {
   /**
@@ -155,6 +220,18 @@ export type CompletionUsage = {
 
 /**
  * Body of `POST /completions` (legacy). `model` and `prompt` are shown by the spec; the other fields follow the chat-completions API's legacy completions.
+ *
+ * @example
+ * ```ts
+ * import type { CompletionCreateParams } from 'inference-sdk';
+ *
+ * const completionCreateParams: CompletionCreateParams = {
+ *   model: 'acme/base-1',
+ *   prompt: 'Once upon a time',
+ *   max_tokens: 16,
+ *   temperature: 0.7,
+ * };
+ * ```
  */
 export type CompletionCreateParams = {
   /**
@@ -222,6 +299,13 @@ export type CompletionCreateParams = {
 
 /**
  * Options for a streamed response; set only with `stream: true` (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionStreamOptions } from 'inference-sdk';
+ *
+ * const chatCompletionStreamOptions: ChatCompletionStreamOptions = { include_usage: true };
+ * ```
  */
 export type ChatCompletionStreamOptions = {
   /**
@@ -232,6 +316,18 @@ export type ChatCompletionStreamOptions = {
 
 /**
  * A fragment of a streamed tool call (chat-completions API: the first fragment of a call carries `index`, `id`, `type` and `function.name`; later ones carry `index` and pieces of `function.arguments` to append). Quirks: the whole call in one fragment (xAI, Groq, Ollama); no `index` (Gemini compat, Mistral) - a new `id` then starts a new call; `index` starting at 1 (Anthropic compat); `id: ""` on continuations (DashScope); `function.name` `null` or `""` on continuations (TGI, Fireworks, Mistral); `type` omitted or not `function`; an empty `arguments` fragment after the call completed.
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionChunkToolCall } from 'inference-sdk';
+ *
+ * const chatCompletionChunkToolCall: ChatCompletionChunkToolCall = {
+ *   index: 0,
+ *   id: 'call_1',
+ *   type: 'function',
+ *   function: { name: 'get_weather', arguments: '{"city":' },
+ * };
+ * ```
  */
 export type ChatCompletionChunkToolCall = {
   /**
@@ -262,6 +358,13 @@ export type ChatCompletionChunkToolCall = {
 
 /**
  * The fragment a chunk adds to its choice (Spec). All fields optional: the finish chunk's delta is `{}` (Spec). Extras are kept: `channel`, `executed_tools` (Groq), `index` inside the delta (Mistral serving GLM), `function_call` (legacy).
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionChunkDelta } from 'inference-sdk';
+ *
+ * const chatCompletionChunkDelta: ChatCompletionChunkDelta = { role: 'assistant', content: '' };
+ * ```
  */
 export type ChatCompletionChunkDelta = {
   /**
@@ -316,6 +419,17 @@ export type ChatCompletionChunkDelta = {
 
 /**
  * One choice of a chunk (Spec). Extras are kept: `native_finish_reason` (OpenRouter), `stop_reason`, `token_ids` (vLLM), `matched_stop` (SGLang), `content_filter_results` (Azure), and a full `message` next to `delta` (Writer, Perplexity's last chunk).
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionChunkChoice } from 'inference-sdk';
+ *
+ * const chatCompletionChunkChoice: ChatCompletionChunkChoice = {
+ *   index: 0,
+ *   delta: { content: ' and blue.' },
+ *   finish_reason: null,
+ * };
+ * ```
  */
 export type ChatCompletionChunkChoice = {
   /**
@@ -346,6 +460,21 @@ export type ChatCompletionChunkChoice = {
 
 /**
  * Log probability of one output token (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionTokenLogprob } from 'inference-sdk';
+ *
+ * const chatCompletionTokenLogprob: ChatCompletionTokenLogprob = {
+ *   token: 'Red',
+ *   logprob: -0.0012,
+ *   bytes: [82, 101, 100],
+ *   top_logprobs: [
+ *     { token: 'Red', logprob: -0.0012, bytes: [82, 101, 100] },
+ *     { token: 'Blue', logprob: -6.9, bytes: [66, 108, 117, 101] },
+ *   ],
+ * };
+ * ```
  */
 export type ChatCompletionTokenLogprob = {
   token: string;
@@ -368,6 +497,19 @@ export type ChatCompletionTokenLogprob = {
 
 /**
  * One server-sent event of a streamed chat completion (Spec). Order (Spec): a chunk whose delta has role `assistant` and empty content, chunks carrying content fragments, a chunk with an empty delta and a `finish_reason`, then `data: [DONE]`. Concatenating every `delta.content` rebuilds the message. Quirks: `id`, `created`, `object`, `model` may be absent or empty; a usage-only last chunk with `choices: []` (OpenAI with `include_usage`, xAI, DashScope); a first chunk with `choices: []` and only `prompt_filter_results` (Azure); object `chat.completion.done` on Perplexity's last chunk; extras such as `x_groq`, `provider`, `obfuscation`, `p` (padding), `citations` are kept. A data event with a top-level `error` object is an in-stream error, not a chunk.
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionChunk } from 'inference-sdk';
+ *
+ * const chatCompletionChunk: ChatCompletionChunk = {
+ *   id: 'chatcmpl-7f3a9c2e',
+ *   object: 'chat.completion.chunk',
+ *   created: 1735689600,
+ *   model: 'acme/chat-1',
+ *   choices: [{ index: 0, delta: { content: 'Red, yellow' }, finish_reason: null }],
+ * };
+ * ```
  */
 export type ChatCompletionChunk = {
   /**
@@ -407,6 +549,17 @@ export type ChatCompletionChunk = {
 
 /**
  * A complete tool call in a non-streamed message (chat-completions API); also what an assistant message sends back. Extras are kept and should be sent back as received: `index` (Ollama), `extra_content.google.thought_signature` (Gemini), `custom` (Snowflake).
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionMessageToolCall } from 'inference-sdk';
+ *
+ * const chatCompletionMessageToolCall: ChatCompletionMessageToolCall = {
+ *   id: 'call_1',
+ *   type: 'function',
+ *   function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+ * };
+ * ```
  */
 export type ChatCompletionMessageToolCall = {
   /**
@@ -433,6 +586,17 @@ export type ChatCompletionMessageToolCall = {
 
 /**
  * The assistant message of a choice (Spec shows `role` and string `content`). Everything is optional: servers omit `content` on tool calls (Cerebras, Gemini compat). Extras are kept: `annotations`, `audio`, `function_call`, `reasoning_details` (OpenRouter, Snowflake), `extra_content` / `thought_signature` (Gemini).
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionMessage } from 'inference-sdk';
+ *
+ * const chatCompletionMessage: ChatCompletionMessage = {
+ *   role: 'assistant',
+ *   content: 'Red, yellow and blue.',
+ *   refusal: null,
+ * };
+ * ```
  */
 export type ChatCompletionMessage = {
   /**
@@ -487,6 +651,17 @@ export type ChatCompletionMessage = {
 
 /**
  * One choice of a chat completion (Spec). Extras are kept: `native_finish_reason` (OpenRouter), `stop_reason` (vLLM), `content_filter_results` (Azure), `seed` (Together, may exceed 2^53 and lose precision in JSON.parse).
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionChoice } from 'inference-sdk';
+ *
+ * const chatCompletionChoice: ChatCompletionChoice = {
+ *   index: 0,
+ *   message: { role: 'assistant', content: 'Red, yellow and blue.' },
+ *   finish_reason: 'stop',
+ * };
+ * ```
  */
 export type ChatCompletionChoice = {
   /**
@@ -517,6 +692,26 @@ export type ChatCompletionChoice = {
 
 /**
  * Non-streamed chat completion (Spec). Only `choices` is required. Vendor extras are kept: `x_groq`, `provider`, `citations`, `search_results`, `prompt_filter_results` (Azure), `time_info` (Cerebras), `request_id` (Z.ai), `prompt` (Together), `kv_transfer_params` (vLLM), ...
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletion } from 'inference-sdk';
+ *
+ * const chatCompletion: ChatCompletion = {
+ *   id: 'chatcmpl-7f3a9c2e',
+ *   object: 'chat.completion',
+ *   created: 1735689600,
+ *   model: 'acme/chat-1',
+ *   choices: [
+ *     {
+ *       index: 0,
+ *       message: { role: 'assistant', content: 'Red, yellow and blue.' },
+ *       finish_reason: 'stop',
+ *     },
+ *   ],
+ *   usage: { prompt_tokens: 21, completion_tokens: 6, total_tokens: 27 },
+ * };
+ * ```
  */
 export type ChatCompletion = {
   /**
@@ -556,6 +751,26 @@ export type ChatCompletion = {
 
 /**
  * Output follows a JSON Schema (structured outputs, chat-completions API).
+ *
+ * @example
+ * ```ts
+ * import type { ResponseFormatJSONSchema } from 'inference-sdk';
+ *
+ * const responseFormatJSONSchema: ResponseFormatJSONSchema = {
+ *   type: 'json_schema',
+ *   json_schema: {
+ *     name: 'colours',
+ *     description: 'A list of colour names.',
+ *     schema: {
+ *       type: 'object',
+ *       properties: { colours: { type: 'array', items: { type: 'string' } } },
+ *       required: ['colours'],
+ *       additionalProperties: false,
+ *     },
+ *     strict: true,
+ *   },
+ * };
+ * ```
  */
 export type ResponseFormatJSONSchema = {
   type: 'json_schema';
@@ -583,6 +798,13 @@ export type ResponseFormatJSONSchema = {
 
 /**
  * Output is a JSON object (JSON mode, chat-completions API); the prompt should also ask for JSON.
+ *
+ * @example
+ * ```ts
+ * import type { ResponseFormatJSONObject } from 'inference-sdk';
+ *
+ * const responseFormatJSONObject: ResponseFormatJSONObject = { type: 'json_object' };
+ * ```
  */
 export type ResponseFormatJSONObject = {
   type: 'json_object';
@@ -590,6 +812,13 @@ export type ResponseFormatJSONObject = {
 
 /**
  * Plain text output (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * import type { ResponseFormatText } from 'inference-sdk';
+ *
+ * const responseFormatText: ResponseFormatText = { type: 'text' };
+ * ```
  */
 export type ResponseFormatText = {
   type: 'text';
@@ -597,6 +826,16 @@ export type ResponseFormatText = {
 
 /**
  * Forces a call to the named function (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionNamedToolChoice } from 'inference-sdk';
+ *
+ * const chatCompletionNamedToolChoice: ChatCompletionNamedToolChoice = {
+ *   type: 'function',
+ *   function: { name: 'get_weather' },
+ * };
+ * ```
  */
 export type ChatCompletionNamedToolChoice = {
   type: 'function';
@@ -607,12 +846,39 @@ export type ChatCompletionNamedToolChoice = {
 
 /**
  * How the model picks tools (chat-completions API): `none`, `auto`, `required`, or a named function.
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionToolChoiceOption } from 'inference-sdk';
+ *
+ * const chatCompletionToolChoiceOption: ChatCompletionToolChoiceOption = 'auto';
+ * ```
  */
 export type ChatCompletionToolChoiceOption =
   'none' | 'auto' | 'required' | ChatCompletionNamedToolChoice;
 
 /**
  * A function the model may call (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionTool } from 'inference-sdk';
+ *
+ * const chatCompletionTool: ChatCompletionTool = {
+ *   type: 'function',
+ *   function: {
+ *     name: 'get_weather',
+ *     description: 'Current weather in a city.',
+ *     parameters: {
+ *       type: 'object',
+ *       properties: { city: { type: 'string' } },
+ *       required: ['city'],
+ *       additionalProperties: false,
+ *     },
+ *     strict: true,
+ *   },
+ * };
+ * ```
  */
 export type ChatCompletionTool = {
   type: 'function';
@@ -640,6 +906,16 @@ export type ChatCompletionTool = {
 
 /**
  * An image content part (chat-completions API); the model must accept image input.
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionContentPartImage } from 'inference-sdk';
+ *
+ * const chatCompletionContentPartImage: ChatCompletionContentPartImage = {
+ *   type: 'image_url',
+ *   image_url: { url: 'https://example.com/swatch.png', detail: 'low' },
+ * };
+ * ```
  */
 export type ChatCompletionContentPartImage = {
   type: 'image_url';
@@ -657,6 +933,16 @@ export type ChatCompletionContentPartImage = {
 
 /**
  * A text content part (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionContentPartText } from 'inference-sdk';
+ *
+ * const chatCompletionContentPartText: ChatCompletionContentPartText = {
+ *   type: 'text',
+ *   text: 'What colour is this?',
+ * };
+ * ```
  */
 export type ChatCompletionContentPartText = {
   type: 'text';
@@ -665,12 +951,33 @@ export type ChatCompletionContentPartText = {
 
 /**
  * One part of array-form user content (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionContentPart } from 'inference-sdk';
+ *
+ * const chatCompletionContentPart: ChatCompletionContentPart = {
+ *   type: 'text',
+ *   text: 'What colour is this?',
+ * };
+ * ```
  */
 export type ChatCompletionContentPart =
   ChatCompletionContentPartText | ChatCompletionContentPartImage;
 
 /**
  * The result of a tool call (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionToolMessageParam } from 'inference-sdk';
+ *
+ * const chatCompletionToolMessageParam: ChatCompletionToolMessageParam = {
+ *   role: 'tool',
+ *   tool_call_id: 'call_1',
+ *   content: '{"temperature_c":18,"condition":"cloudy"}',
+ * };
+ * ```
  */
 export type ChatCompletionToolMessageParam = {
   role: 'tool';
@@ -686,6 +993,23 @@ export type ChatCompletionToolMessageParam = {
 
 /**
  * A previous assistant turn sent back (Spec shows role `assistant`). `content` may be omitted or `null` when the turn only called tools (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionAssistantMessageParam } from 'inference-sdk';
+ *
+ * const chatCompletionAssistantMessageParam: ChatCompletionAssistantMessageParam = {
+ *   role: 'assistant',
+ *   content: null,
+ *   tool_calls: [
+ *     {
+ *       id: 'call_1',
+ *       type: 'function',
+ *       function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+ *     },
+ *   ],
+ * };
+ * ```
  */
 export type ChatCompletionAssistantMessageParam = {
   role: 'assistant';
@@ -713,6 +1037,19 @@ export type ChatCompletionAssistantMessageParam = {
 
 /**
  * A user turn (Spec); array content with images follows the chat-completions API.
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionUserMessageParam } from 'inference-sdk';
+ *
+ * const chatCompletionUserMessageParam: ChatCompletionUserMessageParam = {
+ *   role: 'user',
+ *   content: [
+ *     { type: 'text', text: 'What colour is this?' },
+ *     { type: 'image_url', image_url: { url: 'https://example.com/swatch.png', detail: 'low' } },
+ *   ],
+ * };
+ * ```
  */
 export type ChatCompletionUserMessageParam = {
   role: 'user';
@@ -728,6 +1065,16 @@ export type ChatCompletionUserMessageParam = {
 
 /**
  * Developer instructions, the newer name of system messages for some models (chat-completions API). Servers that do not know the role may reject it; use `system` there.
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionDeveloperMessageParam } from 'inference-sdk';
+ *
+ * const chatCompletionDeveloperMessageParam: ChatCompletionDeveloperMessageParam = {
+ *   role: 'developer',
+ *   content: 'Answer in one sentence.',
+ * };
+ * ```
  */
 export type ChatCompletionDeveloperMessageParam = {
   role: 'developer';
@@ -743,6 +1090,16 @@ export type ChatCompletionDeveloperMessageParam = {
 
 /**
  * System instructions (Spec).
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionSystemMessageParam } from 'inference-sdk';
+ *
+ * const chatCompletionSystemMessageParam: ChatCompletionSystemMessageParam = {
+ *   role: 'system',
+ *   content: 'You are a concise assistant.',
+ * };
+ * ```
  */
 export type ChatCompletionSystemMessageParam = {
   role: 'system';
@@ -758,6 +1115,16 @@ export type ChatCompletionSystemMessageParam = {
 
 /**
  * One message of the conversation, discriminated by `role` (every variant fixes its `role` to one value). The spec shows `role` and string `content` with roles `system`, `user`, `assistant`; the `developer` and `tool` roles and array content follow the chat-completions API.
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionMessageParam } from 'inference-sdk';
+ *
+ * const chatCompletionMessageParam: ChatCompletionMessageParam = {
+ *   role: 'user',
+ *   content: 'Name the three primary colours.',
+ * };
+ * ```
  */
 export type ChatCompletionMessageParam =
   | ChatCompletionSystemMessageParam
@@ -768,6 +1135,21 @@ export type ChatCompletionMessageParam =
 
 /**
  * Body of `POST /chat/completions`. `model`, `messages`, `temperature` and `stream` are shown by the spec; the spec says tool calling and structured outputs are supported but does not show their parameters, so the rest follows the chat-completions API. Not every OpenAI-compatible server accepts every parameter.
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionCreateParams } from 'inference-sdk';
+ *
+ * const chatCompletionCreateParams: ChatCompletionCreateParams = {
+ *   model: 'acme/chat-1',
+ *   messages: [
+ *     { role: 'system', content: 'You are a concise assistant.' },
+ *     { role: 'user', content: 'Name the three primary colours.' },
+ *   ],
+ *   temperature: 0.2,
+ *   max_tokens: 64,
+ * };
+ * ```
  */
 export type ChatCompletionCreateParams = {
   /**
@@ -852,6 +1234,31 @@ export type ChatCompletionCreateParams = {
 
 /**
  * The models available to the caller's API key (Spec). Quirk: llama.cpp adds a top-level `models` array next to `data`.
+ *
+ * @example
+ * ```ts
+ * import type { ModelList } from 'inference-sdk';
+ *
+ * const modelList: ModelList = {
+ *   object: 'list',
+ *   data: [
+ *     {
+ *       id: 'acme/chat-1',
+ *       object: 'model',
+ *       owned_by: 'acme',
+ *       created: 1735689600,
+ *       name: 'Acme Chat 1',
+ *       context_length: 131072,
+ *       max_output_length: 8192,
+ *       input_modalities: ['text'],
+ *       output_modalities: ['text'],
+ *       supported_features: ['tools', 'reasoning'],
+ *       pricing: [{ prompt: '0.15', completion: '0.60', input_cache_read: '0.075' }],
+ *       is_ready: true,
+ *     },
+ *   ],
+ * };
+ * ```
  */
 export type ModelList = {
   /**
@@ -867,6 +1274,17 @@ export type ModelList = {
 
 /**
  * One price entry of `Model.pricing`. On this service every value is a decimal number carried as a string, e.g. `"0.15"` (Spec); other servers send JSON numbers (Perplexity), so each price is `string | number`. Convert with care: strings keep the exact decimal.
+ *
+ * @example
+ * ```ts
+ * import type { ModelPricing } from 'inference-sdk';
+ *
+ * const modelPricing: ModelPricing = {
+ *   prompt: '0.15',
+ *   completion: '0.60',
+ *   input_cache_read: '0.075',
+ * };
+ * ```
  */
 export type ModelPricing = {
   /**
@@ -906,6 +1324,26 @@ export type ModelPricing = {
 
 /**
  * A model (Spec). Only `id` is required: other OpenAI-compatible servers often send only `id`, `object`, `created` and `owned_by`, and some add their own fields (vLLM `root`, `max_model_len`, `permission`; llama.cpp `meta`; Azure `capabilities`, `lifecycle_status`; Gemini `display_name`), which are kept.
+ *
+ * @example
+ * ```ts
+ * import type { Model } from 'inference-sdk';
+ *
+ * const model: Model = {
+ *   id: 'acme/chat-1',
+ *   object: 'model',
+ *   owned_by: 'acme',
+ *   created: 1735689600,
+ *   name: 'Acme Chat 1',
+ *   context_length: 131072,
+ *   max_output_length: 8192,
+ *   input_modalities: ['text'],
+ *   output_modalities: ['text'],
+ *   supported_features: ['tools', 'reasoning'],
+ *   pricing: [{ prompt: '0.15', completion: '0.60', input_cache_read: '0.075' }],
+ *   is_ready: true,
+ * };
+ * ```
  */
 export type Model = {
   /**

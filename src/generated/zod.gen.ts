@@ -5,6 +5,16 @@ import * as z from 'zod/mini';
 
 /**
  * The error object (Spec). Short shape: `message` and `type` (models, chat completions); extended shape adds `param` and `code` (legacy completions). Quirks: `type` absent or `null` (OpenRouter, Azure), `code` an integer (OpenRouter, Perplexity, vLLM) or a string like `"401"` (Azure Foundry), extras such as `metadata` (OpenRouter), `failed_generation` (Groq), `innererror` (Azure). Some servers send no error object at all (`{"detail": ...}` from Mistral, a string `error` from xAI, an unwrapped object from old vLLM); those bodies are not `ErrorResponse`s.
+ *
+ * @example
+ * ```ts
+ * const errorObject = zErrorObject.parse({
+ *   message: 'The model `acme/unknown` does not exist.',
+ *   type: 'invalid_request_error',
+ *   param: 'model',
+ *   code: 'model_not_found',
+ * });
+ * ```
  */
 export const zErrorObject = z.looseObject({
   message: z.string(),
@@ -15,6 +25,16 @@ export const zErrorObject = z.looseObject({
 
 /**
  * Body of an error response: `{ "error": { ... } }` (Spec).
+ *
+ * @example
+ * ```ts
+ * const errorResponse = zErrorResponse.parse({
+ *   error: {
+ *     message: 'The model `acme/unknown` is not available on this API.',
+ *     type: 'invalid_request_error',
+ *   },
+ * });
+ * ```
  */
 export const zErrorResponse = z.looseObject({
   error: zErrorObject,
@@ -22,6 +42,16 @@ export const zErrorResponse = z.looseObject({
 
 /**
  * One generated text of a legacy completion. Extras are kept: `stop_reason`, `token_ids`, `prompt_logprobs` (vLLM).
+ *
+ * @example
+ * ```ts
+ * const completionChoice = zCompletionChoice.parse({
+ *   index: 0,
+ *   text: ' there lived a lighthouse keeper.',
+ *   finish_reason: 'stop',
+ *   logprobs: null,
+ * });
+ * ```
  */
 export const zCompletionChoice = z.looseObject({
   index: z.int(),
@@ -43,6 +73,17 @@ export const zCompletionChoice = z.looseObject({
 
 /**
  * Token consumption (Spec: `prompt_tokens`, `completion_tokens`, `total_tokens`, all integers). Accounting differs between servers: xAI's `completion_tokens` excludes reasoning tokens, so `total_tokens` may exceed their sum; cached tokens may exceed prompt tokens (Azure Foundry). Vendor extras are kept: `prompt_cache_hit_tokens`, `prompt_cache_miss_tokens` (DeepSeek), `cost`, `cost_details`, `is_byok` (OpenRouter), `cost_in_usd_ticks`, `num_sources_used` (xAI), `estimated_cost` (DeepInfra), timing fields (Groq, GPUStack).
+ *
+ * @example
+ * ```ts
+ * const completionUsage = zCompletionUsage.parse({
+ *   prompt_tokens: 21,
+ *   completion_tokens: 6,
+ *   total_tokens: 27,
+ *   prompt_tokens_details: { cached_tokens: 0 },
+ *   completion_tokens_details: { reasoning_tokens: 0 },
+ * });
+ * ```
  */
 export const zCompletionUsage = z.looseObject({
   prompt_tokens: z.int(),
@@ -70,6 +111,20 @@ export const zCompletionUsage = z.looseObject({
 
 /**
  * A legacy completion, and also each event of a streamed legacy completion (the spec does not show the fields; they follow the chat-completions API's legacy completions). Quirks: `object` `text.completion` (Together), `id` `""` (TGI), extras such as `prompt` (Together) and `kv_transfer_params` (vLLM) are kept.
+ *
+ * @example
+ * ```ts
+ * const completion = zCompletion.parse({
+ *   id: 'cmpl-2b8e41d0',
+ *   object: 'text_completion',
+ *   created: 1735689600,
+ *   model: 'acme/base-1',
+ *   choices: [
+ *     { index: 0, text: ' there lived a lighthouse keeper.', finish_reason: 'stop', logprobs: null },
+ *   ],
+ *   usage: { prompt_tokens: 4, completion_tokens: 7, total_tokens: 11 },
+ * });
+ * ```
  */
 export const zCompletion = z.looseObject({
   id: z.exactOptional(z.string()),
@@ -83,6 +138,11 @@ export const zCompletion = z.looseObject({
 
 /**
  * Options for a streamed response; set only with `stream: true` (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionStreamOptions = zChatCompletionStreamOptions.parse({ include_usage: true });
+ * ```
  */
 export const zChatCompletionStreamOptions = z.object({
   include_usage: z.optional(z.boolean()),
@@ -90,6 +150,16 @@ export const zChatCompletionStreamOptions = z.object({
 
 /**
  * Body of `POST /completions` (legacy). `model` and `prompt` are shown by the spec; the other fields follow the chat-completions API's legacy completions.
+ *
+ * @example
+ * ```ts
+ * const completionCreateParams = zCompletionCreateParams.parse({
+ *   model: 'acme/base-1',
+ *   prompt: 'Once upon a time',
+ *   max_tokens: 16,
+ *   temperature: 0.7,
+ * });
+ * ```
  */
 export const zCompletionCreateParams = z.object({
   model: z.string(),
@@ -112,6 +182,16 @@ export const zCompletionCreateParams = z.object({
 
 /**
  * A fragment of a streamed tool call (chat-completions API: the first fragment of a call carries `index`, `id`, `type` and `function.name`; later ones carry `index` and pieces of `function.arguments` to append). Quirks: the whole call in one fragment (xAI, Groq, Ollama); no `index` (Gemini compat, Mistral) - a new `id` then starts a new call; `index` starting at 1 (Anthropic compat); `id: ""` on continuations (DashScope); `function.name` `null` or `""` on continuations (TGI, Fireworks, Mistral); `type` omitted or not `function`; an empty `arguments` fragment after the call completed.
+ *
+ * @example
+ * ```ts
+ * const chatCompletionChunkToolCall = zChatCompletionChunkToolCall.parse({
+ *   index: 0,
+ *   id: 'call_1',
+ *   type: 'function',
+ *   function: { name: 'get_weather', arguments: '{"city":' },
+ * });
+ * ```
  */
 export const zChatCompletionChunkToolCall = z.looseObject({
   index: z.exactOptional(z.int()),
@@ -127,6 +207,14 @@ export const zChatCompletionChunkToolCall = z.looseObject({
 
 /**
  * The fragment a chunk adds to its choice (Spec). All fields optional: the finish chunk's delta is `{}` (Spec). Extras are kept: `channel`, `executed_tools` (Groq), `index` inside the delta (Mistral serving GLM), `function_call` (legacy).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionChunkDelta = zChatCompletionChunkDelta.parse({
+ *   role: 'assistant',
+ *   content: '',
+ * });
+ * ```
  */
 export const zChatCompletionChunkDelta = z.looseObject({
   role: z.exactOptional(z.nullable(z.string())),
@@ -164,6 +252,19 @@ export const zChatCompletionChunkDelta = z.looseObject({
 
 /**
  * Log probability of one output token (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionTokenLogprob = zChatCompletionTokenLogprob.parse({
+ *   token: 'Red',
+ *   logprob: -0.0012,
+ *   bytes: [82, 101, 100],
+ *   top_logprobs: [
+ *     { token: 'Red', logprob: -0.0012, bytes: [82, 101, 100] },
+ *     { token: 'Blue', logprob: -6.9, bytes: [66, 108, 117, 101] },
+ *   ],
+ * });
+ * ```
  */
 export const zChatCompletionTokenLogprob = z.looseObject({
   token: z.string(),
@@ -182,6 +283,15 @@ export const zChatCompletionTokenLogprob = z.looseObject({
 
 /**
  * One choice of a chunk (Spec). Extras are kept: `native_finish_reason` (OpenRouter), `stop_reason`, `token_ids` (vLLM), `matched_stop` (SGLang), `content_filter_results` (Azure), and a full `message` next to `delta` (Writer, Perplexity's last chunk).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionChunkChoice = zChatCompletionChunkChoice.parse({
+ *   index: 0,
+ *   delta: { content: ' and blue.' },
+ *   finish_reason: null,
+ * });
+ * ```
  */
 export const zChatCompletionChunkChoice = z.looseObject({
   index: z.int(),
@@ -199,6 +309,17 @@ export const zChatCompletionChunkChoice = z.looseObject({
 
 /**
  * One server-sent event of a streamed chat completion (Spec). Order (Spec): a chunk whose delta has role `assistant` and empty content, chunks carrying content fragments, a chunk with an empty delta and a `finish_reason`, then `data: [DONE]`. Concatenating every `delta.content` rebuilds the message. Quirks: `id`, `created`, `object`, `model` may be absent or empty; a usage-only last chunk with `choices: []` (OpenAI with `include_usage`, xAI, DashScope); a first chunk with `choices: []` and only `prompt_filter_results` (Azure); object `chat.completion.done` on Perplexity's last chunk; extras such as `x_groq`, `provider`, `obfuscation`, `p` (padding), `citations` are kept. A data event with a top-level `error` object is an in-stream error, not a chunk.
+ *
+ * @example
+ * ```ts
+ * const chatCompletionChunk = zChatCompletionChunk.parse({
+ *   id: 'chatcmpl-7f3a9c2e',
+ *   object: 'chat.completion.chunk',
+ *   created: 1735689600,
+ *   model: 'acme/chat-1',
+ *   choices: [{ index: 0, delta: { content: 'Red, yellow' }, finish_reason: null }],
+ * });
+ * ```
  */
 export const zChatCompletionChunk = z.looseObject({
   id: z.exactOptional(z.string()),
@@ -213,6 +334,15 @@ export const zChatCompletionChunk = z.looseObject({
 
 /**
  * A complete tool call in a non-streamed message (chat-completions API); also what an assistant message sends back. Extras are kept and should be sent back as received: `index` (Ollama), `extra_content.google.thought_signature` (Gemini), `custom` (Snowflake).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionMessageToolCall = zChatCompletionMessageToolCall.parse({
+ *   id: 'call_1',
+ *   type: 'function',
+ *   function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+ * });
+ * ```
  */
 export const zChatCompletionMessageToolCall = z.looseObject({
   id: z.string(),
@@ -225,6 +355,15 @@ export const zChatCompletionMessageToolCall = z.looseObject({
 
 /**
  * The assistant message of a choice (Spec shows `role` and string `content`). Everything is optional: servers omit `content` on tool calls (Cerebras, Gemini compat). Extras are kept: `annotations`, `audio`, `function_call`, `reasoning_details` (OpenRouter, Snowflake), `extra_content` / `thought_signature` (Gemini).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionMessage = zChatCompletionMessage.parse({
+ *   role: 'assistant',
+ *   content: 'Red, yellow and blue.',
+ *   refusal: null,
+ * });
+ * ```
  */
 export const zChatCompletionMessage = z.looseObject({
   role: z.exactOptional(z.string()),
@@ -264,6 +403,15 @@ export const zChatCompletionMessage = z.looseObject({
 
 /**
  * One choice of a chat completion (Spec). Extras are kept: `native_finish_reason` (OpenRouter), `stop_reason` (vLLM), `content_filter_results` (Azure), `seed` (Together, may exceed 2^53 and lose precision in JSON.parse).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionChoice = zChatCompletionChoice.parse({
+ *   index: 0,
+ *   message: { role: 'assistant', content: 'Red, yellow and blue.' },
+ *   finish_reason: 'stop',
+ * });
+ * ```
  */
 export const zChatCompletionChoice = z.looseObject({
   index: z.int(),
@@ -281,6 +429,24 @@ export const zChatCompletionChoice = z.looseObject({
 
 /**
  * Non-streamed chat completion (Spec). Only `choices` is required. Vendor extras are kept: `x_groq`, `provider`, `citations`, `search_results`, `prompt_filter_results` (Azure), `time_info` (Cerebras), `request_id` (Z.ai), `prompt` (Together), `kv_transfer_params` (vLLM), ...
+ *
+ * @example
+ * ```ts
+ * const chatCompletion = zChatCompletion.parse({
+ *   id: 'chatcmpl-7f3a9c2e',
+ *   object: 'chat.completion',
+ *   created: 1735689600,
+ *   model: 'acme/chat-1',
+ *   choices: [
+ *     {
+ *       index: 0,
+ *       message: { role: 'assistant', content: 'Red, yellow and blue.' },
+ *       finish_reason: 'stop',
+ *     },
+ *   ],
+ *   usage: { prompt_tokens: 21, completion_tokens: 6, total_tokens: 27 },
+ * });
+ * ```
  */
 export const zChatCompletion = z.looseObject({
   id: z.exactOptional(z.string()),
@@ -295,6 +461,24 @@ export const zChatCompletion = z.looseObject({
 
 /**
  * Output follows a JSON Schema (structured outputs, chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const responseFormatJSONSchema = zResponseFormatJSONSchema.parse({
+ *   type: 'json_schema',
+ *   json_schema: {
+ *     name: 'colours',
+ *     description: 'A list of colour names.',
+ *     schema: {
+ *       type: 'object',
+ *       properties: { colours: { type: 'array', items: { type: 'string' } } },
+ *       required: ['colours'],
+ *       additionalProperties: false,
+ *     },
+ *     strict: true,
+ *   },
+ * });
+ * ```
  */
 export const zResponseFormatJSONSchema = z.object({
   type: z.literal('json_schema'),
@@ -308,6 +492,11 @@ export const zResponseFormatJSONSchema = z.object({
 
 /**
  * Output is a JSON object (JSON mode, chat-completions API); the prompt should also ask for JSON.
+ *
+ * @example
+ * ```ts
+ * const responseFormatJSONObject = zResponseFormatJSONObject.parse({ type: 'json_object' });
+ * ```
  */
 export const zResponseFormatJSONObject = z.object({
   type: z.literal('json_object'),
@@ -315,6 +504,11 @@ export const zResponseFormatJSONObject = z.object({
 
 /**
  * Plain text output (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const responseFormatText = zResponseFormatText.parse({ type: 'text' });
+ * ```
  */
 export const zResponseFormatText = z.object({
   type: z.literal('text'),
@@ -322,6 +516,14 @@ export const zResponseFormatText = z.object({
 
 /**
  * Forces a call to the named function (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionNamedToolChoice = zChatCompletionNamedToolChoice.parse({
+ *   type: 'function',
+ *   function: { name: 'get_weather' },
+ * });
+ * ```
  */
 export const zChatCompletionNamedToolChoice = z.object({
   type: z.literal('function'),
@@ -332,6 +534,11 @@ export const zChatCompletionNamedToolChoice = z.object({
 
 /**
  * How the model picks tools (chat-completions API): `none`, `auto`, `required`, or a named function.
+ *
+ * @example
+ * ```ts
+ * const chatCompletionToolChoiceOption = zChatCompletionToolChoiceOption.parse('auto');
+ * ```
  */
 export const zChatCompletionToolChoiceOption = z.union([
   z.enum(['none', 'auto', 'required']),
@@ -340,6 +547,24 @@ export const zChatCompletionToolChoiceOption = z.union([
 
 /**
  * A function the model may call (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionTool = zChatCompletionTool.parse({
+ *   type: 'function',
+ *   function: {
+ *     name: 'get_weather',
+ *     description: 'Current weather in a city.',
+ *     parameters: {
+ *       type: 'object',
+ *       properties: { city: { type: 'string' } },
+ *       required: ['city'],
+ *       additionalProperties: false,
+ *     },
+ *     strict: true,
+ *   },
+ * });
+ * ```
  */
 export const zChatCompletionTool = z.object({
   type: z.literal('function'),
@@ -353,6 +578,14 @@ export const zChatCompletionTool = z.object({
 
 /**
  * An image content part (chat-completions API); the model must accept image input.
+ *
+ * @example
+ * ```ts
+ * const chatCompletionContentPartImage = zChatCompletionContentPartImage.parse({
+ *   type: 'image_url',
+ *   image_url: { url: 'https://example.com/swatch.png', detail: 'low' },
+ * });
+ * ```
  */
 export const zChatCompletionContentPartImage = z.object({
   type: z.literal('image_url'),
@@ -364,6 +597,14 @@ export const zChatCompletionContentPartImage = z.object({
 
 /**
  * A text content part (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionContentPartText = zChatCompletionContentPartText.parse({
+ *   type: 'text',
+ *   text: 'What colour is this?',
+ * });
+ * ```
  */
 export const zChatCompletionContentPartText = z.object({
   type: z.literal('text'),
@@ -372,6 +613,14 @@ export const zChatCompletionContentPartText = z.object({
 
 /**
  * One part of array-form user content (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionContentPart = zChatCompletionContentPart.parse({
+ *   type: 'text',
+ *   text: 'What colour is this?',
+ * });
+ * ```
  */
 export const zChatCompletionContentPart = z.union([
   zChatCompletionContentPartText,
@@ -380,6 +629,15 @@ export const zChatCompletionContentPart = z.union([
 
 /**
  * The result of a tool call (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionToolMessageParam = zChatCompletionToolMessageParam.parse({
+ *   role: 'tool',
+ *   tool_call_id: 'call_1',
+ *   content: '{"temperature_c":18,"condition":"cloudy"}',
+ * });
+ * ```
  */
 export const zChatCompletionToolMessageParam = z.object({
   role: z.literal('tool'),
@@ -389,6 +647,21 @@ export const zChatCompletionToolMessageParam = z.object({
 
 /**
  * A previous assistant turn sent back (Spec shows role `assistant`). `content` may be omitted or `null` when the turn only called tools (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionAssistantMessageParam = zChatCompletionAssistantMessageParam.parse({
+ *   role: 'assistant',
+ *   content: null,
+ *   tool_calls: [
+ *     {
+ *       id: 'call_1',
+ *       type: 'function',
+ *       function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+ *     },
+ *   ],
+ * });
+ * ```
  */
 export const zChatCompletionAssistantMessageParam = z.object({
   role: z.literal('assistant'),
@@ -401,6 +674,17 @@ export const zChatCompletionAssistantMessageParam = z.object({
 
 /**
  * A user turn (Spec); array content with images follows the chat-completions API.
+ *
+ * @example
+ * ```ts
+ * const chatCompletionUserMessageParam = zChatCompletionUserMessageParam.parse({
+ *   role: 'user',
+ *   content: [
+ *     { type: 'text', text: 'What colour is this?' },
+ *     { type: 'image_url', image_url: { url: 'https://example.com/swatch.png', detail: 'low' } },
+ *   ],
+ * });
+ * ```
  */
 export const zChatCompletionUserMessageParam = z.object({
   role: z.literal('user'),
@@ -410,6 +694,14 @@ export const zChatCompletionUserMessageParam = z.object({
 
 /**
  * Developer instructions, the newer name of system messages for some models (chat-completions API). Servers that do not know the role may reject it; use `system` there.
+ *
+ * @example
+ * ```ts
+ * const chatCompletionDeveloperMessageParam = zChatCompletionDeveloperMessageParam.parse({
+ *   role: 'developer',
+ *   content: 'Answer in one sentence.',
+ * });
+ * ```
  */
 export const zChatCompletionDeveloperMessageParam = z.object({
   role: z.literal('developer'),
@@ -419,6 +711,14 @@ export const zChatCompletionDeveloperMessageParam = z.object({
 
 /**
  * System instructions (Spec).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionSystemMessageParam = zChatCompletionSystemMessageParam.parse({
+ *   role: 'system',
+ *   content: 'You are a concise assistant.',
+ * });
+ * ```
  */
 export const zChatCompletionSystemMessageParam = z.object({
   role: z.literal('system'),
@@ -428,6 +728,14 @@ export const zChatCompletionSystemMessageParam = z.object({
 
 /**
  * One message of the conversation, discriminated by `role` (every variant fixes its `role` to one value). The spec shows `role` and string `content` with roles `system`, `user`, `assistant`; the `developer` and `tool` roles and array content follow the chat-completions API.
+ *
+ * @example
+ * ```ts
+ * const chatCompletionMessageParam = zChatCompletionMessageParam.parse({
+ *   role: 'user',
+ *   content: 'Name the three primary colours.',
+ * });
+ * ```
  */
 export const zChatCompletionMessageParam = z.union([
   zChatCompletionSystemMessageParam,
@@ -439,6 +747,19 @@ export const zChatCompletionMessageParam = z.union([
 
 /**
  * Body of `POST /chat/completions`. `model`, `messages`, `temperature` and `stream` are shown by the spec; the spec says tool calling and structured outputs are supported but does not show their parameters, so the rest follows the chat-completions API. Not every OpenAI-compatible server accepts every parameter.
+ *
+ * @example
+ * ```ts
+ * const chatCompletionCreateParams = zChatCompletionCreateParams.parse({
+ *   model: 'acme/chat-1',
+ *   messages: [
+ *     { role: 'system', content: 'You are a concise assistant.' },
+ *     { role: 'user', content: 'Name the three primary colours.' },
+ *   ],
+ *   temperature: 0.2,
+ *   max_tokens: 64,
+ * });
+ * ```
  */
 export const zChatCompletionCreateParams = z.object({
   model: z.string(),
@@ -468,6 +789,15 @@ export const zChatCompletionCreateParams = z.object({
 
 /**
  * One price entry of `Model.pricing`. On this service every value is a decimal number carried as a string, e.g. `"0.15"` (Spec); other servers send JSON numbers (Perplexity), so each price is `string | number`. Convert with care: strings keep the exact decimal.
+ *
+ * @example
+ * ```ts
+ * const modelPricing = zModelPricing.parse({
+ *   prompt: '0.15',
+ *   completion: '0.60',
+ *   input_cache_read: '0.075',
+ * });
+ * ```
  */
 export const zModelPricing = z.looseObject({
   prompt: z.exactOptional(z.union([z.string(), z.number()])),
@@ -482,6 +812,24 @@ export const zModelPricing = z.looseObject({
 
 /**
  * A model (Spec). Only `id` is required: other OpenAI-compatible servers often send only `id`, `object`, `created` and `owned_by`, and some add their own fields (vLLM `root`, `max_model_len`, `permission`; llama.cpp `meta`; Azure `capabilities`, `lifecycle_status`; Gemini `display_name`), which are kept.
+ *
+ * @example
+ * ```ts
+ * const model = zModel.parse({
+ *   id: 'acme/chat-1',
+ *   object: 'model',
+ *   owned_by: 'acme',
+ *   created: 1735689600,
+ *   name: 'Acme Chat 1',
+ *   context_length: 131072,
+ *   max_output_length: 8192,
+ *   input_modalities: ['text'],
+ *   output_modalities: ['text'],
+ *   supported_features: ['tools', 'reasoning'],
+ *   pricing: [{ prompt: '0.15', completion: '0.60', input_cache_read: '0.075' }],
+ *   is_ready: true,
+ * });
+ * ```
  */
 export const zModel = z.looseObject({
   id: z.string(),
@@ -500,6 +848,29 @@ export const zModel = z.looseObject({
 
 /**
  * The models available to the caller's API key (Spec). Quirk: llama.cpp adds a top-level `models` array next to `data`.
+ *
+ * @example
+ * ```ts
+ * const modelList = zModelList.parse({
+ *   object: 'list',
+ *   data: [
+ *     {
+ *       id: 'acme/chat-1',
+ *       object: 'model',
+ *       owned_by: 'acme',
+ *       created: 1735689600,
+ *       name: 'Acme Chat 1',
+ *       context_length: 131072,
+ *       max_output_length: 8192,
+ *       input_modalities: ['text'],
+ *       output_modalities: ['text'],
+ *       supported_features: ['tools', 'reasoning'],
+ *       pricing: [{ prompt: '0.15', completion: '0.60', input_cache_read: '0.075' }],
+ *       is_ready: true,
+ *     },
+ *   ],
+ * });
+ * ```
  */
 export const zModelList = z.looseObject({
   object: z.exactOptional(z.string()),

@@ -10,6 +10,12 @@ import { add, formatDecimal, multiply, parseDecimal, shift, type Decimal } from 
  * An estimated cost, each amount an exact decimal string (`"0.000315"`). The service states no
  * currency or unit: its prices are read as **per token, in the service's currency**, and so are
  * these amounts. `currency` is set only when the server says (Perplexity: `"usd"`).
+ *
+ * @example
+ * ```ts
+ * const cost: CostEstimate = estimateCost(completion.usage!, model);
+ * // { prompt: '0.00006', completion: '0.0006', cacheRead: '0.000004', total: '0.000664', currency: undefined }
+ * ```
  */
 export interface CostEstimate {
   /** Prompt tokens not read from cache × the prompt price. */

@@ -7,9 +7,23 @@ import { checkRequestOptions, type RequestOptions } from '../options';
 import type { RequestContext } from '../request';
 import { checkBody } from './check-body';
 
-/** Legacy completion parameters without streaming. */
+/**
+ * Legacy completion parameters without streaming.
+ *
+ * @example
+ * ```ts
+ * const body: CompletionCreateParamsNonStreaming = { model: 'acme/base-1', prompt: 'Once upon a time', max_tokens: 20 };
+ * ```
+ */
 export type CompletionCreateParamsNonStreaming = CompletionCreateParams & { stream?: false | null };
-/** Legacy completion parameters with `stream: true`. */
+/**
+ * Legacy completion parameters with `stream: true`.
+ *
+ * @example
+ * ```ts
+ * const body: CompletionCreateParamsStreaming = { model: 'acme/base-1', prompt: 'Once upon a time', stream: true };
+ * ```
+ */
 export type CompletionCreateParamsStreaming = CompletionCreateParams & { stream: true };
 
 /**

@@ -87,7 +87,15 @@ export class Models {
   }
 }
 
-/** Options of `models.waitUntilReady()`. */
+/**
+ * Options of `models.waitUntilReady()`.
+ *
+ * @example
+ * ```ts
+ * const options: WaitUntilReadyOptions = { timeout: 120_000, signal: AbortSignal.timeout(150_000) };
+ * await client.models.waitUntilReady('acme/chat-1', options);
+ * ```
+ */
 export interface WaitUntilReadyOptions {
   /** Give up after this many ms with `ModelNotReadyError`. Default 600 000 (10 min). */
   timeout?: number | undefined;
