@@ -13,7 +13,7 @@ export { APIPromise } from './api-promise';
 export type { WithResponse } from './api-promise';
 
 // Resources
-export type { Models } from './resources/models';
+export type { Models, WaitUntilReadyOptions } from './resources/models';
 export type {
   Chat,
   ChatCompletions,
@@ -43,8 +43,35 @@ export {
   APIConnectionTimeoutError,
   APIUserAbortError,
   ResponseValidationError,
+  ModelNotReadyError,
 } from './errors';
 export type { ValidationIssue, RequestTarget } from './errors';
+
+// Model utilities
+export { estimateCost } from './lib/cost';
+export type { CostEstimate } from './lib/cost';
+
+// Tools, structured outputs and reasoning
+export { zodResponseFormat, zodFunction } from './lib/schema-helpers';
+export type { ZodFunctionOptions } from './lib/schema-helpers';
+export type { AutoParseableResponseFormat, AutoParseableTool, RunnableZodTool, ToolContext, ToolFunction } from './lib/schema-hooks';
+export type { StandardSchema, StandardResult, InferOutput, JSONSchema } from './lib/schema';
+export type {
+  ParsedChatCompletion,
+  ParsedChatCompletionFor,
+  ParsedChatCompletionMessage,
+  ParsedChoice,
+  ParsedFunctionToolCall,
+  ParsedOutputOf,
+  ParsedToolCallOf,
+} from './lib/parse';
+// A type here, not a value: the class (and partial-json) then load only when a parse() stream starts.
+export type { ParsedChatCompletionStream, DeepPartial } from './lib/parse-stream';
+export { ChatCompletionRunner } from './lib/run-tools';
+export type { RunnableTool, RunnableFunctionTool, RunToolsParams, RunToolsOptions, RunnerEvent } from './lib/run-tools';
+export { toAssistantMessage } from './lib/run-tools-messages';
+export { readReasoning } from './lib/reasoning';
+export { LengthFinishReasonError, ContentFilterFinishReasonError, OutputParseError } from './errors';
 
 // Resource types, generated from spec/openapi.yaml
 export type * from './generated/types.gen';

@@ -11,9 +11,23 @@ import { checkRequestOptions, type RequestOptions } from '../options';
 import type { RequestContext } from '../request';
 import { checkBody } from './check-body';
 
-/** Chat completion parameters without streaming. */
+/**
+ * Chat completion parameters without streaming.
+ *
+ * @example
+ * ```ts
+ * const body: ChatCompletionCreateParamsNonStreaming = { model: 'acme/chat-1', messages: [{ role: 'user', content: 'Hi' }] };
+ * ```
+ */
 export type ChatCompletionCreateParamsNonStreaming = ChatCompletionCreateParams & { stream?: false | null };
-/** Chat completion parameters with `stream: true`. */
+/**
+ * Chat completion parameters with `stream: true`.
+ *
+ * @example
+ * ```ts
+ * const body: ChatCompletionCreateParamsStreaming = { model: 'acme/chat-1', messages: [{ role: 'user', content: 'Hi' }], stream: true };
+ * ```
+ */
 export type ChatCompletionCreateParamsStreaming = ChatCompletionCreateParams & { stream: true };
 
 /**

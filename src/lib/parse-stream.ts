@@ -1,0 +1,110 @@
+/**
+ * `chat.completions.parse({ stream: true })`: a `ChatCompletionStream` that also gives the
+ * structured output while it grows (partial JSON, parsed by `partial-json`) and, at the end, the
+ * parsed completion (validated and typed, as `parse()` without streaming gives it).
+ */
+import { Allow, parse as parsePartialJSON } from 'partial-json';
+import { InferenceError } from '../errors';
+import type { ChatCompletionCreateParams, ChatCompletionMessageToolCall } from '../generated/types.gen';
+import { deltaText } from './accumulate';
+import { ChatCompletionStream } from './chat-stream';
+import { jsonText, parseChatCompletion, type ParsedChatCompletion, type ParsedFunctionToolCall } from './parse';
+
+/** `T` with every property optional, all the way down: a structured output still being written. */
+export type DeepPartial<T> = T extends readonly (infer Item)[]
+  ? DeepPartial<Item>[]
+  : T extends (...args: never[]) => unknown
+    ? T
+    : T extends object
+      ? { [K in keyof T]?: DeepPartial<T[K]> }
+      : T;
+
+/**
+ * The stream `chat.completions.parse({ ..., stream: true })` gives: every chunk with `for await`,
+ * the structured output as it grows with `parsedStream()`, and the validated, typed result with
+ * `finalChatCompletion()`.
+ *
+ * @example
+ * ```ts
+ * const stream = await client.chat.completions.parse({
+ *   model: 'acme/chat-1',
+ *   messages: [{ role: 'user', content: 'Describe Paris.' }],
+ *   response_format: zodResponseFormat(City, 'city'),
+ *   stream: true,
+ * });
+ * for await (const partial of stream.parsedStream()) render(partial); // { name: 'Par' }, { name: 'Paris', … }
+ * const city = (await stream.finalChatCompletion()).choices[0]?.message.parsed; // City | null
+ * ```
+ */
+export class ParsedChatCompletionStream<ParsedT = null, ToolCall extends ChatCompletionMessageToolCall = ParsedFunctionToolCall> extends ChatCompletionStream {
+  readonly #params: ChatCompletionCreateParams;
+
+  /** @internal */
+  constructor(stream: ChatCompletionStream, params: ChatCompletionCreateParams) {
+    super(() => stream[Symbol.asyncIterator](), stream.controller);
+    this.#params = params;
+  }
+
+  /**
+   * The whole completion, parsed as `parse()` parses it: `message.parsed` validated and typed,
+   * `parsed_arguments` on tool calls, `reasoning` filled. Rejects with the stream's error,
+   * `LengthFinishReasonError`, `ContentFilterFinishReasonError` or `OutputParseError`.
+   *
+   * @example
+   * ```ts
+   * const completion = await stream.finalChatCompletion();
+   * console.log(completion.choices[0]?.message.parsed);
+   * ```
+   */
+  override async finalChatCompletion(): Promise<ParsedChatCompletion<ParsedT, ToolCall>> {
+    const completion = await super.finalChatCompletion();
+    return (await parseChatCompletion(completion, this.#params)) as unknown as ParsedChatCompletion<ParsedT, ToolCall>;
+  }
+
+  /**
+   * The structured output of the first choice as it grows: a new, larger partial value each
+   * time a chunk changes it (strings and arrays cut where the text stops so far). Partial values
+   * are not validated: the schema's verdict comes with `finalChatCompletion()`, which works after
+   * this loop. Consumes the stream. Needs a `json_schema` or `json_object` response format.
+   *
+   * @example
+   * ```ts
+   * for await (const partial of stream.parsedStream()) console.log(partial.items?.length ?? 0, 'items so far');
+   * ```
+   */
+  async *parsedStream(): AsyncGenerator<DeepPartial<ParsedT>> {
+    const type = this.#params.response_format?.type;
+    if (type !== 'json_schema' && type !== 'json_object') {
+      throw new InferenceError('parsedStream() needs a response_format of type json_schema (e.g. zodResponseFormat(schema, name)) or json_object.');
+    }
+    // Re-reading the whole text per chunk is quadratic in the output length, but outputs are
+    // short next to the time the model takes to write them, and the partial parser is linear.
+    const allow = Allow.STR | Allow.NUM | Allow.ARR | Allow.OBJ | Allow.NULL | Allow.BOOL;
+    let text = '';
+    let previous: string | undefined;
+    for await (const chunk of this) {
+      let grew = false;
+      for (const choice of chunk.choices ?? []) {
+        if ((choice.index ?? 0) !== 0) continue;
+        const delta = deltaText(choice.delta?.content);
+        if (delta !== '') {
+          text += delta;
+          grew = true;
+        }
+      }
+      if (!grew) continue;
+      const json = jsonText(text);
+      if (json === undefined || json.trim() === '') continue;
+      let value: unknown;
+      try {
+        value = parsePartialJSON(json, allow);
+      } catch {
+        continue; // a fragment that cannot be read yet (e.g. a lone `-`), or not JSON at all
+      }
+      const seen = JSON.stringify(value);
+      if (seen === previous) continue;
+      previous = seen;
+      yield value as DeepPartial<ParsedT>;
+    }
+  }
+}

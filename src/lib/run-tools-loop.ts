@@ -1,0 +1,103 @@
+/**
+ * The tool loop itself, for `ChatCompletionRunner` (run-tools.ts), which imports it when a run
+ * starts: an app that never calls `runTools()` does not ship it when its bundler splits code.
+ */
+import { APIUserAbortError } from '../errors';
+import type { ChatCompletionCreateParams, ChatCompletionMessageToolCall, ChatCompletionTool } from '../generated/types.gen';
+import type { RequestOptions } from '../options';
+import type { ChatCompletionCreateParamsNonStreaming, ChatCompletions } from '../resources/chat';
+import { parseChatCompletion, type ParsedChatCompletion } from './parse';
+import type { ChatCompletionRunner, RunToolsParams, ToolEntry } from './run-tools';
+import { toAssistantMessage } from './run-tools-messages';
+
+/** One run of the loop. Kept apart from the runner so the runner's public surface stays small. */
+export class Loop<ParsedT> {
+  constructor(
+    private readonly runner: ChatCompletionRunner<ParsedT>,
+    private readonly completions: ChatCompletions,
+    private readonly body: RunToolsParams,
+    private readonly tools: Map<string, ToolEntry>,
+    private readonly options: RequestOptions & { signal: AbortSignal },
+    private readonly maxRounds: number,
+  ) {}
+
+  async run(): Promise<void> {
+    const { tools: _tools, stream, ...rest } = this.body;
+    const definitions = [...this.tools.values()].map((t) => t.definition);
+    // With a forced choice the model would call tools forever: the run ends after that round's tools.
+    const forced = rest.tool_choice === 'required' || typeof rest.tool_choice === 'object';
+    for (let round = 1; round <= this.maxRounds; round++) {
+      this.throwIfAborted();
+      const params: ChatCompletionCreateParams = { ...rest, tools: definitions, messages: [...this.runner.messages] };
+      const raw = stream === true ? await this.streamed(params, round) : await this.completions.create(params as ChatCompletionCreateParamsNonStreaming, this.options);
+      // Arguments that fail their schema are answered below, not thrown.
+      const completion = (await parseChatCompletion(raw, { ...params, tools: this.body.tools as ChatCompletionTool[] }, { badArguments: 'skip' })) as unknown as ParsedChatCompletion<ParsedT>;
+      this.runner.emit({ type: 'completion', round, completion });
+      const message = completion.choices[0]?.message ?? { role: 'assistant', content: null, parsed: null };
+      this.runner.emit({ type: 'message', round, message: toAssistantMessage(message) });
+      const calls = message.tool_calls ?? [];
+      if (calls.length === 0 || round === this.maxRounds) return;
+      const results = await this.runTools(calls);
+      for (const [i, call] of calls.entries()) {
+        this.runner.emit({ type: 'message', round, message: { role: 'tool', tool_call_id: call.id, content: results[i]! } });
+      }
+      if (forced) return;
+    }
+  }
+
+  async streamed(params: ChatCompletionCreateParams, round: number) {
+    const stream = await this.completions.create({ ...params, stream: true }, this.options);
+    for await (const chunk of stream) this.runner.emit({ type: 'chunk', round, chunk });
+    return stream.finalChatCompletion();
+  }
+
+  /** Run one round's calls at once; the first tool that throws stops the others (their signal aborts) and the run. */
+  async runTools(calls: ChatCompletionMessageToolCall[]): Promise<string[]> {
+    const round = new AbortController();
+    let onAbort!: () => void;
+    // An abort ends the run at once, even while a tool that ignores its signal is still busy.
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => {
+        round.abort(this.options.signal.reason);
+        reject(this.abortError());
+      };
+    });
+    aborted.catch(() => {});
+    this.options.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const all = Promise.all(
+        calls.map((call) =>
+          this.runOne(call, round.signal).catch((error: unknown) => {
+            round.abort(error);
+            throw error;
+          }),
+        ),
+      );
+      return await Promise.race([all, aborted]);
+    } finally {
+      this.options.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async runOne(call: ChatCompletionMessageToolCall, signal: AbortSignal): Promise<string> {
+    const name = call.function.name;
+    const tool = this.tools.get(name);
+    if (!tool) {
+      return `Error: there is no tool named ${JSON.stringify(name)}. Available tools: ${[...this.tools.keys()].join(', ')}.`;
+    }
+    const args = await tool.parse(call.function.arguments ?? '');
+    if (!args.ok) return `Error: invalid arguments for ${name}: ${args.message}. Call it again with arguments that match its parameters.`;
+    const result = await tool.run(args.value, { signal, toolCall: { id: call.id, function: { name, arguments: call.function.arguments ?? '' } } });
+    if (typeof result === 'string') return result;
+    return result === undefined ? '' : JSON.stringify(result);
+  }
+
+  throwIfAborted(): void {
+    if (this.options.signal.aborted) throw this.abortError();
+  }
+
+  abortError(): APIUserAbortError {
+    return new APIUserAbortError({ method: 'POST', path: '/chat/completions (runTools)' }, this.options.signal.reason);
+  }
+}
+

@@ -1,0 +1,284 @@
+/**
+ * `chat.completions.runTools()`: the tool loop. Ask the model; if it calls tools, validate each
+ * call's arguments with its tool's schema, run the tools (all of one round at once), send the
+ * results back, and ask again, until the model answers without tools or `maxRounds` requests
+ * were made. Arguments that fail validation are not a crash: the problem goes back to the model as
+ * that tool's result, so it can correct itself.
+ */
+import { InferenceError } from '../errors';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParams,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+  CompletionUsage,
+} from '../generated/types.gen';
+import type { RequestOptions } from '../options';
+import { checkRequestOptions } from '../options';
+import type { ChatCompletions } from '../resources/chat';
+import { checkBody } from '../resources/check-body';
+import { deltaText } from './accumulate';
+import type { ParsedChatCompletion, ParsedChatCompletionMessage, Without } from './parse';
+import { parserOf, RUN, type RunnableZodTool, type ToolFunction } from './schema-hooks';
+
+/**
+ * A tool `runTools()` can run without a schema library: a plain function tool with its
+ * `function` (and optionally `parse`, which turns the arguments' JSON text into `Args` and
+ * throws when they are wrong; without it the arguments are `JSON.parse`d).
+ */
+export interface RunnableFunctionTool<Args = unknown> {
+  type: 'function';
+  function: ChatCompletionTool['function'] & {
+    function: ToolFunction<Args>;
+    parse?: (text: string) => Args | Promise<Args>;
+  };
+}
+
+/** A tool `runTools()` can run. */
+// `any` for the arguments: each tool checks its own, and a list mixes tools of different argument types.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type RunnableTool = RunnableZodTool<string, any> | RunnableFunctionTool<any>;
+
+/** `runTools()`'s body: a chat completion request whose tools carry functions. */
+export type RunToolsParams = Without<ChatCompletionCreateParams, 'tools' | 'stream'> & {
+  tools: RunnableTool[];
+  /** `true`: each request streams, and the runner yields its chunks as they arrive. */
+  stream?: boolean | null;
+};
+
+/** `runTools()`'s options: the per-request options, applied to every request of the run, and `maxRounds`. */
+export type RunToolsOptions = RequestOptions & {
+  /** Most requests to make (default 10). If the model still calls tools in the last one, the run ends there without running them. */
+  maxRounds?: number;
+};
+
+/** What a run reports, in order. `round` counts requests from 1. */
+export type RunnerEvent<ParsedT = null> =
+  | { type: 'chunk'; round: number; chunk: ChatCompletionChunk }
+  | { type: 'completion'; round: number; completion: ParsedChatCompletion<ParsedT> }
+  | { type: 'message'; round: number; message: ChatCompletionMessageParam };
+
+const DEFAULT_MAX_ROUNDS = 10;
+
+/**
+ * A running tool loop, started by `client.chat.completions.runTools()`. Iterate it for every
+ * event (`chunk`s when streaming, each `completion`, each `message` added to the conversation:
+ * the assistant's, then one per tool result); iterating again replays from the start. Or await
+ * one of the `final…()` methods. `abort()` stops it.
+ *
+ * @example
+ * ```ts
+ * const runner = client.chat.completions.runTools({ model, messages, tools: [getWeather] }, { maxRounds: 5 });
+ * for await (const event of runner) {
+ *   if (event.type === 'message' && event.message.role === 'tool') console.log('tool said', event.message.content);
+ * }
+ * console.log(await runner.finalContent());
+ * ```
+ */
+export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<RunnerEvent<ParsedT>> {
+  /** The conversation: the request's messages, then every message the run added. Grows as the run goes. */
+  readonly messages: ChatCompletionMessageParam[];
+  /** Abort to stop the run: the request or tools in flight get the signal; the run rejects with `APIUserAbortError`. */
+  readonly controller = new AbortController();
+  readonly #completions: ParsedChatCompletion<ParsedT>[] = [];
+  readonly #events: RunnerEvent<ParsedT>[] = [];
+  #wake: (() => void)[] = [];
+  #ended: { error?: unknown } | undefined;
+  readonly #done: Promise<void>;
+
+  /** @internal */
+  constructor(completions: ChatCompletions, body: RunToolsParams, options: RunToolsOptions = {}) {
+    checkBody(body, 'chat.completions.runTools', 'messages');
+    const { maxRounds = DEFAULT_MAX_ROUNDS, ...requestOptions } = options;
+    checkRequestOptions(requestOptions, 'chat.completions.runTools');
+    if (!Number.isInteger(maxRounds) || maxRounds < 1) {
+      throw new InferenceError(`chat.completions.runTools: \`maxRounds\` must be a positive integer, got ${String(maxRounds)}.`);
+    }
+    const tools = checkTools(body.tools);
+    this.messages = [...body.messages];
+    const userSignal = requestOptions.signal;
+    if (userSignal) {
+      if (userSignal.aborted) this.controller.abort(userSignal.reason);
+      else userSignal.addEventListener('abort', () => this.controller.abort(userSignal.reason), { once: true });
+    }
+    const signal = this.controller.signal;
+    this.#done = import('./run-tools-loop')
+      .then(({ Loop }) => new Loop(this, completions, body, tools, { ...requestOptions, signal }, maxRounds).run())
+      .then(
+        () => this.#end({}),
+        (error: unknown) => {
+          this.#end({ error });
+          throw error;
+        },
+      );
+    this.#done.catch(() => {}); // delivered to whoever awaits a final…() or iterates; never unhandled
+  }
+
+  /** @internal */
+  emit(event: RunnerEvent<ParsedT>): void {
+    if (event.type === 'completion') this.#completions.push(event.completion);
+    if (event.type === 'message') this.messages.push(event.message);
+    this.#events.push(event);
+    this.#notify();
+  }
+
+  #end(ending: { error?: unknown }): void {
+    this.#ended = ending;
+    this.#notify();
+  }
+
+  #notify(): void {
+    const wake = this.#wake;
+    this.#wake = [];
+    for (const resolve of wake) resolve();
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<RunnerEvent<ParsedT>> {
+    let index = 0;
+    return {
+      next: async () => {
+        for (;;) {
+          if (index < this.#events.length) return { done: false, value: this.#events[index++]! };
+          if (this.#ended) {
+            if ('error' in this.#ended) throw this.#ended.error;
+            return { done: true, value: undefined };
+          }
+          await new Promise<void>((resolve) => this.#wake.push(resolve));
+        }
+      },
+      // Leaving the loop early stops watching, not the run: use abort() for that.
+      return: async () => {
+        index = Number.POSITIVE_INFINITY;
+        return { done: true, value: undefined };
+      },
+    };
+  }
+
+  /** Resolves when the run has ended; rejects with its error. */
+  done(): Promise<void> {
+    return this.#done;
+  }
+
+  /** Stop the run. The request in flight is cancelled and running tools see their `signal` abort. */
+  abort(reason?: unknown): void {
+    this.controller.abort(reason);
+  }
+
+  /** The last completion of the run: the model's answer, or the last request's completion if `maxRounds` or a forced `tool_choice` ended the run. */
+  async finalChatCompletion(): Promise<ParsedChatCompletion<ParsedT>> {
+    await this.#done;
+    const last = this.#completions.at(-1);
+    if (!last) throw new InferenceError('The run ended without a completion.');
+    return last;
+  }
+
+  /** The assistant message of the last completion (its first choice). */
+  async finalMessage(): Promise<ParsedChatCompletionMessage<ParsedT>> {
+    const completion = await this.finalChatCompletion();
+    return completion.choices[0]?.message ?? { role: 'assistant', content: null, parsed: null };
+  }
+
+  /** The text of the final answer, or `null` when the run ended on tool calls. */
+  async finalContent(): Promise<string | null> {
+    const message = await this.finalMessage();
+    return typeof message.content === 'string' ? message.content : null;
+  }
+
+  /** Every completion so far, one per request. */
+  allChatCompletions(): ParsedChatCompletion<ParsedT>[] {
+    return [...this.#completions];
+  }
+
+  /** Token usage added up over every request of the run (counts a server did not report are 0). */
+  async totalUsage(): Promise<CompletionUsage> {
+    await this.#done;
+    const total = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+    for (const completion of this.#completions) {
+      total.prompt_tokens += completion.usage?.prompt_tokens ?? 0;
+      total.completion_tokens += completion.usage?.completion_tokens ?? 0;
+      total.total_tokens += completion.usage?.total_tokens ?? 0;
+    }
+    return total;
+  }
+
+  /**
+   * The text the model writes, across every request of the run: deltas as they arrive when
+   * streaming, else each answer's text whole. Tool calls and reasoning are left out.
+   *
+   * @example
+   * ```ts
+   * for await (const text of runner.textStream()) process.stdout.write(text);
+   * ```
+   */
+  async *textStream(): AsyncGenerator<string> {
+    let streamed = false;
+    for await (const event of this) {
+      if (event.type === 'chunk') {
+        streamed = true;
+        for (const choice of event.chunk.choices ?? []) {
+          const text = (choice.index ?? 0) === 0 ? deltaText(choice.delta?.content) : '';
+          if (text !== '') yield text;
+        }
+      } else if (event.type === 'completion' && !streamed) {
+        const text = deltaText(event.completion.choices[0]?.message.content);
+        if (text !== '') yield text;
+      }
+    }
+  }
+}
+
+/** A tool, with what it takes to run it. @internal */
+export interface ToolEntry {
+  /** As sent to the server: without the SDK's function and parser. */
+  definition: ChatCompletionTool;
+  run: ToolFunction<unknown>;
+  parse: (text: string) => Promise<{ ok: true; value: unknown } | { ok: false; message: string }>;
+}
+
+function checkTools(tools: unknown): Map<string, ToolEntry> {
+  if (!Array.isArray(tools) || tools.length === 0) {
+    throw new InferenceError('chat.completions.runTools: `tools` must be a non-empty array of tools with functions (zodFunction({ name, parameters, function }) or { type: "function", function: { name, parameters, function } }).');
+  }
+  const byName = new Map<string, ToolEntry>();
+  for (const tool of tools as RunnableTool[]) {
+    const name = tool?.function?.name;
+    if (typeof name !== 'string' || name === '') throw new InferenceError('chat.completions.runTools: every tool needs a `function.name`.');
+    if (byName.has(name)) throw new InferenceError(`chat.completions.runTools: two tools are named ${JSON.stringify(name)}.`);
+    byName.set(name, toolEntry(tool, name));
+  }
+  return byName;
+}
+
+function toolEntry(tool: RunnableTool, name: string): ToolEntry {
+  const parser = parserOf<unknown>(tool);
+  const zodRun = (tool as { [RUN]?: unknown })[RUN];
+  if (parser) {
+    if (typeof zodRun !== 'function') {
+      throw new InferenceError(`chat.completions.runTools: tool ${JSON.stringify(name)} has no function to run; pass \`function\` to zodFunction().`);
+    }
+    const { type, function: fn } = tool;
+    return {
+      definition: { type, function: fn },
+      run: zodRun as ToolFunction<unknown>,
+      parse: async (text) => {
+        const outcome = await parser(text);
+        return outcome.ok ? outcome : { ok: false, message: outcome.issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ') };
+      },
+    };
+  }
+  const { function: run, parse, ...definition } = (tool as RunnableFunctionTool).function;
+  if (typeof run !== 'function') {
+    throw new InferenceError(`chat.completions.runTools: tool ${JSON.stringify(name)} has no function to run; give it \`function: { name, parameters, function: (args) => … }\`.`);
+  }
+  return {
+    definition: { type: 'function', function: definition },
+    run,
+    parse: async (text) => {
+      try {
+        return { ok: true, value: parse ? await parse(text) : JSON.parse(text.trim() === '' ? '{}' : text) };
+      } catch (error) {
+        return { ok: false, message: error instanceof Error ? error.message : String(error) };
+      }
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * The hooks `zodResponseFormat()` and `zodFunction()` attach to what they return, and the types
+ * that carry them. Kept apart from the helpers so that `parse()` and `runTools()` can find a
+ * parser without bundling the JSON Schema conversion an app may never use.
+ */
+import type { ValidationIssue } from '../errors';
+import type { ChatCompletionTool, ResponseFormatJSONSchema } from '../generated/types.gen';
+
+/**
+ * Key of the parser a helper attaches to a response format or a tool. `Symbol.for`, so that
+ * the ESM and CommonJS copies of the SDK in one app recognise each other's helpers.
+ * @internal
+ */
+export const PARSER: unique symbol = Symbol.for('inference-sdk.parser') as never;
+/** Key of a tool's function, for `runTools()`. @internal */
+export const RUN: unique symbol = Symbol.for('inference-sdk.run') as never;
+
+/** What a model's JSON text became: the validated value, or why it could not. */
+export type ParseOutcome<T> =
+  | { ok: true; value: T }
+  | { ok: false; reason: 'json' | 'schema'; issues: ValidationIssue[] };
+
+/** JSON text → validated value. @internal */
+export type JSONTextParser<T> = (text: string) => Promise<ParseOutcome<T>>;
+
+/**
+ * A `json_schema` response format that also knows how to parse and validate the reply, made by
+ * `zodResponseFormat()`. Send it as `response_format`; `parse()` then types `message.parsed`
+ * as `T`.
+ */
+export interface AutoParseableResponseFormat<T> extends ResponseFormatJSONSchema {
+  /** @internal */
+  readonly [PARSER]: JSONTextParser<T>;
+}
+
+/** What a tool's function receives besides its arguments. */
+export interface ToolContext {
+  /** Aborts when the run is aborted (or another tool of the same round failed). */
+  signal: AbortSignal;
+  /** The tool call being answered, as the model sent it. */
+  toolCall: { id: string; function: { name: string; arguments?: string } };
+}
+
+/** A tool function: validated arguments in, anything out (strings are sent as they are, other values as JSON). */
+export type ToolFunction<Args> = (args: Args, context: ToolContext) => unknown;
+
+/**
+ * A function tool that knows how to parse and validate its arguments, made by
+ * `zodFunction()`. `parse()` types `tool_calls[i].function.parsed_arguments` as `Args`;
+ * with a `function`, `runTools()` can call it.
+ */
+export interface AutoParseableTool<Name extends string = string, Args = unknown> extends ChatCompletionTool {
+  function: ChatCompletionTool['function'] & { name: Name };
+  /** @internal */
+  readonly [PARSER]: JSONTextParser<Args>;
+  /** @internal */
+  readonly [RUN]?: ToolFunction<Args> | undefined;
+}
+
+/** A tool made by `zodFunction({ ..., function })`: its arguments are validated before it runs. */
+export interface RunnableZodTool<Name extends string = string, Args = unknown> extends AutoParseableTool<Name, Args> {
+  /** @internal */
+  readonly [RUN]: ToolFunction<Args>;
+}
+
+/** Whether a response format or tool was made by one of the helpers above. @internal */
+export function parserOf<T>(value: unknown): JSONTextParser<T> | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const parser = (value as { [PARSER]?: unknown })[PARSER];
+  return typeof parser === 'function' ? (parser as JSONTextParser<T>) : undefined;
+}
+

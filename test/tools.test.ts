@@ -1,0 +1,476 @@
+/**
+ * Tool calling end to end against the local server: zodFunction, parsed_arguments from parse(),
+ * and the runTools() loop (validation, parallel calls, results sent back with their ids,
+ * reasoning_content round-trip, maxRounds, abort, streaming), replaying every corpus capture
+ * that has tool calls as the first reply of a run.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import * as zm from 'zod/mini';
+import {
+  APIUserAbortError,
+  Client,
+  InferenceError,
+  OutputParseError,
+  toAssistantMessage,
+  zodFunction,
+  zodResponseFormat,
+  type ChatCompletionMessageParam,
+  type RunnableFunctionTool,
+  type RunnerEvent,
+} from '../src/index';
+import { startMockServer, type MockServer } from '../src/testing';
+
+const CORPUS = fileURLToPath(new URL('../../shared/corpus/', import.meta.url));
+const corpusPresent = existsSync(`${CORPUS}MANIFEST.json`);
+interface Entry {
+  file: string;
+  kind: 'json' | 'stream' | 'error';
+  expect: { tool_calls?: { name: string; arguments: string }[] };
+}
+const withToolCalls = (kind: Entry['kind']): Entry[] =>
+  corpusPresent
+    ? (JSON.parse(readFileSync(`${CORPUS}MANIFEST.json`, 'utf8')) as Entry[]).filter((e) => e.kind === kind && e.expect.tool_calls?.length)
+    : [];
+
+let server: MockServer;
+let client: Client;
+beforeAll(async () => {
+  server = await startMockServer();
+  client = new Client({ apiKey: server.apiKey, baseURL: server.url, logLevel: 'off', maxRetries: 0 });
+});
+afterAll(() => server.close());
+afterEach(() => {
+  server.requests.length = 0;
+});
+
+const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'What is the weather in Paris and Oslo?' }];
+const sent = (i: number) => server.requests[i]!.body as { messages: Record<string, unknown>[]; tools?: unknown[]; tool_choice?: unknown; stream?: boolean };
+
+// --- the model's side, scripted -------------------------------------------------------------
+
+type Call = [id: string, name: string, args: string];
+
+/** The model answers with this message. */
+function answer(message: Record<string, unknown>, finish_reason = 'stop') {
+  return {
+    body: {
+      id: 'chatcmpl-t',
+      object: 'chat.completion',
+      created: 1,
+      model: 'mock/echo',
+      choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason }],
+      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+    },
+  };
+}
+/** The model says this. */
+const says = (content: string) => answer({ content });
+/** The model calls these tools. */
+const calls = (...list: Call[]) =>
+  answer({ content: null, tool_calls: list.map(([id, name, args]) => ({ id, type: 'function', function: { name, arguments: args } })) }, 'tool_calls');
+
+/** The model streams these tool calls (arguments in small fragments), or this text. */
+function streamsCalls(...list: Call[]) {
+  const events: unknown[] = [{ choices: [{ index: 0, delta: { role: 'assistant', content: null } }] }];
+  list.forEach(([id, name, args], index) => {
+    events.push({ choices: [{ index: 0, delta: { tool_calls: [{ index, id, type: 'function', function: { name, arguments: '' } }] } }] });
+    for (let i = 0; i < args.length; i += 4) {
+      events.push({ choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: args.slice(i, i + 4) } }] } }] });
+    }
+  });
+  events.push({ choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] }, '[DONE]');
+  return { events };
+}
+function streamsText(text: string) {
+  const events: unknown[] = [{ choices: [{ index: 0, delta: { role: 'assistant', content: '' } }] }];
+  for (const word of text.split(/(?<= )/)) events.push({ choices: [{ index: 0, delta: { content: word } }] });
+  events.push({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage: { prompt_tokens: 4, completion_tokens: 3, total_tokens: 7 } }, '[DONE]');
+  return { events };
+}
+
+// --- our side -----------------------------------------------------------------------------
+
+const City = z.object({ city: z.string(), unit: z.enum(['c', 'f']).optional() });
+
+/** A weather tool that records its calls. */
+function weatherTool(log: unknown[] = []) {
+  return zodFunction({
+    name: 'get_weather',
+    description: 'Current weather in a city',
+    parameters: City,
+    function: async (args) => {
+      log.push(args);
+      return { city: args.city, celsius: args.city === 'Oslo' ? -2 : 21 };
+    },
+  });
+}
+
+describe('zodFunction', () => {
+  it('is a strict function tool with a strict JSON Schema', () => {
+    const tool = weatherTool();
+    expect(tool).toEqual({
+      type: 'function',
+      function: {
+        name: 'get_weather',
+        description: 'Current weather in a city',
+        strict: true,
+        parameters: {
+          type: 'object',
+          properties: { city: { type: 'string' }, unit: { anyOf: [{ type: 'string', enum: ['c', 'f'] }, { type: 'null' }] } },
+          required: ['city', 'unit'],
+          additionalProperties: false,
+        },
+      },
+    });
+  });
+
+  it('takes zod/mini schemas', () => {
+    const tool = zodFunction({ name: 'add', parameters: zm.object({ a: zm.number(), b: zm.number() }) });
+    expect(tool.function.parameters).toEqual({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'], additionalProperties: false });
+  });
+
+  it('checks its name and function', () => {
+    expect(() => zodFunction({ name: 'get weather', parameters: City })).toThrow(/the name must be 1 to 64 letters/);
+    expect(() => zodFunction({ name: 'x', parameters: City, function: 'nope' as never })).toThrow(/`function` must be a function/);
+  });
+});
+
+describe('parse() with tools', () => {
+  it('gives parsed_arguments, validated by the tool schema', async () => {
+    server.enqueue(calls(['call_1', 'get_weather', '{"city":"Paris","unit":null}']));
+    const completion = await client.chat.completions.parse({ model: 'mock/echo', messages, tools: [weatherTool()] });
+    const call = completion.choices[0]!.message.tool_calls![0]!;
+    expect(call.function.parsed_arguments).toEqual({ city: 'Paris' });
+    expect(call.function.arguments).toBe('{"city":"Paris","unit":null}');
+    expect(call.id).toBe('call_1');
+  });
+
+  it('throws OutputParseError naming the tool call when the arguments fail the schema', async () => {
+    server.enqueue(calls(['call_9', 'get_weather', '{"town":"Paris"}']));
+    const error = (await client.chat.completions.parse({ model: 'mock/echo', messages, tools: [weatherTool()] }).catch((e: unknown) => e)) as OutputParseError;
+    expect(error).toBeInstanceOf(OutputParseError);
+    expect(error.toolCall).toEqual({ id: 'call_9', name: 'get_weather' });
+    expect(error.raw).toBe('{"town":"Paris"}');
+    expect(error.message).toMatch(/^The arguments of tool call get_weather \(call_9\) do/);
+  });
+
+  it('JSON-parses the arguments of plain tools; only a strict one must be valid JSON', async () => {
+    const plain = { type: 'function' as const, function: { name: 'lookup', parameters: { type: 'object' } } };
+    server.enqueue(calls(['a', 'lookup', '{"q":1}']), calls(['b', 'lookup', '{"q":']), calls(['c', 'lookup', '{"q":']));
+    const ok = await client.chat.completions.parse({ model: 'mock/echo', messages, tools: [plain] });
+    expect(ok.choices[0]!.message.tool_calls![0]!.function.parsed_arguments).toEqual({ q: 1 });
+    const loose = await client.chat.completions.parse({ model: 'mock/echo', messages, tools: [plain] });
+    expect(loose.choices[0]!.message.tool_calls![0]!.function.parsed_arguments).toBeUndefined();
+    const strict = { type: 'function' as const, function: { ...plain.function, strict: true } };
+    await expect(client.chat.completions.parse({ model: 'mock/echo', messages, tools: [strict] })).rejects.toBeInstanceOf(OutputParseError);
+  });
+
+  it('reads absent arguments as {} (OpenRouter, Anthropic compat)', async () => {
+    server.enqueue(answer({ content: null, tool_calls: [{ id: 'x', type: 'function', function: { name: 'now' } }] }, 'tool_calls'));
+    const now = zodFunction({ name: 'now', parameters: z.object({}) });
+    const completion = await client.chat.completions.parse({ model: 'mock/echo', messages, tools: [now] });
+    expect(completion.choices[0]!.message.tool_calls![0]!.function.parsed_arguments).toEqual({});
+  });
+
+  it('keeps the tool definitions as sent, functions and parsers left out', async () => {
+    server.enqueue(says('no tools needed'));
+    await client.chat.completions.parse({ model: 'mock/echo', messages, tools: [weatherTool()] });
+    expect(sent(0).tools).toEqual([JSON.parse(JSON.stringify(weatherTool()))]);
+  });
+});
+
+describe('runTools()', () => {
+  it('runs the tool with validated arguments, sends the result back under its call id, and ends on the answer', async () => {
+    const log: unknown[] = [];
+    server.enqueue(calls(['call_1', 'get_weather', '{"city":"Paris","unit":null}']), says('It is 21 °C in Paris.'));
+    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [weatherTool(log)] });
+
+    expect(await runner.finalContent()).toBe('It is 21 °C in Paris.');
+    expect(log).toEqual([{ city: 'Paris' }]);
+    expect(server.requests).toHaveLength(2);
+    const second = sent(1).messages;
+    expect(second.slice(1)).toEqual([
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris","unit":null}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: '{"city":"Paris","celsius":21}' },
+    ]);
+    expect(runner.messages).toEqual([...second, { role: 'assistant', content: 'It is 21 °C in Paris.' }]);
+    expect(runner.allChatCompletions()).toHaveLength(2);
+    expect(await runner.totalUsage()).toEqual({ prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 });
+    expect((await runner.finalMessage()).role).toBe('assistant');
+  });
+
+  it('reports every event in order, and replays them to a second reader', async () => {
+    server.enqueue(calls(['c1', 'get_weather', '{"city":"Oslo","unit":"c"}']), says('Cold.'));
+    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [weatherTool()] });
+    const kinds = (events: RunnerEvent[]) => events.map((e) => `${e.round}:${e.type}${e.type === 'message' ? `:${e.message.role}` : ''}`);
+    const seen: RunnerEvent[] = [];
+    for await (const event of runner) seen.push(event);
+    expect(kinds(seen)).toEqual(['1:completion', '1:message:assistant', '1:message:tool', '2:completion', '2:message:assistant']);
+    const again: RunnerEvent[] = [];
+    for await (const event of runner) again.push(event);
+    expect(again).toEqual(seen);
+  });
+
+  it('runs the calls of one round in parallel and answers each under its own id', async () => {
+    let running = 0;
+    let most = 0;
+    const slow = zodFunction({
+      name: 'get_weather',
+      parameters: City,
+      function: async ({ city }) => {
+        running++;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        running--;
+        return `${city}: fine`;
+      },
+    });
+    server.enqueue(calls(['a', 'get_weather', '{"city":"Paris","unit":null}'], ['b', 'get_weather', '{"city":"Oslo","unit":null}']), says('Both fine.'));
+    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [slow] });
+    await runner.done();
+    expect(most).toBe(2);
+    expect(sent(1).messages.filter((m) => m.role === 'tool')).toEqual([
+      { role: 'tool', tool_call_id: 'a', content: 'Paris: fine' },
+      { role: 'tool', tool_call_id: 'b', content: 'Oslo: fine' },
+    ]);
+  });
+
+  it('sends a validation failure back as the tool result instead of running the tool, and goes on', async () => {
+    const log: unknown[] = [];
+    server.enqueue(
+      calls(['bad', 'get_weather', '{"town":"Paris"}']),
+      calls(['good', 'get_weather', '{"city":"Paris","unit":null}']),
+      says('21 °C.'),
+    );
+    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [weatherTool(log)] });
+    expect(await runner.finalContent()).toBe('21 °C.');
+    expect(log).toEqual([{ city: 'Paris' }]);
+    const result = sent(1).messages.find((m) => m.role === 'tool')!;
+    expect(result.tool_call_id).toBe('bad');
+    expect(result.content).toMatch(/^Error: invalid arguments for get_weather: city: .*Call it again/);
+  });
+
+  it('answers invalid JSON and an unknown tool the same way', async () => {
+    server.enqueue(calls(['j', 'get_weather', '{"city": "Par'], ['u', 'get_time', '{}']), says('Sorry.'));
+    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [weatherTool()] });
+    await runner.done();
+    const results = sent(1).messages.filter((m) => m.role === 'tool');
+    expect(results[0]).toMatchObject({ tool_call_id: 'j', content: expect.stringMatching(/^Error: invalid arguments for get_weather: \(root\): not valid JSON/) });
+    expect(results[1]).toMatchObject({ tool_call_id: 'u', content: 'Error: there is no tool named "get_time". Available tools: get_weather.' });
+  });
+
+  it('runs plain tools with a function, with or without their own parse', async () => {
+    const seen: unknown[] = [];
+    const upper: RunnableFunctionTool<{ text: string }> = {
+      type: 'function',
+      function: {
+        name: 'upper',
+        parameters: { type: 'object', properties: { text: { type: 'string' } } },
+        parse: (text) => {
+          const value = JSON.parse(text) as { text?: unknown };
+          if (typeof value.text !== 'string') throw new Error('text must be a string');
+          return { text: value.text };
+        },
+        function: ({ text }) => text.toUpperCase(),
+      },
+    };
+    const echo: RunnableFunctionTool = { type: 'function', function: { name: 'echo', function: (args) => seen.push(args) } };
+    server.enqueue(calls(['1', 'upper', '{"text":"hi"}'], ['2', 'upper', '{"text":5}'], ['3', 'echo', '']), says('done'));
+    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [upper, echo] });
+    await runner.done();
+    expect(sent(1).messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['HI', 'Error: invalid arguments for upper: text must be a string. Call it again with arguments that match its parameters.', '1']);
+    expect(seen).toEqual([{}]);
+    expect(sent(0).tools).toEqual([
+      { type: 'function', function: { name: 'upper', parameters: { type: 'object', properties: { text: { type: 'string' } } } } },
+      { type: 'function', function: { name: 'echo' } },
+    ]);
+  });
+
+  it('stops after maxRounds requests, without running the last round of tools', async () => {
+    const log: unknown[] = [];
+    for (let i = 0; i < 3; i++) server.enqueue(calls([`c${i}`, 'get_weather', '{"city":"Paris","unit":null}']));
+    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [weatherTool(log)] }, { maxRounds: 3 });
+    expect(await runner.finalContent()).toBeNull();
+    expect(server.requests).toHaveLength(3);
+    expect(log).toHaveLength(2);
+    expect((await runner.finalChatCompletion()).choices[0]!.finish_reason).toBe('tool_calls');
+  });
+
+  it('ends after the forced tool ran when tool_choice names a function', async () => {
+    const log: unknown[] = [];
+    server.enqueue(calls(['f', 'get_weather', '{"city":"Paris","unit":null}']));
+    const runner = client.chat.completions.runTools({
+      model: 'mock/echo',
+      messages,
+      tools: [weatherTool(log)],
+      tool_choice: { type: 'function', function: { name: 'get_weather' } },
+    });
+    await runner.done();
+    expect(server.requests).toHaveLength(1);
+    expect(sent(0).tool_choice).toEqual({ type: 'function', function: { name: 'get_weather' } });
+    expect(log).toHaveLength(1);
+    expect(runner.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'f' });
+  });
+
+  it('sends reasoning_content back on the assistant message (DeepSeek needs it), not the normalised reasoning', async () => {
+    server.enqueue(
+      answer({ content: null, reasoning_content: 'I should call the tool.', tool_calls: [{ id: 'r1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris","unit":null}' } }] }, 'tool_calls'),
+      says('21 °C.'),
+    );
+    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [weatherTool()] });
+    await runner.done();
+    const assistant = sent(1).messages.find((m) => m.role === 'assistant')!;
+    expect(assistant.reasoning_content).toBe('I should call the tool.');
+    expect(assistant).not.toHaveProperty('reasoning');
+    expect(runner.allChatCompletions()[0]!.choices[0]!.message.reasoning).toBe('I should call the tool.');
+  });
+
+  it('aborts: the run rejects with APIUserAbortError and running tools see their signal abort', async () => {
+    let toolSignal: AbortSignal | undefined;
+    const hang = zodFunction({
+      name: 'get_weather',
+      parameters: City,
+      function: (_args, { signal }) => {
+        toolSignal = signal;
+        return new Promise(() => {}); // a tool that never ends
+      },
+    });
+    server.enqueue(calls(['h', 'get_weather', '{"city":"Paris","unit":null}']));
+    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [hang] });
+    for await (const event of runner) if (event.type === 'message' && event.message.role === 'assistant') break;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    runner.abort();
+    await expect(runner.done()).rejects.toBeInstanceOf(APIUserAbortError);
+    await expect(runner.finalContent()).rejects.toBeInstanceOf(APIUserAbortError);
+    expect(toolSignal?.aborted).toBe(true);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("aborts a request in flight through the caller's signal", async () => {
+    const controller = new AbortController();
+    server.enqueue({ ...says('late'), delayMs: 2_000 });
+    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [weatherTool()] }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
+    await expect(runner.done()).rejects.toBeInstanceOf(APIUserAbortError);
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+
+  it('fails the run when a tool throws, aborting the other tools of the round', async () => {
+    let otherSignal: AbortSignal | undefined;
+    const boom = zodFunction({ name: 'boom', parameters: z.object({}), function: () => Promise.reject(new Error('database down')) });
+    const wait = zodFunction({
+      name: 'wait',
+      parameters: z.object({}),
+      function: (_args, { signal }) => {
+        otherSignal = signal;
+        return new Promise((resolve) => signal.addEventListener('abort', () => resolve('stopped')));
+      },
+    });
+    server.enqueue(calls(['w', 'wait', '{}'], ['b', 'boom', '{}']));
+    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [wait, boom] });
+    await expect(runner.done()).rejects.toThrow('database down');
+    expect(otherSignal?.aborted).toBe(true);
+  });
+
+  it('parses a structured final answer with response_format', async () => {
+    const Report = z.object({ summary: z.string() });
+    server.enqueue(calls(['c', 'get_weather', '{"city":"Paris","unit":null}']), says('{"summary":"warm"}'));
+    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [weatherTool()], response_format: zodResponseFormat(Report, 'report') });
+    expect((await runner.finalMessage()).parsed).toEqual({ summary: 'warm' });
+  });
+
+  it('streams each request with stream: true: chunks, text, and the same loop', async () => {
+    const log: unknown[] = [];
+    server.enqueue(streamsCalls(['s1', 'get_weather', '{"city":"Paris","unit":null}'], ['s2', 'get_weather', '{"city":"Oslo","unit":"c"}']), streamsText('Paris 21, Oslo -2.'));
+    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [weatherTool(log)], stream: true });
+    const text: string[] = [];
+    for await (const piece of runner.textStream()) text.push(piece);
+    expect(text.join('')).toBe('Paris 21, Oslo -2.');
+    expect(text.length).toBeGreaterThan(1);
+    expect(log).toEqual([{ city: 'Paris' }, { city: 'Oslo', unit: 'c' }]);
+    expect(sent(0).stream).toBe(true);
+    expect(sent(1).messages.filter((m) => m.role === 'tool').map((m) => m.tool_call_id)).toEqual(['s1', 's2']);
+    const chunks: RunnerEvent[] = [];
+    for await (const event of runner) if (event.type === 'chunk') chunks.push(event);
+    expect(chunks.length).toBeGreaterThan(10);
+    expect(await runner.totalUsage()).toMatchObject({ total_tokens: 7 });
+  });
+
+  it('checks its arguments at the call site', () => {
+    const body = { model: 'mock/echo', messages };
+    expect(() => client.chat.completions.runTools({ ...body, tools: [] })).toThrow(/`tools` must be a non-empty array/);
+    const noFunction = zodFunction({ name: 'get_weather', parameters: City });
+    // @ts-expect-error: a tool without a function cannot run
+    expect(() => client.chat.completions.runTools({ ...body, tools: [noFunction] })).toThrow(/has no function to run; pass `function` to zodFunction/);
+    expect(() => client.chat.completions.runTools({ ...body, tools: [weatherTool(), weatherTool()] })).toThrow(/two tools are named "get_weather"/);
+    expect(() => client.chat.completions.runTools({ ...body, tools: [weatherTool()] }, { maxRounds: 0 })).toThrow(/`maxRounds` must be a positive integer/);
+    expect(() => client.chat.completions.runTools({ ...body, tools: [weatherTool()] }, { maxRetrys: 1 } as never)).toThrow(InferenceError);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('toAssistantMessage', () => {
+  it('keeps tool calls as received (vendor extras too), drops parsed_arguments, fills type and arguments', () => {
+    const message = toAssistantMessage({
+      role: 'assistant',
+      content: null,
+      reasoning: 'r',
+      tool_calls: [{ id: '', function: { name: 'now', parsed_arguments: {} }, extra_content: { google: { thought_signature: 'sig' } } }],
+    });
+    expect(message).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: '', type: 'function', function: { name: 'now', arguments: '{}' }, extra_content: { google: { thought_signature: 'sig' } } }],
+    });
+  });
+
+  it('sends back only the text parts of Mistral content', () => {
+    const content = [{ type: 'thinking', thinking: [{ type: 'text', text: 'hmm' }] }, { type: 'text', text: 'Hi.' }];
+    expect(toAssistantMessage({ role: 'assistant', content })).toEqual({ role: 'assistant', content: 'Hi.' });
+  });
+});
+
+describe.skipIf(!corpusPresent)('corpus captures with tool calls, as the first reply of a run', () => {
+  /** One plain tool per name the capture calls, recording what it was called with. */
+  function recorders(entry: Entry, log: { name: string; args: unknown }[]) {
+    const names = [...new Set(entry.expect.tool_calls!.map((c) => c.name))];
+    return names.map(
+      (name): RunnableFunctionTool => ({
+        type: 'function',
+        function: { name, parameters: { type: 'object' }, function: (args) => (log.push({ name, args }), `${name} ok`) },
+      }),
+    );
+  }
+  const expected = (entry: Entry) => entry.expect.tool_calls!.map((c) => ({ name: c.name, args: JSON.parse(c.arguments || '{}') as unknown }));
+
+  it.each(withToolCalls('json').map((e) => [e.file, e] as const))('%s', async (file, entry) => {
+    const log: { name: string; args: unknown }[] = [];
+    const capture = JSON.parse(readFileSync(CORPUS + file, 'utf8')) as { choices: { message: { tool_calls: { id: string; extra_content?: unknown }[] } }[] };
+    server.enqueue({ body: capture }, says('Thanks.'));
+    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: recorders(entry, log) });
+    expect(await runner.finalContent()).toBe('Thanks.');
+    expect(log).toEqual(expected(entry));
+    const second = sent(1).messages;
+    const ids = capture.choices[0]!.message.tool_calls.map((c) => c.id);
+    expect(second.filter((m) => m.role === 'tool').map((m) => m.tool_call_id)).toEqual(ids);
+    const assistant = second.find((m) => m.role === 'assistant') as { tool_calls: { id: string; extra_content?: unknown }[] };
+    // Sent back as received, vendor extras included (Gemini's thought signature).
+    expect(assistant.tool_calls.map((c) => c.extra_content)).toEqual(capture.choices[0]!.message.tool_calls.map((c) => c.extra_content));
+  });
+
+  it.each(withToolCalls('stream').map((e) => [e.file, e] as const))('%s (streamed)', async (file, entry) => {
+    const log: { name: string; args: unknown }[] = [];
+    server.enqueue({ raw: new Uint8Array(readFileSync(CORPUS + file)), headers: { 'content-type': 'text/event-stream' } }, streamsText('Thanks.'));
+    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: recorders(entry, log), stream: true });
+    expect(await runner.finalContent()).toBe('Thanks.');
+    expect(log).toEqual(expected(entry));
+    const toolMessages = sent(1).messages.filter((m) => m.role === 'tool');
+    expect(toolMessages).toHaveLength(entry.expect.tool_calls!.length);
+    const assistant = sent(1).messages.find((m) => m.role === 'assistant') as { tool_calls: { id: string }[] };
+    expect(toolMessages.map((m) => m.tool_call_id)).toEqual(assistant.tool_calls.map((c) => c.id));
+  });
+});
