@@ -10,7 +10,8 @@ try {
     stream_options: { include_usage: true },
   });
   for await (const chunk of stream) {
-    process.stdout.write(chunk.choices?.[0]?.delta.content ?? '');
+    const content = chunk.choices?.[0]?.delta.content; // a string, or typed parts on some servers
+    if (typeof content === 'string') process.stdout.write(content);
   }
   const final = await stream.finalChatCompletion();
   console.log(`\nfinish_reason=${final.choices[0]?.finish_reason} usage=${JSON.stringify(final.usage)}`);

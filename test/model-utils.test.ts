@@ -5,7 +5,7 @@ import { APIUserAbortError, Client, estimateCost, InferenceError, ModelNotReadyE
 import { formatDecimal, parseDecimal, add, multiply } from '../src/lib/decimal';
 import { startMockServer, type MockServer } from '../src/testing';
 
-const model = (pricing: Model['pricing']): Model => ({ id: 'acme/chat', pricing });
+const model = (pricing: NonNullable<Model['pricing']>): Model => ({ id: 'acme/chat', pricing });
 
 describe('estimateCost', () => {
   it('prices prompt, completion and cached tokens exactly (no float error)', () => {

@@ -66,7 +66,7 @@ export class ChatCompletions {
    * });
    *
    * const stream = await client.chat.completions.create({ model: 'acme/chat-1', messages, stream: true });
-   * for await (const chunk of stream) process.stdout.write(chunk.choices?.[0]?.delta.content ?? '');
+   * for await (const text of stream.textStream()) process.stdout.write(text);
    * ```
    */
   create(body: ChatCompletionCreateParamsNonStreaming, options?: RequestOptions): APIPromise<ChatCompletion>;
