@@ -21,7 +21,7 @@ export async function readText(
       if (bytes > maxBytes) {
         const keep = value.byteLength - (bytes - maxBytes);
         text += decoder.decode(value.subarray(0, Math.max(0, keep)));
-        await reader.cancel().catch(() => {});
+        void reader.cancel().catch(() => {}); // not awaited: a body that was tee'd (msw, a cloning fetch) cancels only when every copy does
         return { text, truncated: true, bytes };
       }
       text += decoder.decode(value, { stream: true });

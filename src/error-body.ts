@@ -17,6 +17,8 @@ export interface ErrorDetails {
   type: string | undefined;
   code: string | number | undefined;
   param: string | undefined;
+  /** An HTTP status the body itself names (Groq's `status_code`, Azure's `status`), if any. */
+  status?: number | undefined;
 }
 
 const MAX_TEXT = 300;
@@ -40,12 +42,16 @@ function fromObject(obj: Record<string, unknown>): ErrorDetails {
     typeof obj.message === 'string' && obj.message !== ''
       ? obj.message
       : truncate(JSON.stringify(obj));
-  return details(
+  const result = details(
     message,
     typeof obj.type === 'string' ? obj.type : undefined,
     codeOf(obj.code),
     typeof obj.param === 'string' ? obj.param : undefined,
   );
+  // Groq's in-band errors carry `status_code: 400`; Azure's error objects `status: 400`.
+  const status = obj.status_code ?? obj.status;
+  if (typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599) result.status = status;
+  return result;
 }
 
 /** FastAPI's `detail`: a string, or a list of `{loc, msg, type}` (Mistral's `msg` may itself be a list). */

@@ -111,7 +111,7 @@ export class APIError<TStatus extends number | undefined = number | undefined> e
     const details = readErrorBody(body);
     const init = { headers, error: body, details };
     // An error inside a 200 (OpenRouter) has no error status; its numeric code stands in.
-    const effective = status >= 400 ? status : statusFromCode(details.code);
+    const effective = status >= 400 ? status : (details.status ?? statusFromCode(details.code));
     const message = `${effective ?? status} ${target.method} ${target.path}: ${details.message}`;
     const Class = effective === undefined ? undefined : classForStatus(effective);
     if (effective === undefined) return new APIError(undefined, message, init);

@@ -164,7 +164,7 @@ export class Stream<T> implements AsyncIterable<T> {
           }
         }
       } finally {
-        if (!finished) await reader.cancel().catch(() => {});
+        if (!finished) void reader.cancel().catch(() => {}); // not awaited: a body that was tee'd (msw, a cloning fetch) cancels only when every copy does
         reader.releaseLock();
       }
     }
@@ -215,8 +215,10 @@ export function readStream<T>(settings: StreamSettings<T>): Reader<Stream<T>> {
         return items.next();
       },
       async return() {
-        // `break` in a for-await loop: cancel the HTTP request and free the connection.
+        // `break` in a for-await loop: cancel the HTTP request and free the connection. Aborting
+        // the fetch as well as cancelling the body also covers bodies that were tee'd (msw).
         await items.return(undefined);
+        sent.abort();
         return { done: true, value: undefined };
       },
     });

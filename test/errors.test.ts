@@ -132,6 +132,14 @@ describe('error bodies', () => {
     expect(error.message).toBe('502 POST /v1/chat/completions: Provider returned error');
   });
 
+  it('an error object in a 200 response takes its status from status_code (Groq)', async () => {
+    replyChat(200, { error: { message: 'tool call validation failed', type: 'invalid_request_error', code: 'tool_use_failed', status_code: 400 } });
+    const error = await failure(chat());
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error.status).toBe(400);
+    expect(error.code).toBe('tool_use_failed');
+  });
+
   it('an error object in a 200 response without a status-like code is a plain APIError', async () => {
     replyChat(200, { error: { message: 'Context length exceeded', code: 'CONTEXT_LENGTH_EXCEEDED' } });
     const error = await failure(chat());

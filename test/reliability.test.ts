@@ -3,7 +3,6 @@
  * the attempts the server saw; bounded memory; no leaked timers or listeners; hostile input; the
  * key never escapes. docs/reliability.md is the table of these outcomes.
  */
-import { once } from 'node:events';
 import { getEventListeners } from 'node:events';
 import { inspect } from 'node:util';
 import { gzipSync } from 'node:zlib';
@@ -211,13 +210,24 @@ describe('bounded resources', () => {
       res.writeHead(200, { 'content-type': contentType });
       res.write(first);
       const buffer = Buffer.from(piece);
-      while (!res.destroyed && sent.bytes < 2_000_000_000) {
-        if (!res.write(buffer)) {
-          const drained = await Promise.race([once(res, 'drain').then(() => true), once(res, 'close').then(() => false)]);
-          if (!drained) break;
-        }
+      // Stops when the client goes away; each wait removes its own listeners.
+      const drained = () =>
+        new Promise<boolean>((resolve) => {
+          const finish = (ok: boolean) => {
+            res.off('drain', onDrain);
+            res.off('close', onClose);
+            resolve(ok);
+          };
+          const onDrain = () => finish(true);
+          const onClose = () => finish(false);
+          res.on('drain', onDrain);
+          res.on('close', onClose);
+        });
+      while (!res.destroyed && sent.bytes < 512 * 1024 * 1024) {
         sent.bytes += buffer.length;
+        if (!res.write(buffer) && !(await drained())) break;
       }
+      res.end();
     });
     return { server, sent };
   }

@@ -6,7 +6,7 @@
  * - reasoning as `reasoning_content` (DeepSeek, vLLM, xAI) or `reasoning` (Groq, Ollama, gpt-oss);
  * - tool calls whole in one chunk (xAI, Groq) or in fragments; keyed on a non-empty id, else the
  *   index, else the last call; empty-string ids and names count as absent (DashScope, Mistral);
- * - the last non-null finish_reason per choice, and the last non-null usage, including a
+ * - the last non-null, non-empty finish_reason per choice, and the last non-null usage, including a
  *   trailing usage-only chunk with `choices: []` (`stream_options.include_usage`);
  * - `n > 1` choices, each accumulated on its own.
  */
@@ -66,7 +66,9 @@ export class ChatCompletionAccumulator {
       }
       if (typeof delta.refusal === 'string') state.refusal.push(delta.refusal);
       for (const call of delta.tool_calls ?? []) addToolCall(state, call);
-      if (choice.finish_reason != null) state.finishReason = choice.finish_reason;
+      // A later `""` (Ollama 2024, TGI send it on every chunk) does not erase a real reason;
+      // `""` stays only when the server sent nothing else.
+      if (choice.finish_reason != null && (choice.finish_reason !== '' || !state.finishReason)) state.finishReason = choice.finish_reason;
       const logprobs = choice.logprobs?.content;
       if (Array.isArray(logprobs)) state.logprobs.push(...logprobs);
     }
@@ -82,7 +84,9 @@ export class ChatCompletionAccumulator {
           role: state.role || 'assistant',
           content: state.hasContent ? state.content.join('') : null,
         };
-        if (state.refusal.length) message.refusal = state.refusal.join('');
+        // Snowflake sends `refusal: ""` on every delta of an ordinary answer: no text, no refusal.
+        const refusal = state.refusal.join('');
+        if (refusal !== '') message.refusal = refusal;
         if (state.reasoningField) {
           // One typed field for every server, and the field the server used, kept as it sent it.
           message.reasoning = reasoning;
