@@ -339,3 +339,13 @@ describe('tee and readable streams', () => {
     expect(() => s.toReadableStream()).toThrow(InferenceError);
   });
 });
+
+describe('ChatCompletionAccumulator', () => {
+  it('takes one reasoning field per delta, so a server sending both is not doubled', async () => {
+    const { ChatCompletionAccumulator } = await import('../src/index');
+    const accumulator = new ChatCompletionAccumulator();
+    accumulator.add({ choices: [{ index: 0, delta: { reasoning_content: 'think', reasoning: 'think' } }] });
+    accumulator.add({ choices: [{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }] });
+    expect(accumulator.result().choices[0]?.message).toMatchObject({ content: 'ok', reasoning: 'think', reasoning_content: 'think' });
+  });
+});

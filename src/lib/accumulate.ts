@@ -34,7 +34,18 @@ interface ChoiceState {
   logprobs: unknown[];
 }
 
-/** Accumulates chat completion chunks. */
+/**
+ * Accumulates chat completion chunks into the completion a non-streaming request would have
+ * returned. `ChatCompletionStream` uses one; use your own when you hold chunks from elsewhere
+ * (e.g. `Stream.fromReadableStream` in a browser).
+ *
+ * @example
+ * ```ts
+ * const accumulator = new ChatCompletionAccumulator();
+ * for await (const chunk of Stream.fromReadableStream<ChatCompletionChunk>(response.body!)) accumulator.add(chunk);
+ * const completion = accumulator.result();
+ * ```
+ */
 export class ChatCompletionAccumulator {
   #choices = new Map<number, ChoiceState>();
   #usage: CompletionUsage | null = null;
@@ -57,12 +68,11 @@ export class ChatCompletionAccumulator {
       const delta = choice.delta ?? {};
       if (delta.role) state.role = delta.role;
       addContent(state, delta.content);
-      for (const field of ['reasoning_content', 'reasoning'] as const) {
-        const text = delta[field];
-        if (typeof text === 'string') {
-          state.reasoning.push(text);
-          state.reasoningField ??= field;
-        }
+      // One field per delta: a server sending both (during vLLM's rename) sends the same text twice.
+      const field = typeof delta.reasoning_content === 'string' ? 'reasoning_content' : typeof delta.reasoning === 'string' ? 'reasoning' : undefined;
+      if (field) {
+        state.reasoning.push(delta[field] as string);
+        state.reasoningField ??= field;
       }
       if (typeof delta.refusal === 'string') state.refusal.push(delta.refusal);
       for (const call of delta.tool_calls ?? []) addToolCall(state, call);
