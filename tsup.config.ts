@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
-// Two entries, each as ESM and CJS with its own .d.ts/.d.cts. The core entry is platform-neutral
-// (web-standard APIs only); the testing entry uses node:http.
+// Library entries, each as ESM and CJS with its own .d.ts/.d.cts. The core entry is platform-neutral
+// (web-standard APIs only); the testing entry uses node:http; testing/msw is platform-neutral and
+// leaves msw (an optional peer) external. The CLI (package.json `bin`) is ESM only, with a shebang.
 export default defineConfig([
   {
     entry: { index: 'src/index.ts' },
@@ -22,5 +23,25 @@ export default defineConfig([
     target: 'node20',
     sourcemap: false,
     treeshake: true,
+  },
+  {
+    entry: { 'testing/msw': 'src/testing/msw.ts' },
+    format: ['esm', 'cjs'],
+    dts: true,
+    platform: 'neutral',
+    target: 'es2022',
+    sourcemap: false,
+    treeshake: true,
+    external: ['msw'],
+  },
+  {
+    entry: { cli: 'src/cli/index.ts' },
+    format: ['esm'],
+    dts: false,
+    platform: 'node',
+    target: 'node20',
+    sourcemap: false,
+    treeshake: true,
+    banner: { js: '#!/usr/bin/env node' },
   },
 ]);

@@ -1,6 +1,12 @@
 /**
- * `inference-sdk/testing`: a local mock of the Model Inference Service for
- * tests, demos and examples. Self-contained (node built-ins only).
+ * `inference-sdk/testing`: a local implementation of the Model Inference
+ * Service for tests, demos and examples. One behaviour (`engine.ts`), carried
+ * by three transports:
+ *
+ * - {@link startMockServer}: a real HTTP server on 127.0.0.1 (node:http);
+ * - {@link createMockService}: a `fetch` function, in process, any runtime;
+ * - `createMockHandlers` in `inference-sdk/testing/msw`: msw handlers (msw is
+ *   an optional peer dependency, needed only by that entry).
  *
  * @example
  * ```ts
@@ -13,9 +19,35 @@
  *
  * @module
  */
+
+// Transports
 export { startMockServer } from './mock-server';
-export type { MockServer, MockServerOptions, RecordedRequest, ScriptedReply } from './mock-server';
+export type { MockServer, MockServerOptions } from './mock-server';
+export { createMockService, DEFAULT_IN_PROCESS_URL } from './service';
+export type { CreateMockServiceOptions, MockService } from './service';
+
+// Scripting, recording and the controls every transport shares
+export type {
+  MockControls,
+  MockErrorReply,
+  MockFault,
+  MockReply,
+  MockServiceOptions,
+  MockToolCall,
+  RecordedRequest,
+  ScriptedReply,
+} from './scripted';
+
+// Data and the deterministic model
 export { DEFAULT_MOCK_MODELS, MOCK_API_KEY, toModelObject } from './fixtures';
 export type { MockModel, ModelObject } from './fixtures';
-export { countTokens, generateChatReply, generateCompletion, messageText, splitTokens } from './model';
-export type { Generation } from './model';
+export {
+  argumentFragments,
+  countTokens,
+  exampleFromSchema,
+  generateChatReply,
+  generateCompletion,
+  messageText,
+  splitTokens,
+} from './model';
+export type { ChatReplyOptions, GeneratedToolCall, Generation } from './model';

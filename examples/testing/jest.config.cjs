@@ -1,0 +1,14 @@
+// Runs the jest example: `npx jest --config examples/testing/jest.config.cjs` (after `npm run build`).
+/* global module, __dirname */
+/** @type {import('jest').Config} */
+module.exports = {
+  rootDir: __dirname,
+  testMatch: ['<rootDir>/jest/**/*.test.cjs'],
+  testEnvironment: 'node',
+  // Only because this example lives inside the SDK's own repository: point the package name at the
+  // build. In your project, delete this: `inference-sdk` resolves from node_modules.
+  moduleNameMapper: {
+    '^inference-sdk$': '<rootDir>/../../dist/index.cjs',
+    '^inference-sdk/testing$': '<rootDir>/../../dist/testing/index.cjs',
+  },
+};
