@@ -3,6 +3,7 @@
  * `request.ts`; the key lives in a private field that no log, error or `util.inspect` shows.
  */
 import { InferenceError } from './errors';
+import { Preflight } from './lib/preflight';
 import { Log } from './log';
 import { resolveClientOptions, type ClientOptions } from './options';
 import type { RequestContext } from './request';
@@ -55,12 +56,18 @@ export class Client {
     this.timeout = resolved.timeout;
     this.maxRetries = resolved.maxRetries;
 
+    const log = new Log(resolved.logLevel, resolved.logger);
+    let preflight: Preflight | undefined;
     const ctx: RequestContext = {
       options: resolved,
       apiKey: typeof apiKey === 'string' ? () => Promise.resolve(apiKey) : () => callKeyFunction(apiKey),
-      log: new Log(resolved.logLevel, resolved.logger),
+      log,
+      preflight: (body) => preflight?.check(body) ?? Promise.resolve(),
     };
     this.models = new Models(ctx);
+    if (resolved.preflight !== 'off') {
+      preflight = new Preflight(resolved.preflight, (slug) => this.models.retrieve(slug), log);
+    }
     this.chat = new Chat(ctx);
     this.completions = new Completions(ctx);
   }

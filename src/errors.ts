@@ -312,6 +312,36 @@ export class ModelNotReadyError extends InferenceError {
   }
 }
 
+/**
+ * The pre-flight check (client option `preflight: 'error'`) found a request the model cannot
+ * serve: more output tokens asked for than its `max_output_length`. Nothing was sent.
+ *
+ * @example
+ * ```ts
+ * const client = new Client({ preflight: 'error' });
+ * try {
+ *   await client.chat.completions.create({ model: 'acme/chat-1', messages, max_tokens: 1_000_000 });
+ * } catch (err) {
+ *   if (err instanceof PreflightError) console.error(`ask for at most ${err.limit} tokens`);
+ * }
+ * ```
+ */
+export class PreflightError extends InferenceError {
+  override name = 'PreflightError';
+  constructor(
+    /** The model's slug. */
+    readonly model: string,
+    /** The field that asked for too much: `max_tokens` or `max_completion_tokens`. */
+    readonly param: string,
+    /** What was asked for. */
+    readonly requested: number,
+    /** The model's `max_output_length`. */
+    readonly limit: number,
+  ) {
+    super(`${param} is ${requested}, but ${JSON.stringify(model)} generates at most ${limit} tokens (max_output_length).`);
+  }
+}
+
 type StatusErrorClass = new (
   status: number,
   message: string,

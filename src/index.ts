@@ -7,6 +7,7 @@
 export { Client } from './client';
 export type { ClientOptions, RequestOptions, ValidationMode, HeadersInit, QueryInit, FetchOptions } from './options';
 export type { LogLevel, Logger } from './log';
+export type { PreflightMode } from './lib/preflight';
 
 // Promises of responses
 export { APIPromise } from './api-promise';
@@ -44,6 +45,7 @@ export {
   APIUserAbortError,
   ResponseValidationError,
   ModelNotReadyError,
+  PreflightError,
 } from './errors';
 export type { ValidationIssue, RequestTarget } from './errors';
 

@@ -4,6 +4,7 @@
  */
 import { isBrowser, readEnv } from './env';
 import { InferenceError } from './errors';
+import type { PreflightMode } from './lib/preflight';
 import { LOG_LEVELS, type LogLevel, type Logger } from './log';
 
 /**
@@ -106,6 +107,13 @@ export interface ClientOptions {
   logger?: Logger | undefined;
   /** Response validation policy. Default `'error'`. */
   validation?: ValidationMode | undefined;
+  /**
+   * Check `max_tokens` / `max_completion_tokens` against the model's `max_output_length` before
+   * sending a completion: `'warn'` logs, `'error'` rejects with `PreflightError` and sends nothing.
+   * The model's limits are fetched once (`GET /models/{slug}`) and cached for 10 minutes.
+   * Default `'off'`.
+   */
+  preflight?: PreflightMode | undefined;
 }
 
 /**
@@ -147,6 +155,7 @@ export const DEFAULTS = {
   maxEventSize: 16 * 1024 * 1024,
   logLevel: 'warn',
   validation: 'error',
+  preflight: 'off',
 } as const satisfies Partial<ClientOptions>;
 
 /** The options after defaults and checks. The key is kept apart (see `Client`) so it cannot be logged or inspected. */
@@ -165,6 +174,7 @@ export interface ResolvedOptions {
   logLevel: LogLevel;
   logger: Logger;
   validation: ValidationMode;
+  preflight: PreflightMode;
 }
 
 const CLIENT_OPTION_NAMES: readonly (keyof ClientOptions)[] = [
@@ -183,6 +193,7 @@ const CLIENT_OPTION_NAMES: readonly (keyof ClientOptions)[] = [
   'logLevel',
   'logger',
   'validation',
+  'preflight',
 ];
 
 const REQUEST_OPTION_NAMES: readonly (keyof RequestOptions)[] = [
@@ -246,6 +257,10 @@ export function resolveClientOptions(options: ClientOptions): {
       `\`validation\` must be one of ${VALIDATION_MODES.join(', ')}; got ${JSON.stringify(validation)}.`,
     );
   }
+  const preflight = options.preflight ?? DEFAULTS.preflight;
+  if (!(['off', 'warn', 'error'] as const).includes(preflight)) {
+    throw new InferenceError(`\`preflight\` must be one of off, warn, error; got ${JSON.stringify(preflight)}.`);
+  }
   if (options.fetch !== undefined && typeof options.fetch !== 'function') {
     throw new InferenceError('`fetch` must be a function with the signature of the global fetch.');
   }
@@ -268,6 +283,7 @@ export function resolveClientOptions(options: ClientOptions): {
       logLevel,
       logger: options.logger ?? console,
       validation,
+      preflight,
     },
   };
 }

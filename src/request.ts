@@ -19,6 +19,8 @@ export interface RequestContext {
   options: ResolvedOptions;
   apiKey(): Promise<string>;
   log: Log;
+  /** The pre-flight check of completion bodies (a no-op unless the `preflight` option is on). */
+  preflight?(body: object): Promise<void>;
 }
 
 /** One API call as a resource describes it. */
@@ -31,6 +33,8 @@ export interface RequestSpec {
   options?: RequestOptions | undefined;
   /** Ask for an event stream (sets `Accept: text/event-stream`). */
   stream?: boolean;
+  /** Runs before anything is sent (the pre-flight check); its rejection is the call's. */
+  before?: (() => Promise<void>) | undefined;
 }
 
 /** A response whose status was 2xx, handed to a `Reader` inside its attempt. */
@@ -108,6 +112,7 @@ export const readNothing: Reader<Response> = async (sent) => {
 export async function send<T>(ctx: RequestContext, spec: RequestSpec, read: Reader<T>): Promise<T> {
   const { options: client, log } = ctx;
   const opts = spec.options ?? {};
+  if (spec.before) await spec.before();
   const url = buildURL(client.baseURL, spec.path, client.defaultQuery, opts.query);
   const target: RequestTarget = { method: spec.method, path: new URL(url).pathname };
   const timeout = opts.timeout ?? client.timeout;

@@ -1,7 +1,7 @@
 /** Model utilities through the public API: exact cost estimates and waiting for readiness. */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APIUserAbortError, Client, estimateCost, InferenceError, ModelNotReadyError, NotFoundError, type Model } from '../src/index';
+import { APIUserAbortError, Client, estimateCost, InferenceError, ModelNotReadyError, NotFoundError, PreflightError, type Logger, type Model } from '../src/index';
 import { formatDecimal, parseDecimal, add, multiply } from '../src/lib/decimal';
 import { startMockServer, type MockServer } from '../src/testing';
 
@@ -106,5 +106,56 @@ describe('models.waitUntilReady', () => {
   it('treats a model without is_ready (other servers) as ready', async () => {
     server.enqueue({ path: '/models/mock/echo', body: { id: 'mock/echo', object: 'model' } });
     await expect(client.models.waitUntilReady('mock/echo')).resolves.toMatchObject({ id: 'mock/echo' });
+  });
+});
+
+describe('preflight option', () => {
+  let server: MockServer;
+  beforeAll(async () => {
+    server = await startMockServer();
+  });
+  afterAll(() => server.close());
+  const make = (preflight: 'off' | 'warn' | 'error', logger?: Logger) =>
+    new Client({ apiKey: server.apiKey, baseURL: server.url, logLevel: logger ? 'warn' : 'off', preflight, ...(logger ? { logger } : {}) });
+  const body = (max_tokens: number) => ({ model: 'mock/echo', messages: [{ role: 'user' as const, content: 'hi' }], max_tokens });
+
+  it("'error' rejects a max_tokens above max_output_length before sending the completion", async () => {
+    server.requests.length = 0;
+    const limit = (await make('off').models.retrieve('mock/echo')).max_output_length!;
+    server.requests.length = 0;
+    const error = await make('error').chat.completions.create(body(limit + 1)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PreflightError);
+    expect(error).toMatchObject({ model: 'mock/echo', param: 'max_tokens', requested: limit + 1, limit });
+    expect(server.requests.map((r) => r.path)).toEqual(['/models/mock/echo']); // the limits, never the completion
+  });
+
+  it('fetches the limits once per model and lets requests within them through', async () => {
+    server.requests.length = 0;
+    const client = make('error');
+    await client.chat.completions.create(body(5));
+    await client.completions.create({ model: 'mock/echo', prompt: 'hi', max_tokens: 5 });
+    expect(server.requests.map((r) => r.path)).toEqual(['/models/mock/echo', '/chat/completions', '/completions']);
+  });
+
+  it("'warn' logs and sends", async () => {
+    const lines: string[] = [];
+    const logger = { error: () => {}, warn: (m: string) => void lines.push(m), info: () => {}, debug: () => {} };
+    const limit = (await make('off').models.retrieve('mock/echo')).max_output_length!;
+    await expect(make('warn', logger).chat.completions.create(body(limit + 1))).resolves.toBeDefined();
+    expect(lines.join('\n')).toMatch(/max_tokens is \d+, but "mock\/echo" generates at most/);
+  });
+
+  it("'off' (the default) sends no extra request", async () => {
+    server.requests.length = 0;
+    await make('off').chat.completions.create(body(5));
+    expect(server.requests.map((r) => r.path)).toEqual(['/chat/completions']);
+  });
+
+  it('skips the check when the server cannot describe the model', async () => {
+    server.requests.length = 0;
+    server.enqueue({ path: '/models/mock/echo', status: 404, body: { error: { message: 'no' } } });
+    // The limits could not be read, so the request goes out and the server decides.
+    await make('error').chat.completions.create(body(10_000_000));
+    expect(server.requests.map((r) => r.path)).toEqual(['/models/mock/echo', '/chat/completions']);
   });
 });

@@ -10,7 +10,19 @@ import { deltaText } from './accumulate';
 import { ChatCompletionStream } from './chat-stream';
 import { jsonText, parseChatCompletion, type ParsedChatCompletion, type ParsedFunctionToolCall } from './parse';
 
-/** `T` with every property optional, all the way down: a structured output still being written. */
+/**
+ * `T` with every property optional, all the way down: a structured output still being written.
+ *
+ * @example
+ * ```ts
+ * import type { DeepPartial } from 'inference-sdk';
+ *
+ * function render(city: DeepPartial<{ name: string; population: number }>): void {
+ *   console.log(city.name ?? '…', city.population ?? '…'); // { name: 'Par' } before { name: 'Paris', population: 2102650 }
+ * }
+ * for await (const partial of stream.parsedStream()) render(partial); // stream: parse({ ..., stream: true })
+ * ```
+ */
 export type DeepPartial<T> = T extends readonly (infer Item)[]
   ? DeepPartial<Item>[]
   : T extends (...args: never[]) => unknown

@@ -21,7 +21,18 @@ import { parserOf, type AutoParseableResponseFormat, type AutoParseableTool } fr
 /** `T` without the keys `K`, keeping its index signature (`Omit` would drop every known key of these open types). */
 export type Without<T, K extends PropertyKey> = { [P in keyof T as P extends K ? never : P]: T[P] };
 
-/** A tool call with its arguments parsed: typed from its tool when the tool came from `zodFunction()`. */
+/**
+ * A tool call with its arguments parsed: typed from its tool when the tool came from `zodFunction()`.
+ *
+ * @example
+ * ```ts
+ * import type { ParsedFunctionToolCall } from 'inference-sdk';
+ *
+ * function describeCall(call: ParsedFunctionToolCall<'get_weather', { city: string }>): string {
+ *   return `${call.id}: ${call.function.name}(${call.function.parsed_arguments.city})`;
+ * }
+ * ```
+ */
 export type ParsedFunctionToolCall<Name extends string = string, Args = unknown> = Without<ChatCompletionMessageToolCall, 'function'> & {
   function: Without<ChatCompletionMessageToolCall['function'], 'name'> & {
     name: Name;
@@ -33,7 +44,19 @@ export type ParsedFunctionToolCall<Name extends string = string, Args = unknown>
   };
 };
 
-/** The assistant message with `parsed` (the structured output) and parsed tool calls. */
+/**
+ * The assistant message with `parsed` (the structured output) and parsed tool calls.
+ *
+ * @example
+ * ```ts
+ * import type { ParsedChatCompletionMessage } from 'inference-sdk';
+ *
+ * function show(message: ParsedChatCompletionMessage<{ city: string; celsius: number }>): void {
+ *   if (message.refusal) console.log('refused:', message.refusal);
+ *   else if (message.parsed) console.log(`${message.parsed.city}: ${message.parsed.celsius} °C`);
+ * }
+ * ```
+ */
 export type ParsedChatCompletionMessage<ParsedT = null, ToolCall = ParsedFunctionToolCall> = Without<ChatCompletionMessage, 'tool_calls'> & {
   /**
    * The structured output: validated and typed with `zodResponseFormat`, JSON-parsed for another
@@ -44,17 +67,59 @@ export type ParsedChatCompletionMessage<ParsedT = null, ToolCall = ParsedFunctio
   tool_calls?: ToolCall[] | null;
 };
 
-/** A choice whose message is parsed. */
+/**
+ * A choice whose message is parsed.
+ *
+ * @example
+ * ```ts
+ * import * as z from 'zod';
+ * import { zodResponseFormat, type ParsedChoice } from 'inference-sdk';
+ *
+ * const answered = (choice: ParsedChoice<{ city: string }>) => choice.finish_reason === 'stop' && choice.message.parsed !== null;
+ * const format = zodResponseFormat(z.object({ city: z.string() }), 'city');
+ * const completion = await client.chat.completions.parse({ model: 'acme/chat-1', messages, n: 3, response_format: format });
+ * console.log(completion.choices.filter(answered).length, 'usable answers');
+ * ```
+ */
 export type ParsedChoice<ParsedT = null, ToolCall = ParsedFunctionToolCall> = Without<ChatCompletionChoice, 'message'> & {
   message: ParsedChatCompletionMessage<ParsedT, ToolCall>;
 };
 
-/** What `chat.completions.parse()` resolves to. */
+/**
+ * What `chat.completions.parse()` resolves to.
+ *
+ * @example
+ * ```ts
+ * import * as z from 'zod';
+ * import { zodResponseFormat, type ParsedChatCompletion } from 'inference-sdk';
+ *
+ * const Weather = z.object({ city: z.string(), celsius: z.number() });
+ * const completion: ParsedChatCompletion<z.infer<typeof Weather>> = await client.chat.completions.parse({
+ *   model: 'acme/chat-1',
+ *   messages,
+ *   response_format: zodResponseFormat(Weather, 'weather'),
+ * });
+ * console.log(completion.usage?.total_tokens, completion.choices[0]?.message.parsed?.celsius);
+ * ```
+ */
 export type ParsedChatCompletion<ParsedT = null, ToolCall = ParsedFunctionToolCall> = Without<ChatCompletion, 'choices'> & {
   choices: ParsedChoice<ParsedT, ToolCall>[];
 };
 
-/** The type of `message.parsed` for a `response_format`. */
+/**
+ * The type of `message.parsed` for a `response_format`.
+ *
+ * @example
+ * ```ts
+ * import * as z from 'zod';
+ * import { zodResponseFormat, type ParsedOutputOf } from 'inference-sdk';
+ *
+ * const format = zodResponseFormat(z.object({ city: z.string() }), 'city');
+ * type City = ParsedOutputOf<typeof format>; // { city: string }
+ * type Untyped = ParsedOutputOf<{ type: 'json_object' }>; // unknown
+ * type NoFormat = ParsedOutputOf<undefined>; // null
+ * ```
+ */
 export type ParsedOutputOf<Format> =
   Format extends AutoParseableResponseFormat<infer T>
     ? T
@@ -62,11 +127,43 @@ export type ParsedOutputOf<Format> =
       ? unknown
       : null;
 
-/** The type of a parsed tool call for a `tools` list: one member per tool made by `zodFunction()`. */
+/**
+ * The type of a parsed tool call for a `tools` list: one member per tool made by `zodFunction()`.
+ *
+ * @example
+ * ```ts
+ * import * as z from 'zod';
+ * import { zodFunction, type ParsedToolCallOf } from 'inference-sdk';
+ *
+ * const tools = [
+ *   zodFunction({ name: 'get_weather', parameters: z.object({ city: z.string() }) }),
+ *   zodFunction({ name: 'get_time', parameters: z.object({ zone: z.string() }) }),
+ * ];
+ * function target(call: ParsedToolCallOf<typeof tools>): string {
+ *   return call.function.name === 'get_weather' ? call.function.parsed_arguments.city : call.function.parsed_arguments.zone; // narrowed by name
+ * }
+ * ```
+ */
 export type ParsedToolCallOf<Tools> = Tools extends readonly (infer Tool)[] ? ToolCallFor<Tool> : ParsedFunctionToolCall;
 type ToolCallFor<Tool> = Tool extends AutoParseableTool<infer Name, infer Args> ? ParsedFunctionToolCall<Name, Args> : ParsedFunctionToolCall;
 
-/** `parse()`'s result for a request body. */
+/**
+ * `parse()`'s result for a request body.
+ *
+ * @example
+ * ```ts
+ * import * as z from 'zod';
+ * import { zodResponseFormat, type ChatCompletionMessageParam, type ParsedChatCompletionFor } from 'inference-sdk';
+ *
+ * const body = {
+ *   model: 'acme/chat-1',
+ *   messages: [{ role: 'user', content: 'Weather in Paris?' }] as ChatCompletionMessageParam[],
+ *   response_format: zodResponseFormat(z.object({ city: z.string(), celsius: z.number() }), 'weather'),
+ * };
+ * const ask = (): Promise<ParsedChatCompletionFor<typeof body>> => client.chat.completions.parse(body);
+ * (await ask()).choices[0]?.message.parsed?.celsius; // number | undefined
+ * ```
+ */
 export type ParsedChatCompletionFor<Params extends ChatCompletionCreateParams> = ParsedChatCompletion<
   ParsedOutputOf<Params['response_format']>,
   ParsedToolCallOf<Params['tools']>

@@ -25,6 +25,21 @@ import { parserOf, RUN, type RunnableZodTool, type ToolFunction } from './schema
  * A tool `runTools()` can run without a schema library: a plain function tool with its
  * `function` (and optionally `parse`, which turns the arguments' JSON text into `Args` and
  * throws when they are wrong; without it the arguments are `JSON.parse`d).
+ *
+ * @example
+ * ```ts
+ * import type { RunnableFunctionTool } from 'inference-sdk';
+ *
+ * const add: RunnableFunctionTool<{ a: number; b: number }> = {
+ *   type: 'function',
+ *   function: {
+ *     name: 'add',
+ *     parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+ *     function: ({ a, b }) => a + b,
+ *   },
+ * };
+ * const runner = client.chat.completions.runTools({ model: 'acme/chat-1', messages, tools: [add] });
+ * ```
  */
 export interface RunnableFunctionTool<Args = unknown> {
   type: 'function';
@@ -34,25 +49,78 @@ export interface RunnableFunctionTool<Args = unknown> {
   };
 }
 
-/** A tool `runTools()` can run. */
+/**
+ * A tool `runTools()` can run.
+ *
+ * @example
+ * ```ts
+ * import * as z from 'zod';
+ * import { zodFunction, type RunnableTool } from 'inference-sdk';
+ *
+ * const tools: RunnableTool[] = [
+ *   zodFunction({ name: 'get_weather', parameters: z.object({ city: z.string() }), function: ({ city }) => `Sunny in ${city}` }),
+ *   { type: 'function', function: { name: 'now', parameters: { type: 'object', properties: {} }, function: () => new Date().toISOString() } },
+ * ];
+ * const runner = client.chat.completions.runTools({ model: 'acme/chat-1', messages, tools });
+ * ```
+ */
 // `any` for the arguments: each tool checks its own, and a list mixes tools of different argument types.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type RunnableTool = RunnableZodTool<string, any> | RunnableFunctionTool<any>;
 
-/** `runTools()`'s body: a chat completion request whose tools carry functions. */
+/**
+ * `runTools()`'s body: a chat completion request whose tools carry functions.
+ *
+ * @example
+ * ```ts
+ * import type { RunToolsParams } from 'inference-sdk';
+ *
+ * const body: RunToolsParams = {
+ *   model: 'acme/chat-1',
+ *   messages: [{ role: 'user', content: 'Is it warmer in Paris or in Oslo?' }],
+ *   tools: [getWeather], // zodFunction({ name, parameters, function })
+ *   stream: true,
+ * };
+ * for await (const text of client.chat.completions.runTools(body).textStream()) process.stdout.write(text);
+ * ```
+ */
 export type RunToolsParams = Without<ChatCompletionCreateParams, 'tools' | 'stream'> & {
   tools: RunnableTool[];
   /** `true`: each request streams, and the runner yields its chunks as they arrive. */
   stream?: boolean | null;
 };
 
-/** `runTools()`'s options: the per-request options, applied to every request of the run, and `maxRounds`. */
+/**
+ * `runTools()`'s options: the per-request options, applied to every request of the run, and `maxRounds`.
+ *
+ * @example
+ * ```ts
+ * import type { RunToolsOptions } from 'inference-sdk';
+ *
+ * const options: RunToolsOptions = { maxRounds: 3, timeout: 30_000, signal: AbortSignal.timeout(120_000) };
+ * const runner = client.chat.completions.runTools({ model: 'acme/chat-1', messages, tools: [getWeather] }, options);
+ * console.log(await runner.finalContent()); // null if the model still called tools in round 3
+ * ```
+ */
 export type RunToolsOptions = RequestOptions & {
   /** Most requests to make (default 10). If the model still calls tools in the last one, the run ends there without running them. */
   maxRounds?: number;
 };
 
-/** What a run reports, in order. `round` counts requests from 1. */
+/**
+ * What a run reports, in order. `round` counts requests from 1.
+ *
+ * @example
+ * ```ts
+ * import type { RunnerEvent } from 'inference-sdk';
+ *
+ * function log(event: RunnerEvent): void {
+ *   if (event.type === 'completion') console.log(`round ${event.round}:`, event.completion.usage?.total_tokens, 'tokens');
+ *   else if (event.type === 'message') console.log(`round ${event.round}:`, event.message.role);
+ * }
+ * for await (const event of client.chat.completions.runTools({ model: 'acme/chat-1', messages, tools: [getWeather] })) log(event);
+ * ```
+ */
 export type RunnerEvent<ParsedT = null> =
   | { type: 'chunk'; round: number; chunk: ChatCompletionChunk }
   | { type: 'completion'; round: number; completion: ParsedChatCompletion<ParsedT> }

@@ -10,7 +10,19 @@ import { PARSER, RUN, type AutoParseableResponseFormat, type AutoParseableTool, 
 import { restoreOptional, toStrictJSONSchema } from './schema-strict';
 import { toJSONSchema, validateWith, type InferOutput, type JSONSchema, type StandardSchema } from './schema';
 
-/** What `zodFunction()` takes. */
+/**
+ * What `zodFunction()` takes.
+ *
+ * @example
+ * ```ts
+ * import * as z from 'zod';
+ * import { zodFunction, type ZodFunctionOptions } from 'inference-sdk';
+ *
+ * const Args = z.object({ city: z.string() });
+ * const options: ZodFunctionOptions<'get_weather', typeof Args> = { name: 'get_weather', description: 'Current weather in a city', parameters: Args };
+ * const getWeather = zodFunction(options); // for parse(); add `function` for runTools()
+ * ```
+ */
 export interface ZodFunctionOptions<Name extends string, S extends StandardSchema> {
   /** The function's name (letters, digits, `_`, `-`; up to 64). */
   name: Name;

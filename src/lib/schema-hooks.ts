@@ -27,13 +27,40 @@ export type JSONTextParser<T> = (text: string) => Promise<ParseOutcome<T>>;
  * A `json_schema` response format that also knows how to parse and validate the reply, made by
  * `zodResponseFormat()`. Send it as `response_format`; `parse()` then types `message.parsed`
  * as `T`.
+ *
+ * @example
+ * ```ts
+ * import * as z from 'zod';
+ * import { zodResponseFormat, type AutoParseableResponseFormat } from 'inference-sdk';
+ *
+ * const Weather = z.object({ city: z.string(), celsius: z.number() });
+ * const format: AutoParseableResponseFormat<z.infer<typeof Weather>> = zodResponseFormat(Weather, 'weather');
+ * console.log(format.json_schema.name, format.json_schema.strict); // 'weather' true
+ * const completion = await client.chat.completions.parse({ model: 'acme/chat-1', messages, response_format: format });
+ * completion.choices[0]?.message.parsed; // { city: string; celsius: number } | null
+ * ```
  */
 export interface AutoParseableResponseFormat<T> extends ResponseFormatJSONSchema {
   /** @internal */
   readonly [PARSER]: JSONTextParser<T>;
 }
 
-/** What a tool's function receives besides its arguments. */
+/**
+ * What a tool's function receives besides its arguments.
+ *
+ * @example
+ * ```ts
+ * import * as z from 'zod';
+ * import { zodFunction, type ToolContext } from 'inference-sdk';
+ *
+ * async function weather({ city }: { city: string }, { signal, toolCall }: ToolContext): Promise<unknown> {
+ *   console.log('answering', toolCall.id);
+ *   const response = await fetch(`https://weather.example.com/${encodeURIComponent(city)}`, { signal });
+ *   return response.json();
+ * }
+ * const getWeather = zodFunction({ name: 'get_weather', parameters: z.object({ city: z.string() }), function: weather });
+ * ```
+ */
 export interface ToolContext {
   /** Aborts when the run is aborted (or another tool of the same round failed). */
   signal: AbortSignal;
@@ -41,13 +68,34 @@ export interface ToolContext {
   toolCall: { id: string; function: { name: string; arguments?: string } };
 }
 
-/** A tool function: validated arguments in, anything out (strings are sent as they are, other values as JSON). */
+/**
+ * A tool function: validated arguments in, anything out (strings are sent as they are, other values as JSON).
+ *
+ * @example
+ * ```ts
+ * import * as z from 'zod';
+ * import { zodFunction, type ToolFunction } from 'inference-sdk';
+ *
+ * const add: ToolFunction<{ a: number; b: number }> = ({ a, b }) => ({ sum: a + b }); // sent back as JSON
+ * const addTool = zodFunction({ name: 'add', parameters: z.object({ a: z.number(), b: z.number() }), function: add });
+ * ```
+ */
 export type ToolFunction<Args> = (args: Args, context: ToolContext) => unknown;
 
 /**
  * A function tool that knows how to parse and validate its arguments, made by
  * `zodFunction()`. `parse()` types `tool_calls[i].function.parsed_arguments` as `Args`;
  * with a `function`, `runTools()` can call it.
+ *
+ * @example
+ * ```ts
+ * import * as z from 'zod';
+ * import { zodFunction, type AutoParseableTool } from 'inference-sdk';
+ *
+ * const getWeather: AutoParseableTool<'get_weather', { city: string }> = zodFunction({ name: 'get_weather', parameters: z.object({ city: z.string() }) });
+ * const completion = await client.chat.completions.parse({ model: 'acme/chat-1', messages, tools: [getWeather] });
+ * for (const call of completion.choices[0]?.message.tool_calls ?? []) console.log(call.function.parsed_arguments.city);
+ * ```
  */
 export interface AutoParseableTool<Name extends string = string, Args = unknown> extends ChatCompletionTool {
   function: ChatCompletionTool['function'] & { name: Name };
@@ -57,7 +105,22 @@ export interface AutoParseableTool<Name extends string = string, Args = unknown>
   readonly [RUN]?: ToolFunction<Args> | undefined;
 }
 
-/** A tool made by `zodFunction({ ..., function })`: its arguments are validated before it runs. */
+/**
+ * A tool made by `zodFunction({ ..., function })`: its arguments are validated before it runs.
+ *
+ * @example
+ * ```ts
+ * import * as z from 'zod';
+ * import { zodFunction, type RunnableZodTool } from 'inference-sdk';
+ *
+ * const getWeather: RunnableZodTool<'get_weather', { city: string }> = zodFunction({
+ *   name: 'get_weather',
+ *   parameters: z.object({ city: z.string() }),
+ *   function: ({ city }) => `Sunny in ${city}`,
+ * });
+ * const runner = client.chat.completions.runTools({ model: 'acme/chat-1', messages, tools: [getWeather] });
+ * ```
+ */
 export interface RunnableZodTool<Name extends string = string, Args = unknown> extends AutoParseableTool<Name, Args> {
   /** @internal */
   readonly [RUN]: ToolFunction<Args>;

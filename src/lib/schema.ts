@@ -7,12 +7,38 @@
 import { toJSONSchema as zodToJSONSchema, type ZodMiniType } from 'zod/mini';
 import { InferenceError, type ValidationIssue } from '../errors';
 
-/** A JSON Schema document (free-form object). */
+/**
+ * A JSON Schema document (free-form object).
+ *
+ * @example
+ * ```ts
+ * import type { JSONSchema } from 'inference-sdk';
+ *
+ * const schema: JSONSchema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
+ * const completion = await client.chat.completions.parse({
+ *   model: 'acme/chat-1',
+ *   messages,
+ *   response_format: { type: 'json_schema', json_schema: { name: 'city', schema, strict: true } },
+ * });
+ * completion.choices[0]?.message.parsed; // unknown: JSON-parsed, not validated
+ * ```
+ */
 export type JSONSchema = Record<string, unknown>;
 
 /**
  * The part of the Standard Schema interface (v1) this SDK relies on: a vendor, a `validate`
  * function and the inferred types. Zod 4, Valibot, ArkType and others implement it.
+ *
+ * @example
+ * ```ts
+ * import * as z from 'zod';
+ * import { zodResponseFormat, type StandardSchema } from 'inference-sdk';
+ *
+ * // Any zod 4, Valibot, ArkType… schema, as zodResponseFormat() and zodFunction() take.
+ * const weatherFormat = <S extends StandardSchema>(schema: S) => zodResponseFormat(schema, 'weather', { description: 'Weather in one city' });
+ * const completion = await client.chat.completions.parse({ model: 'acme/chat-1', messages, response_format: weatherFormat(z.object({ celsius: z.number() })) });
+ * completion.choices[0]?.message.parsed?.celsius; // number | undefined
+ * ```
  */
 export interface StandardSchema<Input = unknown, Output = Input> {
   readonly '~standard': {
@@ -28,12 +54,37 @@ export interface StandardSchema<Input = unknown, Output = Input> {
   };
 }
 
-/** What `~standard.validate` returns. */
+/**
+ * What `~standard.validate` returns.
+ *
+ * @example
+ * ```ts
+ * import * as z from 'zod';
+ * import type { StandardResult } from 'inference-sdk';
+ *
+ * const City = z.object({ city: z.string() });
+ * const result: StandardResult<{ city: string }> = await City['~standard'].validate({ city: 42 });
+ * if (result.issues) for (const issue of result.issues) console.log(issue.path, issue.message);
+ * else console.log(result.value.city);
+ * ```
+ */
 export type StandardResult<Output> =
   | { readonly value: Output; readonly issues?: undefined }
   | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined }> };
 
-/** The type a schema produces once it has validated a value. */
+/**
+ * The type a schema produces once it has validated a value.
+ *
+ * @example
+ * ```ts
+ * import * as z from 'zod';
+ * import type { InferOutput } from 'inference-sdk';
+ *
+ * const Weather = z.object({ city: z.string(), celsius: z.string().transform(Number) });
+ * type Weather = InferOutput<typeof Weather>; // { city: string; celsius: number }: what message.parsed holds
+ * const show = (weather: Weather): string => `${weather.city}: ${weather.celsius.toFixed(1)} °C`;
+ * ```
+ */
 export type InferOutput<S> = S extends StandardSchema<unknown, infer Output> ? Output : unknown;
 
 /** The outcome of {@link validateWith}. */

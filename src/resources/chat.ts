@@ -75,7 +75,8 @@ export class ChatCompletions {
   create(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream> {
     checkBody(body, 'chat.completions.create', 'messages');
     checkRequestOptions(options, 'chat.completions.create');
-    const spec = { method: 'POST', path: '/chat/completions', body, options } as const;
+    const ctx = this.#ctx;
+    const spec = { method: 'POST', path: '/chat/completions', body, options, before: async () => ctx.preflight?.(body) } as const;
     if (body.stream === true) {
       return streamCall<ChatCompletionChunk, ChatCompletionStream>(
         this.#ctx,

@@ -60,7 +60,8 @@ export class Completions {
   create(body: CompletionCreateParams, options?: RequestOptions): APIPromise<Completion | Stream<Completion>> {
     checkBody(body, 'completions.create', 'prompt');
     checkRequestOptions(options, 'completions.create');
-    const spec = { method: 'POST', path: '/completions', body, options } as const;
+    const ctx = this.#ctx;
+    const spec = { method: 'POST', path: '/completions', body, options, before: async () => ctx.preflight?.(body) } as const;
     if (body.stream === true) {
       // Each event of a legacy stream is a Completion carrying a text fragment.
       return streamCall(this.#ctx, spec, zCompletion, (source, controller) => new Stream(source, controller));
