@@ -19,8 +19,23 @@
 export interface CommandIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
-  /** Aborted when the process is asked to stop; long-running commands clean up and resolve. */
+  /** Aborted when the process is asked to stop; long-running commands clean up and resolve. Its `reason` is the signal's name (`'SIGINT'`, `'SIGTERM'`) when a signal stopped it. */
   signal: AbortSignal;
+  /** Environment variables; default: none (commands then see only their flags). */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** Standard input; default: none (an empty input). Read lazily: only commands that need it touch it. */
+  readonly stdin?: (NodeJS.ReadableStream & { isTTY?: boolean }) | undefined;
+  /** Whether stdout is a terminal (colours, interactive output); default false. */
+  stdoutIsTTY?: boolean | undefined;
+  /** Whether stderr is a terminal (the spinner); default false. */
+  stderrIsTTY?: boolean | undefined;
+  /** Where an interactive prompt is drawn (readline's output): the terminal stream. Default: none. */
+  readonly terminal?: NodeJS.WritableStream | undefined;
+  /**
+   * While the returned function has not been called, Ctrl-C (SIGINT) calls `handler` instead of
+   * aborting `signal`: an interactive command cancels one request and carries on. Default: none.
+   */
+  trapInterrupt?: ((handler: () => void) => () => void) | undefined;
 }
 
 /**
@@ -42,13 +57,18 @@ export interface CommandIO {
 export interface Command {
   name: string;
   summary: string;
-  /** Resolves to the process exit code. A thrown UsageError prints its message and the command's help, exit code 2. */
+  /** Resolves to the process exit code. A thrown UsageError prints its message and the help's synopsis (its first paragraph), exit code 2. */
   run(args: string[], io: CommandIO): Promise<number>;
   help: string;
+  /**
+   * The command takes credentials (`--api-key`, INFERENCE_API_KEY): the dispatcher then replaces
+   * them with `***` in everything the command writes, errors included.
+   */
+  usesCredentials?: boolean;
 }
 
 /**
- * Wrong arguments: the dispatcher prints the message and the command's help, and exits with 2.
+ * Wrong arguments: the dispatcher prints the message and the command's synopsis, and exits with 2.
  *
  * @example
  * ```ts
@@ -57,4 +77,29 @@ export interface Command {
  */
 export class UsageError extends Error {
   override name = 'UsageError';
+}
+
+/**
+ * A runtime failure with a message that says it all: the dispatcher prints the message alone
+ * (no class name) and exits with 1.
+ *
+ * @example
+ * ```ts
+ * throw new CommandError('no ready model: pass -m <slug> or set INFERENCE_MODEL.');
+ * ```
+ */
+export class CommandError extends Error {
+  override name = 'CommandError';
+}
+
+/**
+ * The exit code of a command stopped by a signal: 130 for SIGINT (Ctrl-C), 143 for SIGTERM.
+ *
+ * @example
+ * ```ts
+ * if (io.signal.aborted) return interruptedExitCode(io.signal); // 130 after Ctrl-C
+ * ```
+ */
+export function interruptedExitCode(signal: AbortSignal): number {
+  return signal.reason === 'SIGTERM' ? 143 : 130;
 }

@@ -8,10 +8,13 @@
  */
 import process from 'node:process';
 import type { Command, CommandIO } from './command';
-import { UsageError } from './command';
+import { CommandError, interruptedExitCode, UsageError } from './command';
+import { chatCommand } from './chat';
+import { completeCommand } from './complete';
 import { mockServerCommand } from './mock-server';
+import { modelsCommand } from './models';
 
-const COMMANDS: readonly Command[] = [mockServerCommand];
+const COMMANDS: readonly Command[] = [modelsCommand, chatCommand, completeCommand, mockServerCommand];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -27,7 +30,8 @@ function usage(): string {
 }
 
 /**
- * Runs one command line; resolves to the exit code (0 ok, 1 failed, 2 usage error).
+ * Runs one command line; resolves to the exit code (0 ok, 1 failed, 2 usage error, 130 after
+ * Ctrl-C). Errors print as `inference-sdk <command>: <Class>: <message>`.
  *
  * @example
  * ```ts
@@ -45,29 +49,90 @@ export async function runCli(argv: readonly string[], io: CommandIO): Promise<nu
     io.stderr(`inference-sdk: unknown command '${name}'.\n\n${usage()}`);
     return 2;
   }
+  const safe = command.usesCredentials === true ? redacting(io, secretsIn(args, io.env)) : io;
   try {
-    return await command.run(args, io);
+    return await command.run(args, safe);
   } catch (error) {
     // parseArgs throws TypeErrors with a code for unknown or malformed options.
     const code = (error as { code?: unknown }).code;
     if (error instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
-      io.stderr(`inference-sdk ${command.name}: ${(error as Error).message}\n\n${command.help}`);
+      // The message and the synopsis; the full help is one --help away.
+      const synopsis = command.help.split('\n\n')[0] ?? '';
+      safe.stderr(`inference-sdk ${command.name}: ${(error as Error).message}\n\n${synopsis}\nRun 'inference-sdk ${command.name} --help' for every option.\n`);
       return 2;
     }
-    io.stderr(`inference-sdk ${command.name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    if (io.signal.aborted) {
+      safe.stderr(`inference-sdk ${command.name}: interrupted\n`);
+      return interruptedExitCode(io.signal);
+    }
+    const message =
+      error instanceof CommandError ? error.message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    safe.stderr(`inference-sdk ${command.name}: ${message}\n`);
     return 1;
   }
 }
 
+/** The API keys of a command line (`--api-key k`, `--api-key=k`) and of INFERENCE_API_KEY. */
+function secretsIn(args: readonly string[], env: CommandIO['env']): string[] {
+  const secrets: string[] = [];
+  args.forEach((arg, i) => {
+    if (arg === '--api-key' && args[i + 1] !== undefined) secrets.push(args[i + 1] as string);
+    else if (arg.startsWith('--api-key=')) secrets.push(arg.slice('--api-key='.length));
+  });
+  const fromEnv = env?.['INFERENCE_API_KEY'];
+  if (fromEnv !== undefined) secrets.push(fromEnv);
+  // A key of a character or two would blank out ordinary text; real keys are long.
+  return secrets.map((s) => s.trim()).filter((s) => s.length >= 4);
+}
+
+/** The same io, with every secret replaced by `***` in what is written. */
+function redacting(io: CommandIO, secrets: readonly string[]): CommandIO {
+  if (secrets.length === 0) return io;
+  const clean = (text: string): string => secrets.reduce((t, secret) => t.split(secret).join('***'), text);
+  return Object.create(io, {
+    stdout: { value: (text: string) => io.stdout(clean(text)) },
+    stderr: { value: (text: string) => io.stderr(clean(text)) },
+  }) as CommandIO;
+}
+
 const stop = new AbortController();
-const onSignal = (): void => stop.abort();
-process.once('SIGINT', onSignal);
-process.once('SIGTERM', onSignal);
+// Commands that handle Ctrl-C themselves (an interactive chat cancels one request) trap it.
+const traps: (() => void)[] = [];
+const onSignal = (signal: NodeJS.Signals): void => {
+  const trap = traps.at(-1);
+  if (signal === 'SIGINT' && trap !== undefined) trap();
+  else if (stop.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 143); // a second signal: stop now
+  else stop.abort(signal);
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+// `inference-sdk models | head -1`: the reader went away; that is not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
 
 const exitCode = await runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   signal: stop.signal,
+  env: process.env,
+  // A getter: standard input is opened only by the commands that read it.
+  get stdin() {
+    return process.stdin;
+  },
+  stdoutIsTTY: process.stdout.isTTY === true,
+  stderrIsTTY: process.stderr.isTTY === true,
+  get terminal() {
+    return process.stdout.isTTY === true ? process.stdout : process.stderr.isTTY === true ? process.stderr : undefined;
+  },
+  trapInterrupt: (handler) => {
+    traps.push(handler);
+    return () => {
+      const at = traps.lastIndexOf(handler);
+      if (at >= 0) traps.splice(at, 1);
+    };
+  },
 });
 // Let the event loop drain (no process.exit): an open handle left behind would show as a hang in tests.
 process.exitCode = exitCode;

@@ -1,0 +1,282 @@
+// `inference-sdk models | chat | complete` with pipes (no terminal), against the local mock server:
+// output, requests sent, exit codes, no colours, and the key never shown. The pseudo-terminal side
+// (spinner, colours, the interactive session, Ctrl-C) is in test/cli-pty.test.ts.
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startMockServer, type MockServer } from '../src/testing/index';
+import { ANSI, CLI, SECRET_KEY, cleanEnv, killLeftovers, runCli, start, type Result } from './cli-support';
+
+vi.setConfig({ testTimeout: 60_000 });
+
+let server: MockServer;
+let env: Record<string, string>;
+/** Every run's output, and whether FORCE_COLOR asked for colours. */
+const outputs: (Result & { forced: boolean })[] = [];
+
+/** Runs the CLI against the test server (key and URL in the environment), keeping every output for the key check. */
+async function cli(args: readonly string[], options: { env?: Record<string, string>; stdin?: string } = {}): Promise<Result> {
+  const result = await runCli(args, { ...options, env: { ...env, ...options.env } });
+  outputs.push({ ...result, forced: options.env?.['FORCE_COLOR'] !== undefined && options.env['NO_COLOR'] === undefined });
+  return result;
+}
+
+beforeAll(async () => {
+  server = await startMockServer({
+    apiKeys: { [SECRET_KEY]: 'all' },
+    models: [
+      { id: 'acme/loading', is_ready: false },
+      { id: 'acme/chat-1', name: 'Chat One', context_length: 131072, max_output_length: 8192, supported_features: ['tools', 'reasoning'], pricing: [{ prompt: '0.0000003', completion: '0.0000015', input_cache_read: '0.00000007500' }] },
+      { id: 'acme/base-1' },
+    ],
+  });
+  env = { INFERENCE_API_KEY: SECRET_KEY, INFERENCE_BASE_URL: server.url };
+});
+afterAll(() => server.close());
+afterEach(() => {
+  killLeftovers();
+  server.clear();
+});
+
+describe('inference-sdk models', () => {
+  it('prints a table with limits, features, readiness and exact per-token prices', async () => {
+    const { code, stdout, stderr } = await cli(['models']);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    const lines = stdout.split('\n');
+    expect(lines[0]).toMatch(/^SLUG\s+NAME\s+CONTEXT\s+MAX OUTPUT\s+FEATURES\s+READY\s+PRICES \(PROMPT \/ COMPLETION \/ CACHE READ\)$/);
+    expect(lines[1]).toMatch(/^acme\/loading\s+loading\s+8192\s+4096\s+-\s+no\s+0 \/ 0 \/ 0$/);
+    expect(lines[2]).toMatch(/^acme\/chat-1\s+Chat One\s+131072\s+8192\s+tools,reasoning\s+yes\s+0\.0000003 \/ 0\.0000015 \/ 0\.000000075$/);
+    expect(stdout).toContain("Prices are per token, in the service's currency.");
+    expect(stdout).not.toMatch(ANSI);
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /models']);
+    // `models list` is the same
+    expect((await cli(['models', 'list'])).stdout).toBe(stdout);
+  });
+
+  it('--json prints the response body', async () => {
+    const { code, stdout } = await cli(['models', '--json']);
+    expect(code).toBe(0);
+    const body = JSON.parse(stdout) as { object: string; data: { id: string }[] };
+    expect(body.data.map((m) => m.id)).toEqual(['acme/loading', 'acme/chat-1', 'acme/base-1']);
+  });
+
+  it('models get <slug> prints every field; --json the body', async () => {
+    const { code, stdout } = await cli(['models', 'get', 'acme/chat-1']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^slug\s+acme\/chat-1$/m);
+    expect(stdout).toMatch(/^context\s+131072 tokens$/m);
+    expect(stdout).toMatch(/^max output\s+8192 tokens$/m);
+    expect(stdout).toMatch(/^features\s+tools, reasoning$/m);
+    expect(stdout).toMatch(/^ready\s+yes$/m);
+    expect(stdout).toMatch(/^prices\s+prompt 0\.0000003, completion 0\.0000015, cache read 0\.000000075 per token/m);
+    expect(stdout).not.toMatch(ANSI);
+    const json = await cli(['models', 'get', 'acme/chat-1', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ id: 'acme/chat-1', context_length: 131072, pricing: [{ input_cache_read: '0.00000007500' }] });
+  });
+
+  it('an unknown model exits 1 with the error class and message', async () => {
+    const { code, stdout, stderr } = await cli(['models', 'get', 'acme/nope']);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('inference-sdk models: NotFoundError: 404 GET /v1/models/acme/nope: The model `acme/nope` is not available on this API.\n');
+  });
+});
+
+describe('inference-sdk chat', () => {
+  it('streams the reply to a prompt given as arguments, with the first ready model', async () => {
+    const { code, stdout, stderr } = await cli(['chat', 'Hello', 'there']);
+    expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: 'You said: Hello there\n', stderr: '' });
+    const chat = server.requests.find((r) => r.path === '/chat/completions');
+    expect(chat?.body).toEqual({ model: 'acme/chat-1', messages: [{ role: 'user', content: 'Hello there' }], stream: true });
+    expect(chat?.headers['authorization']).toBe(`Bearer ${SECRET_KEY}`);
+  });
+
+  it('reads the prompt from piped stdin; -m, -s, --max-tokens and --temperature go into the request', async () => {
+    const { code, stdout } = await cli(['chat', '-m', 'acme/base-1', '-s', 'Be terse.', '--max-tokens', '3', '--temperature', '0.5'], { stdin: 'one two three four\n' });
+    expect(code).toBe(0);
+    expect(stdout).toBe('You said: one\n'); // 3 tokens
+    expect(server.requests).toHaveLength(1); // -m: no model lookup
+    expect(server.requests[0]?.body).toEqual({
+      model: 'acme/base-1',
+      messages: [
+        { role: 'system', content: 'Be terse.' },
+        { role: 'user', content: 'one two three four' },
+      ],
+      stream: true,
+      max_tokens: 3,
+      temperature: 0.5,
+    });
+  });
+
+  it('takes the model from INFERENCE_MODEL when -m is not given', async () => {
+    expect((await cli(['chat', 'hi'], { env: { INFERENCE_MODEL: 'acme/base-1' } })).code).toBe(0);
+    expect(server.requests.map((r) => (r.body as { model?: string } | undefined)?.model)).toEqual(['acme/base-1']);
+  });
+
+  it('--json prints each raw chunk as one JSON line', async () => {
+    const { code, stdout } = await cli(['chat', '--json', 'a b']);
+    expect(code).toBe(0);
+    const chunks = stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { object: string; choices: { delta: { content?: string }; finish_reason: string | null }[] });
+    expect(chunks.every((c) => c.object === 'chat.completion.chunk')).toBe(true);
+    expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe('You said: a b');
+    expect(chunks.at(-1)?.choices[0]?.finish_reason).toBe('stop');
+  });
+
+  it('--verbose logs the requests, the model and the usage on stderr, with the key redacted', async () => {
+    const { code, stdout, stderr } = await cli(['chat', '-v', '--api-key', SECRET_KEY, 'count me']);
+    expect(code).toBe(0);
+    expect(stdout).toBe('You said: count me\n');
+    expect(stderr).toContain(`GET ${server.url}/models`);
+    expect(stderr).toContain("authorization: '***'");
+    expect(stderr).toContain('model: acme/chat-1 (the first ready model)');
+    expect(stderr).toContain('usage: 2 prompt + 4 completion tokens; cost 0.0000066');
+  });
+
+  it('an empty stdin is a usage error (2)', async () => {
+    const { code, stderr } = await cli(['chat'], { stdin: '' });
+    expect(code).toBe(2);
+    expect(stderr).toContain('inference-sdk chat: no prompt');
+  });
+
+  it('exits 130 on SIGINT during a stream, and prints what came before', async () => {
+    const slow = await startMockServer({ apiKeys: { [SECRET_KEY]: 'all' }, chunkDelayMs: 100 });
+    try {
+      const run = start(process.execPath, [...CLI, 'chat', '-m', 'mock/echo', 'one two three four five six seven eight nine ten eleven twelve'], cleanEnv({ ...env, INFERENCE_BASE_URL: slow.url }));
+      run.child.stdin.end();
+      await run.waitFor(/You said: /);
+      run.child.kill('SIGINT');
+      expect(await run.exit).toEqual({ code: 130, signal: null });
+      expect(run.stdout()).toMatch(/^You said: [^\n]*\n$/);
+      expect(run.stdout()).not.toContain('twelve');
+      expect(run.stderr()).toBe('(interrupted)\n');
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe('inference-sdk complete', () => {
+  it('streams a completion from the legacy endpoint, from arguments or piped stdin', async () => {
+    const byArgs = await cli(['complete', '-m', 'acme/base-1', 'Once upon a time']);
+    expect({ code: byArgs.code, stdout: byArgs.stdout }).toEqual({ code: 0, stdout: 'You said: Once upon a time\n' });
+    expect(server.requests[0]).toMatchObject({ method: 'POST', path: '/completions', body: { model: 'acme/base-1', prompt: 'Once upon a time', stream: true } });
+
+    const piped = await cli(['complete', '--max-tokens', '2'], { stdin: 'in a land far away' });
+    expect(piped.stdout).toBe('You said:\n');
+    expect(server.requests.at(-1)?.body).toMatchObject({ model: 'acme/chat-1', prompt: 'in a land far away', max_tokens: 2 });
+
+    const json = await cli(['complete', '--json', '-m', 'acme/base-1', 'x']);
+    const chunks = json.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { object: string; choices: { text: string }[] });
+    expect(chunks.every((c) => c.object === 'text_completion')).toBe(true);
+    expect(chunks.map((c) => c.choices[0]?.text).join('')).toBe('You said: x');
+  });
+});
+
+describe('--mock', () => {
+  it('runs models, chat and complete against an in-process mock, with no key or URL', async () => {
+    const bare = { INFERENCE_API_KEY: '', INFERENCE_BASE_URL: '' };
+    const models = await cli(['models', '--mock'], { env: bare });
+    expect(models.code).toBe(0);
+    expect(models.stdout).toMatch(/^mock\/echo\s+Mock Echo\s+8192\s+4096\s+tools\s+yes\s+0\.1 \/ 0\.4 \/ 0\.025$/m);
+    expect(models.stdout).toMatch(/^mock\/sleeping\s.*\sno\s+0 \/ 0 \/ 0$/m);
+    expect(await cli(['chat', '--mock', 'hi'], { env: bare })).toMatchObject({ code: 0, stdout: 'You said: hi\n' });
+    expect(await cli(['complete', '--mock', '-m', 'mock/reasoner'], { env: bare, stdin: 'go' })).toMatchObject({ code: 0, stdout: 'You said: go\n' });
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('errors and exit codes', () => {
+  it('usage errors exit 2 with the message and the command help', async () => {
+    const cases: [string[], string][] = [
+      [['models', '--bogus'], "Unknown option '--bogus'"],
+      [['models', 'get'], 'missing <slug>'],
+      [['models', 'delete', 'x'], "unknown action 'delete'"],
+      [['chat', '--max-tokens', 'lots', 'hi'], "--max-tokens must be an integer from 1 to 10000000, got 'lots'"],
+      [['chat', '--temperature', '3', 'hi'], '--temperature must be a number from 0 to 2'],
+      [['chat', '-m'], "Option '-m, --model <value>' argument missing"],
+      [['complete', '--mock', '--base-url', 'http://x/v1', 'hi'], '--mock runs its own server'],
+    ];
+    const results = await Promise.all(cases.map(([args]) => cli(args)));
+    for (const [i, [args, message]] of cases.entries()) {
+      const { code, stdout, stderr } = results[i] as Result;
+      expect({ args, code, stdout }).toEqual({ args, code: 2, stdout: '' });
+      expect(stderr).toContain(`inference-sdk ${args[0] ?? ''}: `);
+      expect(stderr).toContain(message);
+      expect(stderr).toContain(`Usage: inference-sdk ${args[0] ?? ''}`);
+    }
+    const unknown = await cli(['chats']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown command 'chats'");
+  });
+
+  it('a missing key or base URL is a usage error that says how to give one', async () => {
+    const noKey = await cli(['models'], { env: { INFERENCE_API_KEY: '' } });
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain('no API key: set INFERENCE_API_KEY or pass --api-key (or try --mock).');
+    const noURL = await cli(['models'], { env: { INFERENCE_BASE_URL: '' } });
+    expect(noURL.code).toBe(2);
+    expect(noURL.stderr).toContain('no base URL: set INFERENCE_BASE_URL or pass --base-url');
+  });
+
+  it('API and connection errors exit 1 with the class name and message', async () => {
+    const wrongKey = await cli(['models'], { env: { INFERENCE_API_KEY: 'sk-wrong-but-long-enough' } });
+    expect(wrongKey.code).toBe(1);
+    expect(wrongKey.stderr).toMatch(/^inference-sdk models: AuthenticationError: 401 GET \/v1\/models: /);
+
+    const dead = await startMockServer();
+    const url = dead.url;
+    await dead.close();
+    const refused = await cli(['chat', '-m', 'mock/echo', 'hi'], { env: { INFERENCE_BASE_URL: url } });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^inference-sdk chat: APIConnectionError: Connection error: POST \/v1\/chat\/completions: /);
+  });
+
+  it('no ready model: exit 1 with a hint', async () => {
+    const sleepy = await startMockServer({ apiKeys: { [SECRET_KEY]: 'all' }, models: [{ id: 'acme/zzz', is_ready: false }] });
+    try {
+      const { code, stderr } = await cli(['chat', 'hi'], { env: { INFERENCE_BASE_URL: sleepy.url } });
+      expect(code).toBe(1);
+      expect(stderr).toBe('inference-sdk chat: no model is ready (acme/zzz); pass -m <slug> or set INFERENCE_MODEL.\n');
+    } finally {
+      await sleepy.close();
+    }
+  });
+});
+
+describe('output hygiene', () => {
+  it('colours only on request: none in a pipe, FORCE_COLOR adds them, NO_COLOR wins', async () => {
+    const forced = await cli(['models'], { env: { FORCE_COLOR: '1' } });
+    expect(forced.stdout).toMatch(ANSI);
+    const both = await cli(['models'], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } });
+    expect(both.stdout).not.toMatch(ANSI);
+    expect(both.stdout).toBe((await cli(['models'])).stdout);
+  });
+
+  it('no output of any run holds an ANSI escape (without FORCE_COLOR) or the API key', async () => {
+    // Help and usage errors with the key on the command line, too.
+    await cli(['chat', '--help', '--api-key', SECRET_KEY]);
+    await cli(['models', `--api-key=${SECRET_KEY}`, '--nope']);
+    await cli(['models', 'get', SECRET_KEY, '--api-key', SECRET_KEY]);
+    expect(outputs.length).toBeGreaterThanOrEqual(3);
+    for (const { stdout, stderr } of outputs) {
+      expect(stdout + stderr).not.toContain(SECRET_KEY);
+      expect(stdout + stderr).not.toContain(SECRET_KEY.slice(3, 20));
+    }
+    for (const { stdout, stderr } of outputs.filter((o) => !o.forced)) expect(stdout + stderr).not.toMatch(ANSI);
+  });
+});
+
+describe('inference-sdk --help', () => {
+  it('lists the commands; each command documents its flags', async () => {
+    const top = await runCli(['--help']);
+    expect(top.code).toBe(0);
+    for (const name of ['models', 'chat', 'complete', 'mock-server']) expect(top.stdout).toContain(`  ${name}`);
+    for (const [name, flags] of [
+      ['models', ['--json', '--api-key <key>', '--base-url <url>', '--mock', '--verbose']],
+      ['chat', ['--model <slug>', '--system <text>', '--max-tokens <n>', '--temperature <x>', '--json', '--mock']],
+      ['complete', ['--model <slug>', '--max-tokens <n>', '--json', '--mock']],
+    ] as const) {
+      const help = await runCli([name, '--help']);
+      expect(help.code).toBe(0);
+      for (const flag of flags) expect(help.stdout).toContain(flag);
+    }
+  });
+});
