@@ -1,0 +1,352 @@
+// @ts-check
+/**
+ * `npm run bench`: inference-sdk against the floor (fetch + line split + JSON.parse) and the
+ * official `openai` client, on a loopback server in its own process. Each measurement runs in a
+ * fresh process; runs alternate between clients (the order rotates every round), and each cell
+ * is the median with min and max. Every response is checked (bench/measure.mjs). Prints a table
+ * with ratios to the floor and writes .cache/bench/results.json.
+ *
+ *   npm run bench                    all metrics, 7 runs each (a few minutes)
+ *   npm run bench -- --quick         3 runs, shorter samples, no install size (BENCH_QUICK=1 too)
+ *   npm run bench -- --only=chunk,cold
+ *
+ * Needs `npm run build` first: the package is measured as published (dist/), from a snapshot
+ * taken at the start so that a rebuild during the run cannot mix versions.
+ */
+import { execFileSync, fork, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const quick = args.includes('--quick') || process.env.BENCH_QUICK === '1';
+const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const runsArg = args.find((a) => a.startsWith('--runs='));
+const RUNS = runsArg ? Number(runsArg.slice('--runs='.length)) : quick ? 3 : 7;
+const COLD_RUNS = quick ? 8 : 20;
+const wanted = (/** @type {string} */ metric) => !only || only.includes(metric);
+
+const CLIENTS = ['floor', 'openai', 'sdk', 'sdk-off'];
+const LABELS = { floor: 'floor', openai: 'openai', sdk: 'inference-sdk', 'sdk-off': "inference-sdk 'off'" };
+
+// ---------------------------------------------------------------------------------------------
+// The package under test, as built
+
+const dist = join(root, 'dist', 'index.js');
+if (!existsSync(dist)) {
+  console.error('bench: dist/index.js is missing; run `npm run build` first.');
+  process.exit(1);
+}
+const cache = join(root, '.cache', 'bench');
+const snapshot = join(cache, 'dist');
+rmSync(snapshot, { recursive: true, force: true });
+mkdirSync(cache, { recursive: true });
+cpSync(join(root, 'dist'), snapshot, { recursive: true });
+// Inside the repository, so that the snapshot resolves zod and eventsource-parser as dist/ does.
+const sdkEntry = join(snapshot, 'index.js');
+const env = { ...process.env, BENCH_SDK: pathToFileURL(sdkEntry).href };
+const openaiVersion = JSON.parse(readFileSync(join(root, 'node_modules', 'openai', 'package.json'), 'utf8')).version;
+
+// ---------------------------------------------------------------------------------------------
+// Statistics and the table
+
+/** @param {number[]} values */
+function summary(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 ? sorted[mid] : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+  return { median: median ?? NaN, min: sorted[0] ?? NaN, max: sorted[sorted.length - 1] ?? NaN, n: sorted.length };
+}
+
+/** @param {number} x */
+function fmt(x) {
+  if (!Number.isFinite(x)) return '–';
+  const abs = Math.abs(x);
+  return abs >= 100 ? x.toFixed(0) : abs >= 10 ? x.toFixed(1) : x.toFixed(2);
+}
+
+/** @type {Record<string, any>} */
+const results = {};
+
+// ---------------------------------------------------------------------------------------------
+// Runtime metrics: one fresh process per (client, metric, run)
+
+/** @param {string} metric @param {number} port */
+function runtimeMetric(metric, port) {
+  /** @type {Record<string, { value: number[], rss: number[] }>} */
+  const samples = Object.fromEntries(CLIENTS.map((c) => [c, { value: [], rss: [] }]));
+  for (let run = 0; run < RUNS; run++) {
+    // Rotate the order, so no client always runs first (or right after the same neighbour).
+    const order = CLIENTS.map((_, i) => CLIENTS[(i + run) % CLIENTS.length] ?? '');
+    for (const client of order) {
+      const out = execFileSync(process.execPath, [join(root, 'bench', 'measure.mjs'), client, metric, String(port), quick ? 'quick' : ''], {
+        env,
+        encoding: 'utf8',
+      });
+      const result = JSON.parse(out.trim().split('\n').pop() ?? '{}');
+      samples[client]?.value.push(result.value);
+      if (result.rss !== undefined) samples[client]?.rss.push(result.rss);
+    }
+    process.stderr.write('.');
+  }
+  process.stderr.write(` ${metric}\n`);
+  return Object.fromEntries(
+    Object.entries(samples).map(([client, s]) => [client, { value: summary(s.value), rss: s.rss.length ? summary(s.rss) : undefined }]),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cold start: the wall time of a fresh process that imports and constructs, against `node -e 0`
+
+function coldStart() {
+  /** @type {Record<string, string[]>} */
+  const commands = {
+    node: ['-e', '0'],
+    floor: [join(root, 'bench', 'cold.mjs'), 'floor'],
+    openai: [join(root, 'bench', 'cold.mjs'), 'openai'],
+    sdk: [join(root, 'bench', 'cold.mjs'), 'sdk'],
+  };
+  /** @type {Record<string, number[]>} */
+  const times = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
+  const names = Object.keys(commands);
+  for (let run = 0; run < COLD_RUNS; run++) {
+    for (let i = 0; i < names.length; i++) {
+      const name = names[(i + run) % names.length] ?? '';
+      const start = process.hrtime.bigint();
+      const child = spawnSync(process.execPath, commands[name] ?? [], { env, stdio: 'inherit' });
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      if (child.status !== 0) throw new Error(`cold start of ${name} failed`);
+      times[name]?.push(ms);
+    }
+  }
+  process.stderr.write(' cold\n');
+  return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, summary(v)]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bundle: construct + one streaming chat, bundled for the browser by esbuild, minified, gzipped
+
+const STREAMING_CHAT = {
+  floor: `
+    const response = await fetch('https://example.test/v1/chat/completions', {
+      method: 'POST',
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true }),
+    });
+    const decoder = new TextDecoder();
+    let rest = '';
+    for await (const bytes of response.body) {
+      const lines = (rest + decoder.decode(bytes, { stream: true })).split('\\n');
+      rest = lines.pop();
+      for (const line of lines) {
+        if (!line.startsWith('data: ') || line === 'data: [DONE]') continue;
+        console.log(JSON.parse(line.slice(6)).choices[0]?.delta?.content ?? '');
+      }
+    }`,
+  openai: `
+    import OpenAI from 'openai';
+    const client = new OpenAI({ apiKey: 'k', baseURL: 'https://example.test/v1', dangerouslyAllowBrowser: true });
+    const stream = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    for await (const chunk of stream) console.log(chunk.choices[0]?.delta?.content ?? '');`,
+  sdk: `
+    import { Client } from ${JSON.stringify(sdkEntry)};
+    const client = new Client({ apiKey: 'k', baseURL: 'https://example.test/v1', dangerouslyAllowBrowser: true });
+    const stream = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    for await (const chunk of stream) console.log(chunk.choices?.[0]?.delta.content ?? '');`,
+};
+
+async function bundleSizes() {
+  /** @type {Record<string, any>} */
+  const sizes = {};
+  for (const [name, contents] of Object.entries(STREAMING_CHAT)) {
+    const outdir = mkdtempSync(join(tmpdir(), 'bench-bundle-'));
+    try {
+      const result = await build({
+        stdin: { contents, resolveDir: root, loader: 'js', sourcefile: `${name}-entry.js` },
+        bundle: true,
+        platform: 'browser',
+        format: 'esm',
+        minify: true,
+        treeShaking: true,
+        splitting: true,
+        outdir,
+        write: false,
+        metafile: true,
+        logLevel: 'silent',
+      });
+      const gz = Object.fromEntries(result.outputFiles.map((f) => [relative(root, f.path), gzipSync(f.contents).length]));
+      const outputs = result.metafile.outputs;
+      const entry = Object.keys(outputs).find((k) => outputs[k]?.entryPoint !== undefined) ?? '';
+      // What loads before anything runs: the entry and the chunks it imports statically.
+      const initial = new Set([entry]);
+      for (const file of initial) {
+        for (const imported of outputs[file]?.imports ?? []) if (imported.kind === 'import-statement') initial.add(imported.path);
+      }
+      const total = Object.values(gz).reduce((a, b) => a + b, 0);
+      const first = [...initial].reduce((a, f) => a + (gz[f] ?? 0), 0);
+      /** @type {Record<string, number>} */
+      const inputs = {};
+      for (const output of Object.values(outputs)) {
+        for (const [file, { bytesInOutput }] of Object.entries(output.inputs)) {
+          const key = file.replace(/^.*node_modules\/(zod\/v4\/[^/]+|@[^/]+\/[^/]+|[^/]+).*$/, '$1').replace(/^\.cache\/bench\//, '');
+          inputs[key] = (inputs[key] ?? 0) + bytesInOutput;
+        }
+      }
+      sizes[name] = { total, initial: first, files: result.outputFiles.length, inputs };
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  }
+  process.stderr.write(' bundle\n');
+  return sizes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Installed size: the packed tarball installed into an empty project, every file counted
+
+/** @param {string} dir */
+function bytesUnder(dir) {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) total += bytesUnder(path);
+    else if (entry.isFile()) total += statSync(path).size;
+  }
+  return total;
+}
+
+/** npm through the shared lock when there is one (several sessions share this machine's cache). */
+function npm(/** @type {string[]} */ npmArgs, /** @type {string} */ cwd) {
+  const lock = existsSync('/usr/bin/flock') ? ['/usr/bin/flock', '/tmp/npm.lock'] : [];
+  const [command = 'npm', ...rest] = [...lock, 'npm', ...npmArgs];
+  return execFileSync(command, rest, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+function installedSizes() {
+  const work = mkdtempSync(join(tmpdir(), 'bench-install-'));
+  try {
+    // Pack from a staging copy: the manifest, the docs it ships and the dist snapshot.
+    const stage = join(work, 'stage');
+    mkdirSync(stage);
+    for (const file of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) {
+      if (existsSync(join(root, file))) cpSync(join(root, file), join(stage, file));
+    }
+    cpSync(snapshot, join(stage, 'dist'), { recursive: true });
+    const tarball = join(work, npm(['pack', '--silent', '--ignore-scripts', '--pack-destination', work], stage).trim().split('\n').pop() ?? '');
+    /** @param {string} name @param {string} spec */
+    const install = (name, spec) => {
+      const dir = join(work, name);
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'package.json'), '{"private":true}');
+      npm(['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', '--no-package-lock', spec], dir);
+      return bytesUnder(join(dir, 'node_modules'));
+    };
+    const sizes = { floor: 0, openai: install('openai', `openai@${openaiVersion}`), sdk: install('sdk', tarball), tarball: statSync(tarball).size };
+    process.stderr.write(' install\n');
+    return sizes;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Run
+
+const machine = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpu: cpus()[0]?.model ?? 'unknown',
+  nproc: cpus().length,
+  loadBefore: loadavg().map((x) => x.toFixed(2)).join(' '),
+  openai: openaiVersion,
+  runs: RUNS,
+  quick,
+  loadAfter: '',
+};
+process.stderr.write(`bench: ${machine.nproc} × ${machine.cpu}, Node ${machine.node}, load ${machine.loadBefore}, ${RUNS} runs\n`);
+
+const server = fork(join(root, 'bench', 'server.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+try {
+  const port = await new Promise((resolve, reject) => {
+    server.once('message', (/** @type {any} */ m) => resolve(m.port));
+    server.once('exit', () => reject(new Error('the bench server exited')));
+  });
+  for (const metric of ['chunk', 'request', 'concurrent']) if (wanted(metric)) results[metric] = runtimeMetric(metric, Number(port));
+} finally {
+  server.kill();
+}
+if (wanted('cold')) results.cold = coldStart();
+if (wanted('bundle')) results.bundle = await bundleSizes();
+if (wanted('install') && !quick) results.install = installedSizes();
+machine.loadAfter = loadavg().map((x) => x.toFixed(2)).join(' ');
+writeFileSync(join(cache, 'results.json'), `${JSON.stringify({ machine, results }, null, 2)}\n`);
+rmSync(snapshot, { recursive: true, force: true });
+
+// ---------------------------------------------------------------------------------------------
+// The table
+
+/** @type {string[][]} */
+const rows = [];
+/** `median [min–max] (ratio)` for a runtime cell. @param {any} s @param {any} floor */
+const cell = (s, floor) => (s ? `${fmt(s.median)} [${fmt(s.min)}–${fmt(s.max)}]${floor ? ` ${(s.median / floor.median).toFixed(2)}×` : ''}` : '–');
+/** The sdk's ratio against a target. @param {number} ratio @param {number} limit */
+const verdict = (ratio, limit) => `${ratio <= limit ? 'met' : 'MISSED'} (${ratio.toFixed(2)}× ≤ ${limit}×)`;
+
+for (const [metric, label, limit] of /** @type {const} */ ([
+  ['chunk', 'CPU per streamed chunk, µs', 1.5],
+  ['request', 'CPU per short request, µs', 1.3],
+  ['concurrent', '200 × 500 streams, wall ms', 1.5],
+])) {
+  const r = results[metric];
+  if (!r) continue;
+  rows.push([label, ...CLIENTS.map((c) => cell(r[c].value, c === 'floor' ? undefined : r.floor.value)), verdict(r.sdk.value.median / r.floor.value.median, limit)]);
+  if (metric === 'concurrent') {
+    rows.push([
+      '200 × 500 streams, peak RSS MiB',
+      ...CLIENTS.map((c) => cell(r[c].rss, c === 'floor' ? undefined : r.floor.rss)),
+      verdict(r.sdk.rss.median / r.floor.rss.median, 1.2),
+    ]);
+  }
+}
+if (results.cold) {
+  const c = results.cold;
+  const signed = (/** @type {number} */ x) => `${x < 0 ? '−' : '+'}${fmt(Math.abs(x))}`;
+  const over = (/** @type {string} */ k) => `${signed(c[k].median - c.node.median)} ms [${fmt(c[k].min)}–${fmt(c[k].max)}]`;
+  const extra = c.sdk.median - c.node.median;
+  rows.push([
+    `cold start over node -e 0 (${fmt(c.node.median)} ms)`,
+    over('floor'),
+    over('openai'),
+    over('sdk'),
+    '(same)',
+    `${extra <= 20 ? 'met' : 'MISSED'} (${signed(extra)} ms ≤ +20 ms)`,
+  ]);
+}
+if (results.bundle) {
+  const b = results.bundle;
+  const kib = (/** @type {number} */ n) => `${(n / 1024).toFixed(1)} KiB`;
+  const size = (/** @type {string} */ k) => `${kib(b[k].total)}${b[k].files > 1 ? ` (${kib(b[k].initial)} initial)` : ''}${k === 'floor' ? '' : ` ${(b[k].total / b.floor.total).toFixed(1)}×`}`;
+  rows.push(['construct + streaming chat, gzip', size('floor'), size('openai'), size('sdk'), '(same)', `${b.sdk.total <= 12 * 1024 ? 'met' : 'MISSED'} (${kib(b.sdk.total)} ≤ 12 KiB)`]);
+}
+if (results.install) {
+  const i = results.install;
+  const kib = (/** @type {number} */ n) => `${(n / 1024).toFixed(0)} KiB`;
+  rows.push(['installed size (node_modules)', '0', kib(i.openai), `${kib(i.sdk)} (tarball ${kib(i.tarball)})`, '(same)', '(no target)']);
+}
+
+const header = ['metric (median [min–max], ratio to floor)', ...CLIENTS.map((c) => LABELS[/** @type {keyof typeof LABELS} */ (c)]), 'target (inference-sdk)'];
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+const line = (/** @type {string[]} */ r) => `| ${r.map((x, i) => x.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+console.log(`\n${machine.nproc} × ${machine.cpu}, Node ${machine.node}, openai ${machine.openai}, ${machine.date}`);
+console.log(`load average before ${machine.loadBefore}, after ${machine.loadAfter}; ${RUNS} runs per cell (cold start ${COLD_RUNS})${quick ? ', quick' : ''}\n`);
+console.log(line(header));
+console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+for (const r of rows) console.log(line(r));
+if (results.bundle) {
+  const top = Object.entries(results.bundle.sdk.inputs).sort((a, b) => b[1] - a[1]).slice(0, 10);
+  console.log(`\ninference-sdk bundle, minified bytes by input: ${top.map(([k, v]) => `${k} ${v}`).join(', ')}`);
+}
