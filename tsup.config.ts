@@ -5,7 +5,9 @@ import { defineConfig } from 'tsup';
 // leaves msw (an optional peer) external. The CLI (package.json `bin`) is ESM only, with a shebang.
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts' },
+    // One build for both entries, split into shared chunks (CJS too), so that the classes the
+    // entries share (errors above all) exist once and `instanceof` holds across them.
+    entry: { index: 'src/index.ts', 'helpers/zod': 'src/helpers/zod.ts' },
     format: ['esm', 'cjs'],
     dts: true,
     platform: 'neutral',
@@ -13,6 +15,7 @@ export default defineConfig([
     sourcemap: false,
     clean: true,
     treeshake: true,
+    splitting: true,
     external: ['zod', 'eventsource-parser'],
   },
   {

@@ -6,7 +6,8 @@
  * against the bundled local server, whose replies are scripted below as a model would write them.
  */
 import * as z from 'zod';
-import { Client, OutputParseError, zodResponseFormat } from 'inference-sdk';
+import { Client, OutputParseError } from 'inference-sdk';
+import { zodResponseFormat } from 'inference-sdk/helpers/zod';
 import { startMockServer } from 'inference-sdk/testing';
 import { exampleClient } from './setup';
 

@@ -8,7 +8,8 @@
  * replies are scripted below so that the model "calls" the tools.
  */
 import * as z from 'zod';
-import { Client, zodFunction } from 'inference-sdk';
+import { Client } from 'inference-sdk';
+import { zodFunction } from 'inference-sdk/helpers/zod';
 import { startMockServer, type ScriptedReply } from 'inference-sdk/testing';
 import { exampleClient } from './setup';
 

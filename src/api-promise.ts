@@ -85,14 +85,17 @@ export class APIPromise<T> implements PromiseLike<T> {
       .then(onfulfilled, onrejected);
   }
 
+  /** As `Promise.prototype.catch`. */
   catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
     return this.then(undefined, onrejected);
   }
 
+  /** As `Promise.prototype.finally`. */
   finally(onfinally?: (() => void) | null): Promise<T> {
     return this.then().finally(onfinally);
   }
 
+  /** `'APIPromise'`, for `Object.prototype.toString`. */
   get [Symbol.toStringTag](): string {
     return 'APIPromise';
   }

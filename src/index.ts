@@ -54,7 +54,8 @@ export { estimateCost } from './lib/cost';
 export type { CostEstimate } from './lib/cost';
 
 // Tools, structured outputs and reasoning
-export { zodResponseFormat, zodFunction } from './lib/schema-helpers';
+// zodResponseFormat and zodFunction live in 'inference-sdk/helpers/zod' (they load zod's JSON
+// Schema conversion, which the main entry never imports at startup).
 export type { ZodFunctionOptions } from './lib/schema-helpers';
 export type { AutoParseableResponseFormat, AutoParseableTool, RunnableZodTool, ToolContext, ToolFunction } from './lib/schema-hooks';
 export type { StandardSchema, StandardResult, InferOutput, JSONSchema } from './lib/schema';

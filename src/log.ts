@@ -22,9 +22,13 @@ export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
  * ```
  */
 export interface Logger {
+  /** Failures the SDK could not handle for you. */
   error(message: string, ...rest: unknown[]): void;
+  /** Something odd that did not stop the request (e.g. a response that failed validation in `'warn'` mode). */
   warn(message: string, ...rest: unknown[]): void;
+  /** Retries and other notable events. */
   info(message: string, ...rest: unknown[]): void;
+  /** Every request and response, with credentials redacted. */
   debug(message: string, ...rest: unknown[]): void;
 }
 

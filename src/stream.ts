@@ -42,6 +42,7 @@ export class Stream<T> implements AsyncIterable<T> {
     return this.#source === undefined;
   }
 
+  /** Iterate the chunks (once; see `tee()` to read twice). */
   [Symbol.asyncIterator](): AsyncIterator<T> {
     const source = this.#source;
     if (!source) {

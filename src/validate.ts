@@ -11,8 +11,7 @@
  */
 import type { ZodMiniType } from 'zod/mini';
 import { ResponseValidationError, type RequestTarget, type ValidationIssue } from './errors';
-import { fastPathOf } from './fast/registry';
-import type { LazySchema } from './fast/schemas';
+import type { FastPath, LazySchema } from './fast/schemas';
 import type { Log } from './log';
 import type { ValidationMode } from './options';
 
@@ -41,12 +40,12 @@ interface ZodIssueLike {
 }
 
 /**
- * Check `value` against `schema`. With mode `'off'` the value is returned unchecked; with
- * `'warn'` a mismatch is logged and the value returned as received.
+ * Check `value` against `schema` (after `fast`, when given and sure). With mode `'off'` the
+ * value is returned unchecked; with `'warn'` a mismatch is logged and the value returned as received.
  */
-export function validate<T>(schema: ZodMiniType<T>, value: unknown, ctx: ValidationContext): T {
+export function validate<T>(schema: ZodMiniType<T>, value: unknown, ctx: ValidationContext, fast?: FastPath<T>): T {
   if (ctx.mode === 'off') return value as T;
-  return fastPathOf(schema)?.(value) ?? check(schema, value, ctx);
+  return fast?.(value) ?? check(schema, value, ctx);
 }
 
 /**
@@ -55,10 +54,7 @@ export function validate<T>(schema: ZodMiniType<T>, value: unknown, ctx: Validat
  */
 export function checker<T>(schema: Schema<T>, ctx: ValidationContext): (value: unknown) => T | Promise<T> {
   if (ctx.mode === 'off') return (value) => value as T;
-  if (!isLazy(schema)) {
-    const fast = fastPathOf(schema);
-    return fast ? (value) => fast(value) ?? check(schema, value, ctx) : (value) => check(schema, value, ctx);
-  }
+  if (!isLazy(schema)) return (value) => check(schema, value, ctx);
   const fast = schema.fast;
   let loaded: ZodMiniType<T> | undefined;
   return (value) => {

@@ -64,7 +64,7 @@ function agree(schema: ZodMiniType<unknown>, fast: FastPath<unknown>, value: unk
   let composed: unknown;
   let error: unknown;
   try {
-    composed = validate(schema, value, ctx());
+    composed = validate(schema, value, ctx(), fast);
   } catch (caught) {
     error = caught;
   }

@@ -25,7 +25,8 @@ import type {
   ToolContext,
   ValidationIssue,
 } from '../src/index';
-import { readReasoning, toAssistantMessage, zodFunction, zodResponseFormat } from '../src/index';
+import { readReasoning, toAssistantMessage } from '../src/index';
+import { zodFunction, zodResponseFormat } from '../src/helpers/zod';
 
 declare const client: Client;
 const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'hi' }];

@@ -15,9 +15,9 @@ import {
   InferenceError,
   LengthFinishReasonError,
   OutputParseError,
-  zodResponseFormat,
   type StandardSchema,
 } from '../src/index';
+import { zodResponseFormat } from '../src/helpers/zod';
 import { startMockServer, type MockServer } from '../src/testing';
 
 const CORPUS = fileURLToPath(new URL('../../shared/corpus/', import.meta.url));

@@ -15,12 +15,11 @@ import {
   InferenceError,
   OutputParseError,
   toAssistantMessage,
-  zodFunction,
-  zodResponseFormat,
   type ChatCompletionMessageParam,
   type RunnableFunctionTool,
   type RunnerEvent,
 } from '../src/index';
+import { zodFunction, zodResponseFormat } from '../src/helpers/zod';
 import { startMockServer, type MockServer } from '../src/testing';
 
 const CORPUS = fileURLToPath(new URL('../../shared/corpus/', import.meta.url));

@@ -29,7 +29,7 @@ const ALLOWED = [
   /^CHANGELOG\.md$/,
   /^LICENSE(\.md)?$/,
   // Entries, their types, and the ESM chunks tsup splits off for code loaded with import().
-  /^dist\/(testing\/)?[\w-]+\.(js|cjs|d\.ts|d\.cts)$/,
+  /^dist\/(testing\/|helpers\/)?[\w.-]+\.(js|cjs|d\.ts|d\.cts)$/,
 ];
 
 const steps: { name: string; ok: boolean; ms: number }[] = [];

@@ -55,6 +55,7 @@ export class ChatCompletionAccumulator {
   #systemFingerprint: string | null | undefined;
   #serviceTier: string | null | undefined;
 
+  /** Take in one chunk, in the order received. */
   add(chunk: ChatCompletionChunk): void {
     if (!this.#id && chunk.id) this.#id = chunk.id;
     if (this.#created === undefined && typeof chunk.created === 'number') this.#created = chunk.created;

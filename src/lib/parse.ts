@@ -73,7 +73,8 @@ export type ParsedChatCompletionMessage<ParsedT = null, ToolCall = ParsedFunctio
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { zodResponseFormat, type ParsedChoice } from 'inference-sdk';
+ * import { type ParsedChoice } from 'inference-sdk';
+ * import { zodResponseFormat } from 'inference-sdk/helpers/zod';
  *
  * const answered = (choice: ParsedChoice<{ city: string }>) => choice.finish_reason === 'stop' && choice.message.parsed !== null;
  * const format = zodResponseFormat(z.object({ city: z.string() }), 'city');
@@ -91,7 +92,8 @@ export type ParsedChoice<ParsedT = null, ToolCall = ParsedFunctionToolCall> = Wi
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { zodResponseFormat, type ParsedChatCompletion } from 'inference-sdk';
+ * import { type ParsedChatCompletion } from 'inference-sdk';
+ * import { zodResponseFormat } from 'inference-sdk/helpers/zod';
  *
  * const Weather = z.object({ city: z.string(), celsius: z.number() });
  * const completion: ParsedChatCompletion<z.infer<typeof Weather>> = await client.chat.completions.parse({
@@ -112,7 +114,8 @@ export type ParsedChatCompletion<ParsedT = null, ToolCall = ParsedFunctionToolCa
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { zodResponseFormat, type ParsedOutputOf } from 'inference-sdk';
+ * import { type ParsedOutputOf } from 'inference-sdk';
+ * import { zodResponseFormat } from 'inference-sdk/helpers/zod';
  *
  * const format = zodResponseFormat(z.object({ city: z.string() }), 'city');
  * type City = ParsedOutputOf<typeof format>; // { city: string }
@@ -133,7 +136,8 @@ export type ParsedOutputOf<Format> =
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { zodFunction, type ParsedToolCallOf } from 'inference-sdk';
+ * import { type ParsedToolCallOf } from 'inference-sdk';
+ * import { zodFunction } from 'inference-sdk/helpers/zod';
  *
  * const tools = [
  *   zodFunction({ name: 'get_weather', parameters: z.object({ city: z.string() }) }),
@@ -153,7 +157,8 @@ type ToolCallFor<Tool> = Tool extends AutoParseableTool<infer Name, infer Args> 
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { zodResponseFormat, type ChatCompletionMessageParam, type ParsedChatCompletionFor } from 'inference-sdk';
+ * import { type ChatCompletionMessageParam, type ParsedChatCompletionFor } from 'inference-sdk';
+ * import { zodResponseFormat } from 'inference-sdk/helpers/zod';
  *
  * const body = {
  *   model: 'acme/chat-1',

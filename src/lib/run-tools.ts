@@ -45,6 +45,7 @@ export interface RunnableFunctionTool<Args = unknown> {
   type: 'function';
   function: ChatCompletionTool['function'] & {
     function: ToolFunction<Args>;
+    /** Turns the arguments' JSON text into `Args`; throws when they are wrong. */
     parse?: (text: string) => Args | Promise<Args>;
   };
 }
@@ -55,7 +56,8 @@ export interface RunnableFunctionTool<Args = unknown> {
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { zodFunction, type RunnableTool } from 'inference-sdk';
+ * import { type RunnableTool } from 'inference-sdk';
+ * import { zodFunction } from 'inference-sdk/helpers/zod';
  *
  * const tools: RunnableTool[] = [
  *   zodFunction({ name: 'get_weather', parameters: z.object({ city: z.string() }), function: ({ city }) => `Sunny in ${city}` }),
@@ -201,6 +203,7 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
     for (const resolve of wake) resolve();
   }
 
+  /** The run's events, in order, as they happen. */
   [Symbol.asyncIterator](): AsyncIterator<RunnerEvent<ParsedT>> {
     let index = 0;
     return {

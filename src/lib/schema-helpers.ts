@@ -16,7 +16,8 @@ import { toJSONSchema, validateWith, type InferOutput, type JSONSchema, type Sta
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { zodFunction, type ZodFunctionOptions } from 'inference-sdk';
+ * import { type ZodFunctionOptions } from 'inference-sdk';
+ * import { zodFunction } from 'inference-sdk/helpers/zod';
  *
  * const Args = z.object({ city: z.string() });
  * const options: ZodFunctionOptions<'get_weather', typeof Args> = { name: 'get_weather', description: 'Current weather in a city', parameters: Args };
@@ -52,7 +53,7 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { zodResponseFormat } from 'inference-sdk';
+ * import { zodResponseFormat } from 'inference-sdk/helpers/zod';
  *
  * const Weather = z.object({ city: z.string(), celsius: z.number(), note: z.string().optional() });
  * const completion = await client.chat.completions.parse({
@@ -88,7 +89,7 @@ export function zodResponseFormat<S extends StandardSchema>(
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { zodFunction } from 'inference-sdk';
+ * import { zodFunction } from 'inference-sdk/helpers/zod';
  *
  * const getWeather = zodFunction({
  *   name: 'get_weather',

@@ -31,7 +31,8 @@ export type JSONTextParser<T> = (text: string) => Promise<ParseOutcome<T>>;
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { zodResponseFormat, type AutoParseableResponseFormat } from 'inference-sdk';
+ * import { type AutoParseableResponseFormat } from 'inference-sdk';
+ * import { zodResponseFormat } from 'inference-sdk/helpers/zod';
  *
  * const Weather = z.object({ city: z.string(), celsius: z.number() });
  * const format: AutoParseableResponseFormat<z.infer<typeof Weather>> = zodResponseFormat(Weather, 'weather');
@@ -51,7 +52,8 @@ export interface AutoParseableResponseFormat<T> extends ResponseFormatJSONSchema
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { zodFunction, type ToolContext } from 'inference-sdk';
+ * import { type ToolContext } from 'inference-sdk';
+ * import { zodFunction } from 'inference-sdk/helpers/zod';
  *
  * async function weather({ city }: { city: string }, { signal, toolCall }: ToolContext): Promise<unknown> {
  *   console.log('answering', toolCall.id);
@@ -74,7 +76,8 @@ export interface ToolContext {
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { zodFunction, type ToolFunction } from 'inference-sdk';
+ * import { type ToolFunction } from 'inference-sdk';
+ * import { zodFunction } from 'inference-sdk/helpers/zod';
  *
  * const add: ToolFunction<{ a: number; b: number }> = ({ a, b }) => ({ sum: a + b }); // sent back as JSON
  * const addTool = zodFunction({ name: 'add', parameters: z.object({ a: z.number(), b: z.number() }), function: add });
@@ -90,7 +93,8 @@ export type ToolFunction<Args> = (args: Args, context: ToolContext) => unknown;
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { zodFunction, type AutoParseableTool } from 'inference-sdk';
+ * import { type AutoParseableTool } from 'inference-sdk';
+ * import { zodFunction } from 'inference-sdk/helpers/zod';
  *
  * const getWeather: AutoParseableTool<'get_weather', { city: string }> = zodFunction({ name: 'get_weather', parameters: z.object({ city: z.string() }) });
  * const completion = await client.chat.completions.parse({ model: 'acme/chat-1', messages, tools: [getWeather] });
@@ -111,7 +115,8 @@ export interface AutoParseableTool<Name extends string = string, Args = unknown>
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { zodFunction, type RunnableZodTool } from 'inference-sdk';
+ * import { type RunnableZodTool } from 'inference-sdk';
+ * import { zodFunction } from 'inference-sdk/helpers/zod';
  *
  * const getWeather: RunnableZodTool<'get_weather', { city: string }> = zodFunction({
  *   name: 'get_weather',

@@ -32,7 +32,8 @@ export type JSONSchema = Record<string, unknown>;
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { zodResponseFormat, type StandardSchema } from 'inference-sdk';
+ * import { type StandardSchema } from 'inference-sdk';
+ * import { zodResponseFormat } from 'inference-sdk/helpers/zod';
  *
  * // Any zod 4, Valibot, ArkType… schema, as zodResponseFormat() and zodFunction() take.
  * const weatherFormat = <S extends StandardSchema>(schema: S) => zodResponseFormat(schema, 'weather', { description: 'Weather in one city' });
@@ -44,11 +45,14 @@ export interface StandardSchema<Input = unknown, Output = Input> {
   readonly '~standard': {
     readonly version: 1;
     readonly vendor: string;
+    /** Check a value: its output value, or the issues. */
     readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
     readonly types?: { readonly input: Input; readonly output: Output } | undefined;
     /** The Standard JSON Schema converter, when the library offers one (zod 4 classic does; zod/mini does not). */
     readonly jsonSchema?: {
+      /** The JSON Schema of what the schema accepts. */
       readonly input: (options: { readonly target: string }) => JSONSchema;
+      /** The JSON Schema of what it produces. */
       readonly output: (options: { readonly target: string }) => JSONSchema;
     };
   };

@@ -1,7 +1,7 @@
 import type { APIPromise } from '../api-promise';
 import { jsonCall, streamCall } from '../call';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParams } from '../generated/types.gen';
-import { zChatCompletion, zChatCompletionChunk } from '../generated/zod.gen';
+import { chatCompletionChunkSchema, chatCompletionSchema } from '../fast/schemas';
 import { ChatCompletionStream } from '../lib/chat-stream';
 import type { ParsedChatCompletionFor, ParsedOutputOf, ParsedToolCallOf } from '../lib/parse';
 import { parseCall, parseStreamCall } from '../lib/parse-call';
@@ -81,11 +81,11 @@ export class ChatCompletions {
       return streamCall<ChatCompletionChunk, ChatCompletionStream>(
         this.#ctx,
         spec,
-        zChatCompletionChunk,
+        chatCompletionChunkSchema,
         (source, controller) => new ChatCompletionStream(source, controller),
       );
     }
-    return jsonCall(this.#ctx, spec, zChatCompletion);
+    return jsonCall(this.#ctx, spec, chatCompletionSchema);
   }
 
   /**
