@@ -13,7 +13,8 @@ export default defineConfig([
     platform: 'neutral',
     target: 'es2022',
     sourcemap: false,
-    clean: true,
+    // No `clean` here: the configs build in parallel, and one config cleaning dist/ raced with the
+    // others' declaration files. `npm run build` empties dist/ first instead.
     treeshake: true,
     splitting: true,
     external: ['zod', 'eventsource-parser'],

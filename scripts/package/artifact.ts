@@ -35,9 +35,15 @@ function newestMtime(p: string): number {
  * would make every later check test yesterday's code, so when in doubt, build.
  */
 export function ensureBuilt(log: (line: string) => void = console.log): void {
-  const built = ['dist/index.js', 'dist/index.cjs', 'dist/testing/index.js'].map((f) =>
-    path.join(root, f),
-  );
+  const built = [
+    'dist/index.js',
+    'dist/index.cjs',
+    'dist/index.d.ts',
+    'dist/helpers/zod.js',
+    'dist/testing/index.js',
+    'dist/testing/index.d.ts',
+    'dist/testing/msw.d.ts',
+  ].map((f) => path.join(root, f));
   const inputs = ['src', 'tsup.config.ts', 'package.json', 'tsconfig.json'].map((f) =>
     path.join(root, f),
   );
