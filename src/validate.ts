@@ -13,6 +13,7 @@ import type { ZodMiniType } from 'zod/mini';
 import { ResponseValidationError, type RequestTarget, type ValidationIssue } from './errors';
 import type { FastPath, LazySchema } from './fast/schemas';
 import type { Log } from './log';
+import { formatPath, valueAt } from './path';
 import type { ValidationMode } from './options';
 
 /** A zod schema, or a `LazySchema` (a fast path, and the zod schema imported on first need). */
@@ -113,25 +114,6 @@ function describe(issue: ZodIssueLike, received: unknown): string {
     default:
       return issue.message && issue.message !== 'Invalid input' ? issue.message : `invalid value (${issue.code})`;
   }
-}
-
-/** `['choices', 0, 'message']` → `choices[0].message`. */
-function formatPath(path: PropertyKey[]): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out === '' ? String(key) : `.${String(key)}`;
-  }
-  return out;
-}
-
-function valueAt(root: unknown, path: PropertyKey[]): unknown {
-  let current = root;
-  for (const key of path) {
-    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, key)) return undefined;
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return current;
 }
 
 function typeName(value: unknown): string {

@@ -6,6 +6,7 @@
  */
 import { toJSONSchema as zodToJSONSchema, type ZodMiniType } from 'zod/mini';
 import { InferenceError, type ValidationIssue } from '../errors';
+import { formatPath, valueAt } from '../path';
 
 /**
  * A JSON Schema document (free-form object).
@@ -175,25 +176,6 @@ export async function validateWith<T>(schema: StandardSchema<unknown, T>, value:
 export function isStandardSchema(value: unknown): value is StandardSchema {
   const standard = (value as { '~standard'?: { validate?: unknown } } | null)?.['~standard'];
   return typeof standard?.validate === 'function';
-}
-
-/** `['a', 0, 'b']` → `a[0].b`. */
-function formatPath(path: PropertyKey[]): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out === '' ? String(key) : `.${String(key)}`;
-  }
-  return out;
-}
-
-function valueAt(root: unknown, path: PropertyKey[]): unknown {
-  let current = root;
-  for (const key of path) {
-    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, key)) return undefined;
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return current;
 }
 
 function describe(error: unknown): string {
