@@ -233,11 +233,14 @@ export interface ValidationIssue {
 }
 
 /**
- * The server answered 2xx, but the body cannot mean what the SDK's types promise (a required
- * field missing, a value of the wrong type, or a body that is not JSON at all). Not an
- * `APIError`: the request itself succeeded. Never retried. `raw` holds the value as received.
+ * The server answered 2xx, but a value the SDK's types promise cannot be derived from the body (no
+ * `choices` array, `content` a number, a stream event that is not an object, a body that is not
+ * JSON at all). Not an `APIError`: the request itself succeeded. Never retried. `raw` holds the
+ * value as received; the message names each field, the value found there, and how to relax the
+ * check (`validation: 'warn'`).
  *
- * Unknown fields, `null`s and the quirks of real servers (see the README) do not cause it.
+ * Unknown fields, `null`s and the quirks of real servers (docs/normalization.md) do not cause it:
+ * they are read into the documented shape.
  *
  * @example
  * ```ts
@@ -272,11 +275,12 @@ export class ResponseValidationError extends InferenceError {
   ) {
     const list = init.issues
       .slice(0, 5)
-      .map((i) => `${i.path || '(body)'}: ${i.message}`)
+      .map((i) => `${i.path || '(body)'}: ${i.message}${i.received === undefined ? '' : ` (${preview(i.received)})`}`)
       .join('; ');
     const more = init.issues.length > 5 ? ` (and ${init.issues.length - 5} more)` : '';
     super(
-      `${init.status} ${target.method} ${target.path}: ${init.what ?? 'response'} does not match the expected shape: ${list}${more}`,
+      `${init.status} ${target.method} ${target.path}: ${init.what ?? 'response'} cannot be read as the documented shape: ${list}${more}. ` +
+        "To accept such responses as sent, set `validation: 'warn'` (or 'off') on the client.",
     );
     this.issues = init.issues;
     this.raw = init.raw;
@@ -284,6 +288,17 @@ export class ResponseValidationError extends InferenceError {
     this.headers = init.headers;
     this.requestId = init.headers?.get('x-request-id') ?? undefined;
   }
+}
+
+/** A short, single-line rendering of a value for a message. */
+function preview(value: unknown): string {
+  let text: string;
+  try {
+    text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = String(value);
+  }
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
 /**
@@ -390,8 +405,7 @@ function describeCause(cause: unknown): string {
 
 /** The parts of a chat completion these errors carry (kept structural: errors.ts imports no resource types). */
 interface CompletionLike {
-  choices: { finish_reason?: string | null; [key: string]: unknown }[];
-  [key: string]: unknown;
+  choices: readonly { finish_reason: string | null }[];
 }
 
 /**

@@ -23,6 +23,9 @@ export type {
 } from './resources/chat';
 export type { Completions, CompletionCreateParamsNonStreaming, CompletionCreateParamsStreaming } from './resources/completions';
 
+// Fields a server sends beyond the documented ones
+export { extras } from './extras';
+
 // Streams
 export { Stream } from './stream';
 export { ChatCompletionStream } from './lib/chat-stream';

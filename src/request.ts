@@ -69,7 +69,7 @@ export interface Sent {
 export type Reader<T> = (sent: Sent) => Promise<T>;
 
 /** Read the whole body as JSON within the attempt's timeout. */
-export const readJSON: Reader<{ response: Response; body: unknown; target: RequestTarget }> = async (sent) => {
+export const readJSON: Reader<{ response: Response; body: unknown; text: string; target: RequestTarget }> = async (sent) => {
   try {
     const { response, target } = sent;
     const { text, truncated, bytes } = await readText(response, sent.maxBodySize);
@@ -94,7 +94,7 @@ export const readJSON: Reader<{ response: Response; body: unknown; target: Reque
     }
     // Some gateways (OpenRouter) report failures as a 200 whose body is an error object.
     if (isErrorEnvelope(body)) throw APIError.fromResponse(target, response.status, response.headers, body);
-    return { response, body, target };
+    return { response, body, text, target };
   } finally {
     sent.release();
   }

@@ -11,7 +11,7 @@ import type { ValidationMode } from './options';
 import { withoutSecret, type Reader, type Sent } from './request';
 import { readText } from './body';
 import { IdleTimer, readEventBatches } from './sse';
-import { checker, type Schema } from './validate';
+import type { ValidationContext } from './validate';
 
 /**
  * An async iterable of server-sent chunks. Iterate it once with `for await`; `break` (or
@@ -173,9 +173,17 @@ export class Stream<T> implements AsyncIterable<T> {
   }
 }
 
+/**
+ * How a stream's events are read: called once per stream with where the events come from, it
+ * returns the function that reads each event's parsed JSON (and its text) into an item, so that
+ * it may keep state across the events of one stream.
+ */
+export type EventReader<T> = (context: ValidationContext) => (value: unknown, text: string) => T;
+
 /** What the stream reader needs besides the response. */
 export interface StreamSettings<T> {
-  schema: Schema<T>;
+  /** Reads each event's JSON into an item (the normalizer, with the stream's own state). */
+  read: EventReader<T>;
   validation: ValidationMode;
   log: Log;
   idleTimeout: number;
@@ -235,7 +243,7 @@ async function* decodeStream<T>(
 ): AsyncGenerator<T> {
   const { response, target } = sent;
   const idle = new IdleTimer(settings.idleTimeout, () => sent.abort(new DOMException('Stream idle', 'TimeoutError')));
-  const check = checker(settings.schema, {
+  const read = settings.read({
     mode: settings.validation,
     log: settings.log,
     target,
@@ -272,12 +280,9 @@ async function* decodeStream<T>(
         if (isErrorEvent(value)) {
           throw APIError.fromResponse(target, response.status, response.headers, inBandError(value));
         }
-        if (isObject(value) && value.choices === null) value.choices = []; // pydantic-ai saw `choices: null`
-        let item = check(value);
-        // Only a lazy schema that the fast path could not satisfy makes this wait (for zod to load).
-        if (item instanceof Promise) item = await item;
+        const item = read(value, data);
         finishSeen ||= hasFinishReason(item);
-        yield item as T;
+        yield item;
       }
     }
     if (!finishSeen) {

@@ -1,6 +1,7 @@
 /**
- * Every stream (.sse) of ../shared/corpus (real captures from 29 servers), replayed byte for
- * byte through the public API, and compared with the reading MANIFEST.json gives:
+ * Every stream (.sse) of ../shared/corpus and ../shared/corpus2 (real captures from 39 servers),
+ * replayed byte for byte through the public API, and compared with the reading MANIFEST.json gives,
+ * turned into the SDK's documented reading where the two differ (test/support/corpus.ts):
  * - through the local server (real HTTP on 127.0.0.1), whole, read with `textStream()`;
  * - through msw, whole, read chunk by chunk with `for await`;
  * - through msw, cut at every byte boundary between `\r` and `\n` and inside a UTF-8 character
@@ -15,6 +16,7 @@ import { http, HttpResponse } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatCompletionAccumulator } from '../src/lib/accumulate';
 import {
+  APIConnectionError,
   APIError,
   BadRequestError,
   Client,
@@ -22,6 +24,7 @@ import {
   type ChatCompletion,
   type ChatCompletionChunk,
   type Completion,
+  extras,
 } from '../src/index';
 import { startMockServer, type MockServer } from '../src/testing';
 import { BASE_URL, testClient, useMsw } from './helpers';
@@ -29,22 +32,24 @@ import {
   bodyOf,
   bytewise,
   corpusPresent,
-  CORPUS,
   cutAt,
-  endpointPath,
+  finishReason,
+  isLegacy,
   loadManifest,
   readCapture,
+  reasoning,
+  refusal,
+  toolCalls,
   trickyOffsets,
+  usage,
   type CorpusEntry,
   type ExpectedError,
 } from './support/corpus';
 
-if (!corpusPresent) console.warn(`stream corpus tests skipped: ${CORPUS}MANIFEST.json not found (the corpus lives in ../shared/corpus)`);
-
 const streams = loadManifest().filter((e) => e.kind === 'stream' && e.file.endsWith('.sse'));
 
-/** Random cuttings per file. 62 files × 30 runs (plus the fixed runs): about 10 s on 2 idle cores, about 20 s under a load of 10. */
-const NUM_RUNS = 30;
+/** Random cuttings per file. 119 files × 20 runs (plus the fixed runs). */
+const NUM_RUNS = 20;
 /** Files up to this size are also read one byte per read. */
 const BYTEWISE_MAX = 32 * 1024;
 /** Larger files: cut at the tricky offsets and every STRIDE bytes. */
@@ -63,6 +68,11 @@ interface Reading {
   tool_calls?: { name: string; arguments: string }[] | undefined;
   choices?: { index: number; text: string; finish_reason: string | null }[] | undefined;
   error?: ExpectedError | undefined;
+  /**
+   * The stream ended cleanly but before any finish reason and without `[DONE]` (GPUStack): the
+   * SDK's policy is an `APIConnectionError`, never a silent success.
+   */
+  incomplete?: boolean | undefined;
 }
 
 /** The caught error, and the reading of what came before it (or of the whole stream). */
@@ -76,8 +86,6 @@ interface Outcome {
    */
   sees: 'chunks' | 'final' | 'text';
 }
-
-const isLegacy = (entry: CorpusEntry) => /(^|\/)completions$/.test(endpointPath(entry)) && !/chat\/completions$/.test(endpointPath(entry));
 
 /**
  * The MANIFEST's reading, turned into the SDK's where its policy differs. The policy points of
@@ -101,14 +109,18 @@ function sdkReading(entry: CorpusEntry): Reading {
     // A chat message with no string content at all is `content: null` in the SDK (as in a
     // non-streamed completion); the MANIFEST joins nothing into "". Compared as "".
     text: want.text ?? '',
-    reasoning: want.reasoning,
+    // The SDK's reading (support/corpus.ts): one reasoning field, `""` and `eos` finish reasons
+    // read as the API's values, `null` usage details as absent, `"{}"` for calls without arguments.
+    reasoning: isLegacy(entry) ? undefined : reasoning(want),
     reasoning_details_text: want.reasoning_details_text,
-    refusal: want.refusal,
-    finish_reason: want.finish_reason ?? null,
-    usage: want.usage ?? null,
-    tool_calls: want.tool_calls,
-    choices: want.choices,
+    refusal: refusal(want.refusal),
+    finish_reason: finishReason(want.finish_reason),
+    usage: usage(want.usage),
+    tool_calls: toolCalls(want.tool_calls),
+    choices: want.choices?.map((c) => ({ ...c, finish_reason: finishReason(c.finish_reason) })),
     error: want.error,
+    incomplete:
+      !want.error && entry.stream_stats?.done === false && entry.stream_stats.json_chunks > 0 && finishReason(want.finish_reason) === null,
   };
   if (want.error && reading.usage !== null) {
     // Policy "an error object beside normal choices" (openrouter/chat-stream-error-mid-stream:
@@ -131,13 +143,13 @@ function client(baseURL = BASE_URL, apiKey?: string): Client {
     : testClient({ maxRetries: 0, streamIdleTimeout: IDLE_MS });
 }
 
-/** `reasoning_details[].text` of choice 0, joined (OpenRouter, Snowflake), from the raw chunks. */
+/** `reasoning_details[].text` of choice 0, joined (OpenRouter, Snowflake), from the raw chunks (kept as sent). */
 function reasoningDetailsText(chunks: ChatCompletionChunk[]): string | undefined {
   let text: string | undefined;
   for (const chunk of chunks) {
-    for (const choice of chunk.choices ?? []) {
-      if ((choice.index ?? 0) !== 0) continue;
-      const details = (choice.delta as { reasoning_details?: unknown } | undefined)?.reasoning_details;
+    for (const choice of chunk.choices) {
+      if (choice.index !== 0) continue;
+      const details = extras(choice.delta)['reasoning_details'];
       if (!Array.isArray(details)) continue;
       for (const item of details as { text?: unknown }[]) {
         if (typeof item?.text === 'string') text = (text ?? '') + item.text;
@@ -148,21 +160,21 @@ function reasoningDetailsText(chunks: ChatCompletionChunk[]): string | undefined
 }
 
 function chatReading(completion: ChatCompletion, chunks: ChatCompletionChunk[] | undefined): Reading {
-  const ordered = [...completion.choices].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
-  const first = ordered.find((c) => (c.index ?? 0) === 0);
+  // Choices come in index order (the normalized shape promises it).
+  expect(completion.choices.map((c) => c.index)).toEqual([...completion.choices.map((c) => c.index)].sort((a, b) => a - b));
+  const first = completion.choices.find((c) => c.index === 0);
   const message = first?.message;
-  const contentOf = (c: (typeof ordered)[number]) => (typeof c.message?.content === 'string' ? c.message.content : '');
   return {
-    text: first ? contentOf(first) : '',
-    reasoning: message?.reasoning ?? undefined,
+    text: message?.content ?? '',
+    reasoning: message?.reasoning,
     reasoning_details_text: chunks && reasoningDetailsText(chunks),
     refusal: message?.refusal ?? undefined,
     finish_reason: first?.finish_reason ?? null,
-    usage: completion.usage ?? null,
-    tool_calls: message?.tool_calls?.map((c) => ({ name: c.function.name, arguments: c.function.arguments ?? '' })),
+    usage: completion.usage,
+    tool_calls: message?.tool_calls?.map((c) => ({ name: c.function.name, arguments: c.function.arguments })),
     choices:
-      ordered.length > 1
-        ? ordered.map((c) => ({ index: c.index ?? 0, text: contentOf(c), finish_reason: c.finish_reason ?? null }))
+      completion.choices.length > 1
+        ? completion.choices.map((c) => ({ index: c.index, text: c.message.content ?? '', finish_reason: c.finish_reason }))
         : undefined,
   };
 }
@@ -228,12 +240,12 @@ async function readLegacy(api: Client): Promise<Outcome> {
     for await (const chunk of stream as AsyncIterable<Completion>) {
       if (chunk.usage != null) usage = chunk.usage;
       for (const choice of chunk.choices) {
-        const index = choice.index ?? 0;
-        texts.set(index, (texts.get(index) ?? '') + (choice.text ?? ''));
-        // The legacy stream has no accumulator in the SDK; this reading takes the last
-        // non-empty finish_reason, like the MANIFEST (TGI sends `""` on every chunk but the last).
+        const index = choice.index;
+        texts.set(index, (texts.get(index) ?? '') + choice.text);
+        // The legacy stream has no accumulator in the SDK; this reading takes the last finish
+        // reason given (TGI's `""` on every chunk but the last reads as `null`).
         if (!finish.has(index)) finish.set(index, null);
-        if (choice.finish_reason) finish.set(index, choice.finish_reason);
+        if (choice.finish_reason !== null) finish.set(index, choice.finish_reason);
       }
     }
   } catch (e) {
@@ -262,9 +274,12 @@ function read(entry: CorpusEntry, api: Client, mode: 'chunks' | 'text'): Promise
 function check(entry: CorpusEntry, outcome: Outcome): void {
   const want = sdkReading(entry);
   const got = outcome.reading;
-  const label = entry.file;
+  const label = entry.id;
 
-  if (want.error) {
+  if (want.incomplete) {
+    expect(outcome.error, `${label}: a stream that stops before any finish_reason and without [DONE] is incomplete`).toBeInstanceOf(APIConnectionError);
+    expect((outcome.error as Error).message, label).toMatch(/ended before any finish_reason/);
+  } else if (want.error) {
     expect(outcome.error, `${label}: the in-band error surfaces`).toBeInstanceOf(APIError);
     const error = outcome.error as APIError;
     expect(error.type ?? null, label).toBe(want.error.type);
@@ -306,8 +321,8 @@ function check(entry: CorpusEntry, outcome: Outcome): void {
 }
 
 describe.skipIf(!corpusPresent)('corpus: streams', () => {
-  it('has the 62 streams, chat and legacy', () => {
-    expect(streams.length).toBe(62);
+  it('has the 119 streams of both corpora, chat and legacy', () => {
+    expect(streams.length).toBe(119);
     expect(streams.some(isLegacy)).toBe(true);
   });
 });
@@ -322,7 +337,7 @@ describe.skipIf(!corpusPresent)('corpus streams: whole, through the local server
     await server?.close();
   });
 
-  it.each(streams.map((e) => [e.file, e] as const))('%s', { timeout: 15_000 }, async (_file, entry) => {
+  it.each(streams.map((e) => [e.id, e] as const))('%s', { timeout: 15_000 }, async (_file, entry) => {
     server.enqueue({ raw: readCapture(entry), headers: { 'content-type': entry.content_type ?? 'text/event-stream' } });
     check(entry, await read(entry, client(server.url, server.apiKey), 'text'));
   });
@@ -337,7 +352,7 @@ describe.skipIf(!corpusPresent)('corpus streams: through msw, whole and cut', ()
     msw.use(http.all('*', () => new HttpResponse(bodyOf(pieces), { status: entry.http_status ?? 200, headers }), { once: true }));
   }
 
-  describe.each(streams.map((e) => [e.file, e] as const))('%s', (_file, entry) => {
+  describe.each(streams.map((e) => [e.id, e] as const))('%s', (_file, entry) => {
     const bytes = readCapture(entry);
     const tricky = trickyOffsets(bytes);
 

@@ -1,78 +1,695 @@
-// Generated from spec/openapi.yaml by `npm run generate` (@hey-api/openapi-ts). Do not edit:
-// change the spec and regenerate.
+// Generated from spec/openapi.yaml by `npm run generate` (scripts/generate.ts). Do not edit:
+// change the spec (or the generator) and regenerate.
 
 import * as z from 'zod/mini';
 
 /**
- * The error object (Spec). Short shape: `message` and `type` (models, chat completions); extended shape adds `param` and `code` (legacy completions). Quirks: `type` absent or `null` (OpenRouter, Azure), `code` an integer (OpenRouter, Perplexity, vLLM) or a string like `"401"` (Azure Foundry), extras such as `metadata` (OpenRouter), `failed_generation` (Groq), `innererror` (Azure). Some servers send no error object at all (`{"detail": ...}` from Mistral, a string `error` from xAI, an unwrapped object from old vLLM); those bodies are not `ErrorResponse`s.
+ * One price entry of `Model.pricing`. Every price is an exact decimal string, e.g. `"0.15"`
+ * (Spec); the currency and unit are the server's (the spec shows neither). Quirks: JSON numbers
+ * (Perplexity) become their exact decimal strings (`12.5` → `"12.5"`, `1e-7` → `"0.0000001"`);
+ * Perplexity's names `input`, `output`, `cache_read`, `cache_write` are read as `prompt`,
+ * `completion`, `input_cache_read`, `input_cache_write`, and its `unit` (e.g. `usd_per_1m_tokens`)
+ * is kept. OpenRouter extras (`web_search`, `overrides`, ...) are kept.
  *
  * @example
  * ```ts
- * const errorObject = zErrorObject.parse({
- *   message: 'The model `acme/unknown` does not exist.',
- *   type: 'invalid_request_error',
- *   param: 'model',
- *   code: 'model_not_found',
+ * const modelPricing = zModelPricing.parse({
+ *   prompt: '0.15',
+ *   completion: '0.60',
+ *   input_cache_read: '0.075',
  * });
  * ```
  */
-export const zErrorObject = z.looseObject({
-  message: z.string(),
-  type: z.exactOptional(z.nullable(z.string())),
-  param: z.exactOptional(z.nullable(z.string())),
-  code: z.exactOptional(z.nullable(z.union([z.string(), z.int()]))),
+export const zModelPricing = z.looseObject({
+  prompt: z.exactOptional(z.string()),
+  completion: z.exactOptional(z.string()),
+  input_cache_read: z.exactOptional(z.string()),
+  input_cache_write: z.exactOptional(z.string()),
+  unit: z.exactOptional(z.string()),
 });
 
 /**
- * Body of an error response: `{ "error": { ... } }` (Spec).
+ * A model (Spec). The service sends every field; other OpenAI-compatible servers often send only
+ * `id`, `object`, `created` and `owned_by`, so the fields beyond `id` and `object` are optional: a
+ * field the server did not send stays absent (no value is invented). Extras are kept: vLLM `root`,
+ * `parent`, `permission`; llama.cpp `meta`; Azure `capabilities`, `lifecycle_status`; Gemini
+ * `display_name`; OpenRouter `architecture`, `top_provider`.
  *
  * @example
  * ```ts
- * const errorResponse = zErrorResponse.parse({
- *   error: {
- *     message: 'The model `acme/unknown` is not available on this API.',
- *     type: 'invalid_request_error',
+ * const model = zModel.parse({
+ *   id: 'acme/chat-1',
+ *   object: 'model',
+ *   owned_by: 'acme',
+ *   created: 1735689600,
+ *   name: 'Acme Chat 1',
+ *   context_length: 131072,
+ *   max_output_length: 8192,
+ *   input_modalities: ['text'],
+ *   output_modalities: ['text'],
+ *   supported_features: ['tools', 'reasoning'],
+ *   pricing: [{ prompt: '0.15', completion: '0.60', input_cache_read: '0.075' }],
+ *   is_ready: true,
+ * });
+ * ```
+ */
+export const zModel = z.looseObject({
+  id: z.string(),
+  object: z.literal('model'),
+  created: z.exactOptional(z.int()),
+  owned_by: z.exactOptional(z.string()),
+  name: z.exactOptional(z.string()),
+  context_length: z.exactOptional(z.int()),
+  max_output_length: z.exactOptional(z.int()),
+  input_modalities: z.exactOptional(z.array(z.string())),
+  output_modalities: z.exactOptional(z.array(z.string())),
+  supported_features: z.exactOptional(z.array(z.string())),
+  pricing: z.exactOptional(z.array(zModelPricing)),
+  is_ready: z.exactOptional(z.boolean()),
+});
+
+/**
+ * The models available to the caller's API key (Spec). Quirks: `object` absent (OpenRouter);
+ * llama.cpp adds a top-level `models` array next to `data` (kept).
+ *
+ * @example
+ * ```ts
+ * const modelList = zModelList.parse({
+ *   object: 'list',
+ *   data: [
+ *     {
+ *       id: 'acme/chat-1',
+ *       object: 'model',
+ *       owned_by: 'acme',
+ *       created: 1735689600,
+ *       name: 'Acme Chat 1',
+ *       context_length: 131072,
+ *       max_output_length: 8192,
+ *       input_modalities: ['text'],
+ *       output_modalities: ['text'],
+ *       supported_features: ['tools', 'reasoning'],
+ *       pricing: [{ prompt: '0.15', completion: '0.60', input_cache_read: '0.075' }],
+ *       is_ready: true,
+ *     },
+ *   ],
+ * });
+ * ```
+ */
+export const zModelList = z.looseObject({ object: z.literal('list'), data: z.array(zModel) });
+
+/**
+ * A text content part (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionContentPartText = zChatCompletionContentPartText.parse({
+ *   type: 'text',
+ *   text: 'What colour is this?',
+ * });
+ * ```
+ */
+export const zChatCompletionContentPartText = z.object({
+  type: z.literal('text'),
+  text: z.string(),
+});
+
+/**
+ * System instructions (Spec).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionSystemMessageParam = zChatCompletionSystemMessageParam.parse({
+ *   role: 'system',
+ *   content: 'You are a concise assistant.',
+ * });
+ * ```
+ */
+export const zChatCompletionSystemMessageParam = z.object({
+  role: z.literal('system'),
+  content: z.union([z.string(), z.array(zChatCompletionContentPartText)]),
+  name: z.optional(z.string()),
+});
+
+/**
+ * Developer instructions, the newer name of system messages for some models (chat-completions
+ * API). Servers that do not know the role may reject it; use `system` there.
+ *
+ * @example
+ * ```ts
+ * const chatCompletionDeveloperMessageParam = zChatCompletionDeveloperMessageParam.parse({
+ *   role: 'developer',
+ *   content: 'Answer in one sentence.',
+ * });
+ * ```
+ */
+export const zChatCompletionDeveloperMessageParam = z.object({
+  role: z.literal('developer'),
+  content: z.union([z.string(), z.array(zChatCompletionContentPartText)]),
+  name: z.optional(z.string()),
+});
+
+/**
+ * An image content part (chat-completions API); the model must accept image input.
+ *
+ * @example
+ * ```ts
+ * const chatCompletionContentPartImage = zChatCompletionContentPartImage.parse({
+ *   type: 'image_url',
+ *   image_url: { url: 'https://example.com/swatch.png', detail: 'low' },
+ * });
+ * ```
+ */
+export const zChatCompletionContentPartImage = z.object({
+  type: z.literal('image_url'),
+  image_url: z.object({ url: z.string(), detail: z.optional(z.enum(['auto', 'low', 'high'])) }),
+});
+
+/**
+ * One part of array-form user content (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionContentPart = zChatCompletionContentPart.parse({
+ *   type: 'text',
+ *   text: 'What colour is this?',
+ * });
+ * ```
+ */
+export const zChatCompletionContentPart = z.union([
+  zChatCompletionContentPartText,
+  zChatCompletionContentPartImage,
+]);
+
+/**
+ * A user turn (Spec); array content with images follows the chat-completions API.
+ *
+ * @example
+ * ```ts
+ * const chatCompletionUserMessageParam = zChatCompletionUserMessageParam.parse({
+ *   role: 'user',
+ *   content: [
+ *     { type: 'text', text: 'What colour is this?' },
+ *     { type: 'image_url', image_url: { url: 'https://example.com/swatch.png', detail: 'low' } },
+ *   ],
+ * });
+ * ```
+ */
+export const zChatCompletionUserMessageParam = z.object({
+  role: z.literal('user'),
+  content: z.union([z.string(), z.array(zChatCompletionContentPart)]),
+  name: z.optional(z.string()),
+});
+
+/**
+ * The function a tool call names, and its arguments (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionMessageToolCallFunction = zChatCompletionMessageToolCallFunction.parse({
+ *   name: 'get_weather',
+ *   arguments: '{"city":"Paris"}',
+ * });
+ * ```
+ */
+export const zChatCompletionMessageToolCallFunction = z.looseObject({
+  name: z.string(),
+  arguments: z.string(),
+});
+
+/**
+ * A tool call in a message (chat-completions API); also what an assistant message sends back.
+ * Extras are kept and should be sent back as received: `index` (Ollama),
+ * `extra_content.google.thought_signature` (Gemini), `custom` (Snowflake).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionMessageToolCall = zChatCompletionMessageToolCall.parse({
+ *   id: 'call_1',
+ *   type: 'function',
+ *   function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+ * });
+ * ```
+ */
+export const zChatCompletionMessageToolCall = z.looseObject({
+  id: z.string(),
+  type: z.literal('function'),
+  function: zChatCompletionMessageToolCallFunction,
+});
+
+/**
+ * A previous assistant turn sent back (Spec shows role `assistant`). `content` may be omitted or
+ * `null` when the turn only called tools (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionAssistantMessageParam = zChatCompletionAssistantMessageParam.parse({
+ *   role: 'assistant',
+ *   content: null,
+ *   tool_calls: [
+ *     {
+ *       id: 'call_1',
+ *       type: 'function',
+ *       function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+ *     },
+ *   ],
+ * });
+ * ```
+ */
+export const zChatCompletionAssistantMessageParam = z.object({
+  role: z.literal('assistant'),
+  content: z.optional(z.nullable(z.union([z.string(), z.array(zChatCompletionContentPartText)]))),
+  name: z.optional(z.string()),
+  refusal: z.optional(z.nullable(z.string())),
+  tool_calls: z.optional(z.array(zChatCompletionMessageToolCall)),
+  reasoning_content: z.optional(z.nullable(z.string())),
+});
+
+/**
+ * The result of a tool call (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionToolMessageParam = zChatCompletionToolMessageParam.parse({
+ *   role: 'tool',
+ *   tool_call_id: 'call_1',
+ *   content: '{"temperature_c":18,"condition":"cloudy"}',
+ * });
+ * ```
+ */
+export const zChatCompletionToolMessageParam = z.object({
+  role: z.literal('tool'),
+  content: z.union([z.string(), z.array(zChatCompletionContentPartText)]),
+  tool_call_id: z.string(),
+});
+
+/**
+ * One message of the conversation, discriminated by `role` (every variant fixes its `role` to one
+ * value). The spec shows `role` and string `content` with roles `system`, `user`, `assistant`; the
+ * `developer` and `tool` roles and array content follow the chat-completions API.
+ *
+ * @example
+ * ```ts
+ * const chatCompletionMessageParam = zChatCompletionMessageParam.parse({
+ *   role: 'user',
+ *   content: 'Name the three primary colours.',
+ * });
+ * ```
+ */
+export const zChatCompletionMessageParam = z.union([
+  zChatCompletionSystemMessageParam,
+  zChatCompletionDeveloperMessageParam,
+  zChatCompletionUserMessageParam,
+  zChatCompletionAssistantMessageParam,
+  zChatCompletionToolMessageParam,
+]);
+
+/**
+ * Options for a streamed response; set only with `stream: true` (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionStreamOptions = zChatCompletionStreamOptions.parse({ include_usage: true });
+ * ```
+ */
+export const zChatCompletionStreamOptions = z.object({ include_usage: z.optional(z.boolean()) });
+
+/**
+ * A function the model may call (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionTool = zChatCompletionTool.parse({
+ *   type: 'function',
+ *   function: {
+ *     name: 'get_weather',
+ *     description: 'Current weather in a city.',
+ *     parameters: {
+ *       type: 'object',
+ *       properties: { city: { type: 'string' } },
+ *       required: ['city'],
+ *       additionalProperties: false,
+ *     },
+ *     strict: true,
  *   },
  * });
  * ```
  */
-export const zErrorResponse = z.looseObject({
-  error: zErrorObject,
+export const zChatCompletionTool = z.object({
+  type: z.literal('function'),
+  function: z.object({
+    name: z.string(),
+    description: z.optional(z.string()),
+    parameters: z.optional(z.record(z.string(), z.unknown())),
+    strict: z.optional(z.nullable(z.boolean())),
+  }),
 });
 
 /**
- * One generated text of a legacy completion. Extras are kept: `stop_reason`, `token_ids`, `prompt_logprobs` (vLLM).
+ * Forces a call to the named function (chat-completions API).
  *
  * @example
  * ```ts
- * const completionChoice = zCompletionChoice.parse({
+ * const chatCompletionNamedToolChoice = zChatCompletionNamedToolChoice.parse({
+ *   type: 'function',
+ *   function: { name: 'get_weather' },
+ * });
+ * ```
+ */
+export const zChatCompletionNamedToolChoice = z.object({
+  type: z.literal('function'),
+  function: z.object({ name: z.string() }),
+});
+
+/**
+ * How the model picks tools (chat-completions API): `none`, `auto`, `required`, or a named
+ * function.
+ *
+ * @example
+ * ```ts
+ * const chatCompletionToolChoiceOption = zChatCompletionToolChoiceOption.parse('auto');
+ * ```
+ */
+export const zChatCompletionToolChoiceOption = z.union([
+  z.enum(['none', 'auto', 'required']),
+  zChatCompletionNamedToolChoice,
+]);
+
+/**
+ * Plain text output (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const responseFormatText = zResponseFormatText.parse({ type: 'text' });
+ * ```
+ */
+export const zResponseFormatText = z.object({ type: z.literal('text') });
+
+/**
+ * Output is a JSON object (JSON mode, chat-completions API); the prompt should also ask for JSON.
+ *
+ * @example
+ * ```ts
+ * const responseFormatJSONObject = zResponseFormatJSONObject.parse({ type: 'json_object' });
+ * ```
+ */
+export const zResponseFormatJSONObject = z.object({ type: z.literal('json_object') });
+
+/**
+ * Output follows a JSON Schema (structured outputs, chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const responseFormatJSONSchema = zResponseFormatJSONSchema.parse({
+ *   type: 'json_schema',
+ *   json_schema: {
+ *     name: 'colours',
+ *     description: 'A list of colour names.',
+ *     schema: {
+ *       type: 'object',
+ *       properties: { colours: { type: 'array', items: { type: 'string' } } },
+ *       required: ['colours'],
+ *       additionalProperties: false,
+ *     },
+ *     strict: true,
+ *   },
+ * });
+ * ```
+ */
+export const zResponseFormatJSONSchema = z.object({
+  type: z.literal('json_schema'),
+  json_schema: z.object({
+    name: z.string(),
+    description: z.optional(z.string()),
+    schema: z.optional(z.record(z.string(), z.unknown())),
+    strict: z.optional(z.nullable(z.boolean())),
+  }),
+});
+
+/**
+ * Body of `POST /chat/completions`. `model`, `messages`, `temperature` and `stream` are shown by
+ * the spec; the spec says tool calling and structured outputs are supported but does not show
+ * their parameters, so the rest follows the chat-completions API. Not every OpenAI-compatible
+ * server accepts every parameter.
+ *
+ * @example
+ * ```ts
+ * const chatCompletionCreateParams = zChatCompletionCreateParams.parse({
+ *   model: 'acme/chat-1',
+ *   messages: [
+ *     { role: 'system', content: 'You are a concise assistant.' },
+ *     { role: 'user', content: 'Name the three primary colours.' },
+ *   ],
+ *   temperature: 0.2,
+ *   max_tokens: 64,
+ * });
+ * ```
+ */
+export const zChatCompletionCreateParams = z.object({
+  model: z.string(),
+  messages: z.array(zChatCompletionMessageParam),
+  temperature: z.optional(z.number()),
+  stream: z.optional(z.boolean()),
+  stream_options: z.optional(zChatCompletionStreamOptions),
+  tools: z.optional(z.array(zChatCompletionTool)),
+  tool_choice: z.optional(zChatCompletionToolChoiceOption),
+  parallel_tool_calls: z.optional(z.boolean()),
+  response_format: z.optional(
+    z.union([zResponseFormatText, zResponseFormatJSONObject, zResponseFormatJSONSchema]),
+  ),
+  max_tokens: z.optional(z.int()),
+  max_completion_tokens: z.optional(z.int()),
+  stop: z.optional(z.union([z.string(), z.array(z.string())])),
+  n: z.optional(z.int()),
+  seed: z.optional(z.int()),
+  top_p: z.optional(z.number()),
+  presence_penalty: z.optional(z.number()),
+  frequency_penalty: z.optional(z.number()),
+  logprobs: z.optional(z.boolean()),
+  top_logprobs: z.optional(z.int()),
+  user: z.optional(z.string()),
+  reasoning_effort: z.optional(z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh'])),
+});
+
+/**
+ * Why generation stopped. The chat-completions API's values (`stop`, `length`, `tool_calls`,
+ * `content_filter`, `function_call`) or another string a server sends (`error` from Mistral and
+ * OpenRouter, Gemini's `MALFORMED_FUNCTION_CALL`, ...); editors complete the known ones. Synonyms
+ * are read as the API's values: `eos` (Together) and `eos_token` (TGI before 2.2) as `stop`;
+ * `model_length` (Mistral) as `length`; Anthropic's own names, which some proxies pass through,
+ * `end_turn` and `stop_sequence` as `stop`, `max_tokens` as `length`, `tool_use` as `tool_calls`;
+ * and `""` (Ollama 2024, Snowflake, TGI on intermediate chunks), which says nothing, as `null`.
+ *
+ * @example
+ * ```ts
+ * const finishReason = zFinishReason.parse('stop');
+ * ```
+ */
+export const zFinishReason = z.string();
+
+/**
+ * An annotation of a message, such as a URL citation (chat-completions API; OpenRouter).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionAnnotation = zChatCompletionAnnotation.parse({
+ *   type: 'url_citation',
+ *   url_citation: {
+ *     url: 'https://example.com/colours',
+ *     title: 'Primary colours',
+ *     start_index: 0,
+ *     end_index: 20,
+ *   },
+ * });
+ * ```
+ */
+export const zChatCompletionAnnotation = z.looseObject({
+  type: z.string(),
+  url_citation: z.exactOptional(
+    z.looseObject({
+      url: z.exactOptional(z.string()),
+      title: z.exactOptional(z.string()),
+      start_index: z.exactOptional(z.int()),
+      end_index: z.exactOptional(z.int()),
+    }),
+  ),
+});
+
+/**
+ * One typed part of content a server sent as an array (Mistral: `{"type": "text", "text"}`,
+ * `{"type": "thinking", "thinking": [...]}`, `{"type": "reference", ...}`). Fields beyond `type`
+ * and `text` are kept as sent.
+ *
+ * @example
+ * ```ts
+ * const chatCompletionResponseContentPart = zChatCompletionResponseContentPart.parse({
+ *   type: 'text',
+ *   text: 'Red, yellow and blue.',
+ * });
+ * ```
+ */
+export const zChatCompletionResponseContentPart = z.looseObject({
+  type: z.string(),
+  text: z.exactOptional(z.string()),
+});
+
+/**
+ * One of OpenRouter's `reasoning_details` blocks, read for its text and kept as sent.
+ *
+ * @example
+ * ```ts
+ * const reasoningDetail = zReasoningDetail.parse({
+ *   type: 'reasoning.text',
+ *   text: 'The user asks for primary colours.',
+ * });
+ * ```
+ */
+export const zReasoningDetail = z.looseObject({
+  type: z.exactOptional(z.string()),
+  text: z.exactOptional(z.nullable(z.string())),
+  summary: z.exactOptional(z.nullable(z.string())),
+});
+
+/**
+ * The assistant message of a choice (Spec shows `role` and string `content`). Raw fields a server
+ * uses for reasoning (`reasoning_content`, `reasoning_details`) stay on the object, and
+ * `reasoning` holds their text. Extras are kept: `audio`, `function_call`, `extra_content`
+ * (Gemini), ...
+ *
+ * @example
+ * ```ts
+ * const chatCompletionMessage = zChatCompletionMessage.parse({
+ *   role: 'assistant',
+ *   content: 'Red, yellow and blue.',
+ *   refusal: null,
+ * });
+ * ```
+ */
+export const zChatCompletionMessage = z.looseObject({
+  role: z.literal('assistant'),
+  content: z.nullable(z.string()),
+  refusal: z.nullable(z.string()),
+  reasoning: z.exactOptional(z.string()),
+  tool_calls: z.exactOptional(z.array(zChatCompletionMessageToolCall)),
+  annotations: z.exactOptional(z.array(zChatCompletionAnnotation)),
+  content_parts: z.exactOptional(z.array(zChatCompletionResponseContentPart)),
+});
+
+/**
+ * One of the most likely tokens at a position (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionTopLogprob = zChatCompletionTopLogprob.parse({
+ *   token: 'Blue',
+ *   logprob: -6.9,
+ *   bytes: [66, 108, 117, 101],
+ * });
+ * ```
+ */
+export const zChatCompletionTopLogprob = z.looseObject({
+  token: z.string(),
+  logprob: z.number(),
+  bytes: z.nullable(z.array(z.int())),
+});
+
+/**
+ * Log probability of one output token (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionTokenLogprob = zChatCompletionTokenLogprob.parse({
+ *   token: 'Red',
+ *   logprob: -0.0012,
+ *   bytes: [82, 101, 100],
+ *   top_logprobs: [
+ *     { token: 'Red', logprob: -0.0012, bytes: [82, 101, 100] },
+ *     { token: 'Blue', logprob: -6.9, bytes: [66, 108, 117, 101] },
+ *   ],
+ * });
+ * ```
+ */
+export const zChatCompletionTokenLogprob = z.looseObject({
+  token: z.string(),
+  logprob: z.number(),
+  bytes: z.nullable(z.array(z.int())),
+  top_logprobs: z.array(zChatCompletionTopLogprob),
+});
+
+/**
+ * Log probabilities of a choice's tokens (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionChoiceLogprobs = zChatCompletionChoiceLogprobs.parse({
+ *   content: [{ token: 'Red', logprob: -0.0012, bytes: [82, 101, 100], top_logprobs: [] }],
+ *   refusal: null,
+ * });
+ * ```
+ */
+export const zChatCompletionChoiceLogprobs = z.looseObject({
+  content: z.nullable(z.array(zChatCompletionTokenLogprob)),
+  refusal: z.nullable(z.array(zChatCompletionTokenLogprob)),
+});
+
+/**
+ * One choice of a chat completion (Spec). Extras are kept: `native_finish_reason` (OpenRouter),
+ * `stop_reason` (vLLM), `content_filter_results` (Azure), `seed` (Together, may exceed 2^53 and
+ * lose precision in JSON.parse).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionChoice = zChatCompletionChoice.parse({
  *   index: 0,
- *   text: ' there lived a lighthouse keeper.',
+ *   message: { role: 'assistant', content: 'Red, yellow and blue.', refusal: null },
  *   finish_reason: 'stop',
  *   logprobs: null,
  * });
  * ```
  */
-export const zCompletionChoice = z.looseObject({
+export const zChatCompletionChoice = z.looseObject({
   index: z.int(),
-  text: z.string(),
-  finish_reason: z.exactOptional(z.nullable(z.string())),
-  logprobs: z.exactOptional(
-    z.nullable(
-      z.looseObject({
-        tokens: z.exactOptional(z.nullable(z.array(z.string()))),
-        token_logprobs: z.exactOptional(z.nullable(z.array(z.nullable(z.number())))),
-        top_logprobs: z.exactOptional(
-          z.nullable(z.array(z.nullable(z.record(z.string(), z.number())))),
-        ),
-        text_offset: z.exactOptional(z.nullable(z.array(z.int()))),
-      }),
-    ),
-  ),
+  message: zChatCompletionMessage,
+  finish_reason: z.nullable(zFinishReason),
+  logprobs: z.nullable(zChatCompletionChoiceLogprobs),
 });
 
 /**
- * Token consumption (Spec: `prompt_tokens`, `completion_tokens`, `total_tokens`, all integers). Accounting differs between servers: xAI's `completion_tokens` excludes reasoning tokens, so `total_tokens` may exceed their sum; cached tokens may exceed prompt tokens (Azure Foundry). Vendor extras are kept: `prompt_cache_hit_tokens`, `prompt_cache_miss_tokens` (DeepSeek), `cost`, `cost_details`, `is_byok` (OpenRouter), `cost_in_usd_ticks`, `num_sources_used` (xAI), `estimated_cost` (DeepInfra), timing fields (Groq, GPUStack).
+ * Breakdown of prompt tokens (chat-completions API). A count a server sends as `null` reads as
+ * absent.
+ *
+ * @example
+ * ```ts
+ * const promptTokensDetails = zPromptTokensDetails.parse({ cached_tokens: 0 });
+ * ```
+ */
+export const zPromptTokensDetails = z.looseObject({
+  cached_tokens: z.exactOptional(z.int()),
+  audio_tokens: z.exactOptional(z.int()),
+});
+
+/**
+ * Breakdown of completion tokens (chat-completions API). A count a server sends as `null` reads as
+ * absent.
+ *
+ * @example
+ * ```ts
+ * const completionTokensDetails = zCompletionTokensDetails.parse({ reasoning_tokens: 0 });
+ * ```
+ */
+export const zCompletionTokensDetails = z.looseObject({
+  reasoning_tokens: z.exactOptional(z.int()),
+  audio_tokens: z.exactOptional(z.int()),
+  accepted_prediction_tokens: z.exactOptional(z.int()),
+  rejected_prediction_tokens: z.exactOptional(z.int()),
+});
+
+/**
+ * Token consumption (Spec: `prompt_tokens`, `completion_tokens`, `total_tokens`, all integers).
+ * Accounting differs between servers: xAI's `completion_tokens` excludes reasoning tokens, so
+ * `total_tokens` may exceed their sum; cached tokens may exceed prompt tokens (Azure Foundry).
+ * Vendor extras are kept: `prompt_cache_hit_tokens`, `prompt_cache_miss_tokens` (DeepSeek),
+ * `cost`, `cost_details`, `is_byok` (OpenRouter), `cost_in_usd_ticks`, `num_sources_used` (xAI),
+ * `estimated_cost` (DeepInfra), timing fields (Groq, GPUStack).
  *
  * @example
  * ```ts
@@ -89,67 +706,169 @@ export const zCompletionUsage = z.looseObject({
   prompt_tokens: z.int(),
   completion_tokens: z.int(),
   total_tokens: z.int(),
-  prompt_tokens_details: z.exactOptional(
-    z.nullable(
-      z.looseObject({
-        cached_tokens: z.exactOptional(z.int()),
-        audio_tokens: z.exactOptional(z.int()),
-      }),
-    ),
-  ),
-  completion_tokens_details: z.exactOptional(
-    z.nullable(
-      z.looseObject({
-        reasoning_tokens: z.exactOptional(z.int()),
-        audio_tokens: z.exactOptional(z.int()),
-        accepted_prediction_tokens: z.exactOptional(z.int()),
-        rejected_prediction_tokens: z.exactOptional(z.int()),
-      }),
-    ),
-  ),
+  prompt_tokens_details: z.exactOptional(zPromptTokensDetails),
+  completion_tokens_details: z.exactOptional(zCompletionTokensDetails),
 });
 
 /**
- * A legacy completion, and also each event of a streamed legacy completion (the spec does not show the fields; they follow the chat-completions API's legacy completions). Quirks: `object` `text.completion` (Together), `id` `""` (TGI), extras such as `prompt` (Together) and `kv_transfer_params` (vLLM) are kept.
+ * A chat completion (Spec). Extras are kept: `x_groq`, `provider`, `citations`, `search_results`,
+ * `prompt_filter_results` (Azure), `time_info` (Cerebras), `request_id` (Z.ai), `prompt`
+ * (Together), `kv_transfer_params` (vLLM), ...
  *
  * @example
  * ```ts
- * const completion = zCompletion.parse({
- *   id: 'cmpl-2b8e41d0',
- *   object: 'text_completion',
+ * const chatCompletion = zChatCompletion.parse({
+ *   id: 'chatcmpl-7f3a9c2e',
+ *   object: 'chat.completion',
  *   created: 1735689600,
- *   model: 'acme/base-1',
+ *   model: 'acme/chat-1',
  *   choices: [
- *     { index: 0, text: ' there lived a lighthouse keeper.', finish_reason: 'stop', logprobs: null },
+ *     {
+ *       index: 0,
+ *       message: { role: 'assistant', content: 'Red, yellow and blue.', refusal: null },
+ *       finish_reason: 'stop',
+ *       logprobs: null,
+ *     },
  *   ],
- *   usage: { prompt_tokens: 4, completion_tokens: 7, total_tokens: 11 },
+ *   usage: { prompt_tokens: 21, completion_tokens: 6, total_tokens: 27 },
  * });
  * ```
  */
-export const zCompletion = z.looseObject({
-  id: z.exactOptional(z.string()),
-  object: z.exactOptional(z.string()),
-  created: z.exactOptional(z.number()),
-  model: z.exactOptional(z.string()),
-  choices: z.array(zCompletionChoice),
-  usage: z.exactOptional(z.nullable(zCompletionUsage)),
+export const zChatCompletion = z.looseObject({
+  id: z.string(),
+  object: z.literal('chat.completion'),
+  created: z.int(),
+  model: z.string(),
+  choices: z.array(zChatCompletionChoice),
+  usage: z.nullable(zCompletionUsage),
   system_fingerprint: z.exactOptional(z.nullable(z.string())),
+  service_tier: z.exactOptional(z.nullable(z.string())),
 });
 
 /**
- * Options for a streamed response; set only with `stream: true` (chat-completions API).
+ * The function part of a tool-call fragment (chat-completions API).
  *
  * @example
  * ```ts
- * const chatCompletionStreamOptions = zChatCompletionStreamOptions.parse({ include_usage: true });
+ * const chatCompletionChunkToolCallFunction = zChatCompletionChunkToolCallFunction.parse({
+ *   name: 'get_weather',
+ *   arguments: '{"city":',
+ * });
  * ```
  */
-export const zChatCompletionStreamOptions = z.object({
-  include_usage: z.optional(z.boolean()),
+export const zChatCompletionChunkToolCallFunction = z.looseObject({
+  name: z.exactOptional(z.string()),
+  arguments: z.exactOptional(z.string()),
 });
 
 /**
- * Body of `POST /completions` (legacy). `model` and `prompt` are shown by the spec; the other fields follow the chat-completions API's legacy completions.
+ * A fragment of a streamed tool call (chat-completions API: the first fragment of a call carries
+ * `index`, `id`, `type` and `function.name`; later ones carry `index` and pieces of
+ * `function.arguments` to append). In a stream the SDK reads, `index` numbers the calls of a
+ * choice 0, 1, 2 … in order of their first fragment, whatever the server sent: no `index` (Gemini
+ * compat, Mistral: a new `id` starts a new call), `index` starting at 1 (Anthropic compat), every
+ * parallel call at `index` 0 (Ollama-style gateways: a new id or a new function name starts a new
+ * call). Quirks read as absent: `id: ""` on continuations (DashScope), `function.name` `null` or
+ * `""` on continuations (TGI, Fireworks, Mistral), `type` `null`.
+ *
+ * @example
+ * ```ts
+ * const chatCompletionChunkToolCall = zChatCompletionChunkToolCall.parse({
+ *   index: 0,
+ *   id: 'call_1',
+ *   type: 'function',
+ *   function: { name: 'get_weather', arguments: '{"city":' },
+ * });
+ * ```
+ */
+export const zChatCompletionChunkToolCall = z.looseObject({
+  index: z.int(),
+  id: z.exactOptional(z.string()),
+  type: z.exactOptional(z.literal('function')),
+  function: z.exactOptional(zChatCompletionChunkToolCallFunction),
+});
+
+/**
+ * The fragment a chunk adds to its choice (Spec). Every field is optional: the finish chunk's
+ * delta is `{}` (Spec). The same reading as `ChatCompletionMessage`: `content` is text,
+ * `reasoning` holds the reasoning fragment whichever field the server used, raw fields stay on the
+ * object. Extras are kept: `channel`, `executed_tools` (Groq), `index` inside the delta (Mistral
+ * serving GLM), `function_call` (legacy).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionChunkDelta = zChatCompletionChunkDelta.parse({
+ *   role: 'assistant',
+ *   content: '',
+ * });
+ * ```
+ */
+export const zChatCompletionChunkDelta = z.looseObject({
+  role: z.exactOptional(z.literal('assistant')),
+  content: z.exactOptional(z.string()),
+  reasoning: z.exactOptional(z.string()),
+  refusal: z.exactOptional(z.string()),
+  tool_calls: z.exactOptional(z.array(zChatCompletionChunkToolCall)),
+  annotations: z.exactOptional(z.array(zChatCompletionAnnotation)),
+  content_parts: z.exactOptional(z.array(zChatCompletionResponseContentPart)),
+});
+
+/**
+ * One choice of a chunk (Spec). Extras are kept: `native_finish_reason` (OpenRouter),
+ * `stop_reason`, `token_ids` (vLLM), `matched_stop` (SGLang), `content_filter_results` (Azure),
+ * and a full `message` next to `delta` (Writer, Perplexity's last chunk; the delta is what is
+ * read), or `text` next to it (Together).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionChunkChoice = zChatCompletionChunkChoice.parse({
+ *   index: 0,
+ *   delta: { content: ' and blue.' },
+ *   finish_reason: null,
+ * });
+ * ```
+ */
+export const zChatCompletionChunkChoice = z.looseObject({
+  index: z.int(),
+  delta: zChatCompletionChunkDelta,
+  finish_reason: z.nullable(zFinishReason),
+  logprobs: z.exactOptional(z.nullable(zChatCompletionChoiceLogprobs)),
+});
+
+/**
+ * One server-sent event of a streamed chat completion (Spec). Order (Spec): a chunk whose delta
+ * has role `assistant` and empty content, chunks carrying content fragments, a chunk with an empty
+ * delta and a `finish_reason`, then `data: [DONE]`. Concatenating every `delta.content` rebuilds
+ * the message. Quirks: a usage-only last chunk with `choices: []` (OpenAI with `include_usage`,
+ * xAI, DashScope); a first chunk with `choices: []` and only `prompt_filter_results` (Azure);
+ * extras such as `x_groq`, `provider`, `obfuscation`, `p` (padding), `citations` are kept. A data
+ * event with a top-level `error` object is an in-stream error, not a chunk.
+ *
+ * @example
+ * ```ts
+ * const chatCompletionChunk = zChatCompletionChunk.parse({
+ *   id: 'chatcmpl-7f3a9c2e',
+ *   object: 'chat.completion.chunk',
+ *   created: 1735689600,
+ *   model: 'acme/chat-1',
+ *   choices: [{ index: 0, delta: { content: 'Red, yellow' }, finish_reason: null }],
+ * });
+ * ```
+ */
+export const zChatCompletionChunk = z.looseObject({
+  id: z.string(),
+  object: z.literal('chat.completion.chunk'),
+  created: z.int(),
+  model: z.string(),
+  choices: z.array(zChatCompletionChunkChoice),
+  usage: z.exactOptional(z.nullable(zCompletionUsage)),
+  system_fingerprint: z.exactOptional(z.nullable(z.string())),
+  service_tier: z.exactOptional(z.nullable(z.string())),
+});
+
+/**
+ * Body of `POST /completions` (legacy). `model` and `prompt` are shown by the spec; the other
+ * fields follow the chat-completions API's legacy completions.
  *
  * @example
  * ```ts
@@ -181,698 +900,114 @@ export const zCompletionCreateParams = z.object({
 });
 
 /**
- * A fragment of a streamed tool call (chat-completions API: the first fragment of a call carries `index`, `id`, `type` and `function.name`; later ones carry `index` and pieces of `function.arguments` to append). Quirks: the whole call in one fragment (xAI, Groq, Ollama); no `index` (Gemini compat, Mistral) - a new `id` then starts a new call; `index` starting at 1 (Anthropic compat); `id: ""` on continuations (DashScope); `function.name` `null` or `""` on continuations (TGI, Fireworks, Mistral); `type` omitted or not `function`; an empty `arguments` fragment after the call completed.
+ * Token log probabilities of a legacy completion choice. A list a server sends as `null` reads as
+ * absent.
  *
  * @example
  * ```ts
- * const chatCompletionChunkToolCall = zChatCompletionChunkToolCall.parse({
+ * const completionLogprobs = zCompletionLogprobs.parse({
+ *   tokens: [' there', ' lived'],
+ *   token_logprobs: [-0.4, -1.2],
+ *   top_logprobs: [{ ' there': -0.4 }, { ' lived': -1.2 }],
+ *   text_offset: [16, 22],
+ * });
+ * ```
+ */
+export const zCompletionLogprobs = z.looseObject({
+  tokens: z.exactOptional(z.array(z.string())),
+  token_logprobs: z.exactOptional(z.array(z.nullable(z.number()))),
+  top_logprobs: z.exactOptional(z.array(z.nullable(z.record(z.string(), z.number())))),
+  text_offset: z.exactOptional(z.array(z.int())),
+});
+
+/**
+ * One generated text of a legacy completion. Extras are kept: `stop_reason`, `token_ids`,
+ * `prompt_logprobs` (vLLM).
+ *
+ * @example
+ * ```ts
+ * const completionChoice = zCompletionChoice.parse({
  *   index: 0,
- *   id: 'call_1',
- *   type: 'function',
- *   function: { name: 'get_weather', arguments: '{"city":' },
- * });
- * ```
- */
-export const zChatCompletionChunkToolCall = z.looseObject({
-  index: z.exactOptional(z.int()),
-  id: z.exactOptional(z.nullable(z.string())),
-  type: z.exactOptional(z.nullable(z.string())),
-  function: z.exactOptional(
-    z.looseObject({
-      name: z.exactOptional(z.nullable(z.string())),
-      arguments: z.exactOptional(z.nullable(z.string())),
-    }),
-  ),
-});
-
-/**
- * The fragment a chunk adds to its choice (Spec). All fields optional: the finish chunk's delta is `{}` (Spec). Extras are kept: `channel`, `executed_tools` (Groq), `index` inside the delta (Mistral serving GLM), `function_call` (legacy).
- *
- * @example
- * ```ts
- * const chatCompletionChunkDelta = zChatCompletionChunkDelta.parse({
- *   role: 'assistant',
- *   content: '',
- * });
- * ```
- */
-export const zChatCompletionChunkDelta = z.looseObject({
-  role: z.exactOptional(z.nullable(z.string())),
-  content: z.exactOptional(
-    z.nullable(
-      z.union([
-        z.string(),
-        z.array(
-          z.looseObject({
-            type: z.string(),
-          }),
-        ),
-      ]),
-    ),
-  ),
-  refusal: z.exactOptional(z.nullable(z.string())),
-  tool_calls: z.exactOptional(z.nullable(z.array(zChatCompletionChunkToolCall))),
-  reasoning_content: z.exactOptional(z.nullable(z.string())),
-  reasoning: z.exactOptional(z.nullable(z.string())),
-  annotations: z.exactOptional(
-    z.array(
-      z.looseObject({
-        type: z.exactOptional(z.string()),
-      }),
-    ),
-  ),
-  reasoning_details: z.exactOptional(
-    z.array(
-      z.looseObject({
-        type: z.exactOptional(z.string()),
-      }),
-    ),
-  ),
-});
-
-/**
- * Log probability of one output token (chat-completions API).
- *
- * @example
- * ```ts
- * const chatCompletionTokenLogprob = zChatCompletionTokenLogprob.parse({
- *   token: 'Red',
- *   logprob: -0.0012,
- *   bytes: [82, 101, 100],
- *   top_logprobs: [
- *     { token: 'Red', logprob: -0.0012, bytes: [82, 101, 100] },
- *     { token: 'Blue', logprob: -6.9, bytes: [66, 108, 117, 101] },
- *   ],
- * });
- * ```
- */
-export const zChatCompletionTokenLogprob = z.looseObject({
-  token: z.string(),
-  logprob: z.number(),
-  bytes: z.exactOptional(z.nullable(z.array(z.int()))),
-  top_logprobs: z.exactOptional(
-    z.array(
-      z.looseObject({
-        token: z.exactOptional(z.string()),
-        logprob: z.exactOptional(z.number()),
-        bytes: z.exactOptional(z.nullable(z.array(z.int()))),
-      }),
-    ),
-  ),
-});
-
-/**
- * One choice of a chunk (Spec). Extras are kept: `native_finish_reason` (OpenRouter), `stop_reason`, `token_ids` (vLLM), `matched_stop` (SGLang), `content_filter_results` (Azure), and a full `message` next to `delta` (Writer, Perplexity's last chunk).
- *
- * @example
- * ```ts
- * const chatCompletionChunkChoice = zChatCompletionChunkChoice.parse({
- *   index: 0,
- *   delta: { content: ' and blue.' },
- *   finish_reason: null,
- * });
- * ```
- */
-export const zChatCompletionChunkChoice = z.looseObject({
-  index: z.int(),
-  delta: zChatCompletionChunkDelta,
-  finish_reason: z.exactOptional(z.nullable(z.string())),
-  logprobs: z.exactOptional(
-    z.nullable(
-      z.looseObject({
-        content: z.exactOptional(z.nullable(z.array(zChatCompletionTokenLogprob))),
-        refusal: z.exactOptional(z.nullable(z.array(zChatCompletionTokenLogprob))),
-      }),
-    ),
-  ),
-});
-
-/**
- * One server-sent event of a streamed chat completion (Spec). Order (Spec): a chunk whose delta has role `assistant` and empty content, chunks carrying content fragments, a chunk with an empty delta and a `finish_reason`, then `data: [DONE]`. Concatenating every `delta.content` rebuilds the message. Quirks: `id`, `created`, `object`, `model` may be absent or empty; a usage-only last chunk with `choices: []` (OpenAI with `include_usage`, xAI, DashScope); a first chunk with `choices: []` and only `prompt_filter_results` (Azure); object `chat.completion.done` on Perplexity's last chunk; extras such as `x_groq`, `provider`, `obfuscation`, `p` (padding), `citations` are kept. A data event with a top-level `error` object is an in-stream error, not a chunk.
- *
- * @example
- * ```ts
- * const chatCompletionChunk = zChatCompletionChunk.parse({
- *   id: 'chatcmpl-7f3a9c2e',
- *   object: 'chat.completion.chunk',
- *   created: 1735689600,
- *   model: 'acme/chat-1',
- *   choices: [{ index: 0, delta: { content: 'Red, yellow' }, finish_reason: null }],
- * });
- * ```
- */
-export const zChatCompletionChunk = z.looseObject({
-  id: z.exactOptional(z.string()),
-  object: z.exactOptional(z.string()),
-  created: z.exactOptional(z.number()),
-  model: z.exactOptional(z.string()),
-  choices: z.nullable(z.array(zChatCompletionChunkChoice)),
-  usage: z.exactOptional(z.nullable(zCompletionUsage)),
-  system_fingerprint: z.exactOptional(z.nullable(z.string())),
-  service_tier: z.exactOptional(z.nullable(z.string())),
-});
-
-/**
- * A complete tool call in a non-streamed message (chat-completions API); also what an assistant message sends back. Extras are kept and should be sent back as received: `index` (Ollama), `extra_content.google.thought_signature` (Gemini), `custom` (Snowflake).
- *
- * @example
- * ```ts
- * const chatCompletionMessageToolCall = zChatCompletionMessageToolCall.parse({
- *   id: 'call_1',
- *   type: 'function',
- *   function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
- * });
- * ```
- */
-export const zChatCompletionMessageToolCall = z.looseObject({
-  id: z.string(),
-  type: z.exactOptional(z.string()),
-  function: z.looseObject({
-    name: z.string(),
-    arguments: z.exactOptional(z.string()),
-  }),
-});
-
-/**
- * The assistant message of a choice (Spec shows `role` and string `content`). Everything is optional: servers omit `content` on tool calls (Cerebras, Gemini compat). Extras are kept: `annotations`, `audio`, `function_call`, `reasoning_details` (OpenRouter, Snowflake), `extra_content` / `thought_signature` (Gemini).
- *
- * @example
- * ```ts
- * const chatCompletionMessage = zChatCompletionMessage.parse({
- *   role: 'assistant',
- *   content: 'Red, yellow and blue.',
- *   refusal: null,
- * });
- * ```
- */
-export const zChatCompletionMessage = z.looseObject({
-  role: z.exactOptional(z.string()),
-  content: z.exactOptional(
-    z.nullable(
-      z.union([
-        z.string(),
-        z.array(
-          z.looseObject({
-            type: z.string(),
-          }),
-        ),
-      ]),
-    ),
-  ),
-  refusal: z.exactOptional(z.nullable(z.string())),
-  tool_calls: z.exactOptional(z.nullable(z.array(zChatCompletionMessageToolCall))),
-  reasoning_content: z.exactOptional(z.nullable(z.string())),
-  reasoning: z.exactOptional(z.nullable(z.string())),
-  annotations: z.exactOptional(
-    z.nullable(
-      z.array(
-        z.looseObject({
-          type: z.exactOptional(z.string()),
-        }),
-      ),
-    ),
-  ),
-  reasoning_details: z.exactOptional(
-    z.array(
-      z.looseObject({
-        type: z.exactOptional(z.string()),
-      }),
-    ),
-  ),
-});
-
-/**
- * One choice of a chat completion (Spec). Extras are kept: `native_finish_reason` (OpenRouter), `stop_reason` (vLLM), `content_filter_results` (Azure), `seed` (Together, may exceed 2^53 and lose precision in JSON.parse).
- *
- * @example
- * ```ts
- * const chatCompletionChoice = zChatCompletionChoice.parse({
- *   index: 0,
- *   message: { role: 'assistant', content: 'Red, yellow and blue.' },
+ *   text: ' there lived a lighthouse keeper.',
  *   finish_reason: 'stop',
+ *   logprobs: null,
  * });
  * ```
  */
-export const zChatCompletionChoice = z.looseObject({
+export const zCompletionChoice = z.looseObject({
   index: z.int(),
-  message: z.exactOptional(zChatCompletionMessage),
-  finish_reason: z.exactOptional(z.nullable(z.string())),
-  logprobs: z.exactOptional(
-    z.nullable(
-      z.looseObject({
-        content: z.exactOptional(z.nullable(z.array(zChatCompletionTokenLogprob))),
-        refusal: z.exactOptional(z.nullable(z.array(zChatCompletionTokenLogprob))),
-      }),
-    ),
-  ),
-});
-
-/**
- * Non-streamed chat completion (Spec). Only `choices` is required. Vendor extras are kept: `x_groq`, `provider`, `citations`, `search_results`, `prompt_filter_results` (Azure), `time_info` (Cerebras), `request_id` (Z.ai), `prompt` (Together), `kv_transfer_params` (vLLM), ...
- *
- * @example
- * ```ts
- * const chatCompletion = zChatCompletion.parse({
- *   id: 'chatcmpl-7f3a9c2e',
- *   object: 'chat.completion',
- *   created: 1735689600,
- *   model: 'acme/chat-1',
- *   choices: [
- *     {
- *       index: 0,
- *       message: { role: 'assistant', content: 'Red, yellow and blue.' },
- *       finish_reason: 'stop',
- *     },
- *   ],
- *   usage: { prompt_tokens: 21, completion_tokens: 6, total_tokens: 27 },
- * });
- * ```
- */
-export const zChatCompletion = z.looseObject({
-  id: z.exactOptional(z.string()),
-  object: z.exactOptional(z.string()),
-  created: z.exactOptional(z.number()),
-  model: z.exactOptional(z.string()),
-  choices: z.array(zChatCompletionChoice),
-  usage: z.exactOptional(z.nullable(zCompletionUsage)),
-  system_fingerprint: z.exactOptional(z.nullable(z.string())),
-  service_tier: z.exactOptional(z.nullable(z.string())),
-});
-
-/**
- * Output follows a JSON Schema (structured outputs, chat-completions API).
- *
- * @example
- * ```ts
- * const responseFormatJSONSchema = zResponseFormatJSONSchema.parse({
- *   type: 'json_schema',
- *   json_schema: {
- *     name: 'colours',
- *     description: 'A list of colour names.',
- *     schema: {
- *       type: 'object',
- *       properties: { colours: { type: 'array', items: { type: 'string' } } },
- *       required: ['colours'],
- *       additionalProperties: false,
- *     },
- *     strict: true,
- *   },
- * });
- * ```
- */
-export const zResponseFormatJSONSchema = z.object({
-  type: z.literal('json_schema'),
-  json_schema: z.object({
-    name: z.string(),
-    description: z.optional(z.string()),
-    schema: z.optional(z.record(z.string(), z.unknown())),
-    strict: z.nullish(z.boolean()),
-  }),
-});
-
-/**
- * Output is a JSON object (JSON mode, chat-completions API); the prompt should also ask for JSON.
- *
- * @example
- * ```ts
- * const responseFormatJSONObject = zResponseFormatJSONObject.parse({ type: 'json_object' });
- * ```
- */
-export const zResponseFormatJSONObject = z.object({
-  type: z.literal('json_object'),
-});
-
-/**
- * Plain text output (chat-completions API).
- *
- * @example
- * ```ts
- * const responseFormatText = zResponseFormatText.parse({ type: 'text' });
- * ```
- */
-export const zResponseFormatText = z.object({
-  type: z.literal('text'),
-});
-
-/**
- * Forces a call to the named function (chat-completions API).
- *
- * @example
- * ```ts
- * const chatCompletionNamedToolChoice = zChatCompletionNamedToolChoice.parse({
- *   type: 'function',
- *   function: { name: 'get_weather' },
- * });
- * ```
- */
-export const zChatCompletionNamedToolChoice = z.object({
-  type: z.literal('function'),
-  function: z.object({
-    name: z.string(),
-  }),
-});
-
-/**
- * How the model picks tools (chat-completions API): `none`, `auto`, `required`, or a named function.
- *
- * @example
- * ```ts
- * const chatCompletionToolChoiceOption = zChatCompletionToolChoiceOption.parse('auto');
- * ```
- */
-export const zChatCompletionToolChoiceOption = z.union([
-  z.enum(['none', 'auto', 'required']),
-  zChatCompletionNamedToolChoice,
-]);
-
-/**
- * A function the model may call (chat-completions API).
- *
- * @example
- * ```ts
- * const chatCompletionTool = zChatCompletionTool.parse({
- *   type: 'function',
- *   function: {
- *     name: 'get_weather',
- *     description: 'Current weather in a city.',
- *     parameters: {
- *       type: 'object',
- *       properties: { city: { type: 'string' } },
- *       required: ['city'],
- *       additionalProperties: false,
- *     },
- *     strict: true,
- *   },
- * });
- * ```
- */
-export const zChatCompletionTool = z.object({
-  type: z.literal('function'),
-  function: z.object({
-    name: z.string(),
-    description: z.optional(z.string()),
-    parameters: z.optional(z.record(z.string(), z.unknown())),
-    strict: z.nullish(z.boolean()),
-  }),
-});
-
-/**
- * An image content part (chat-completions API); the model must accept image input.
- *
- * @example
- * ```ts
- * const chatCompletionContentPartImage = zChatCompletionContentPartImage.parse({
- *   type: 'image_url',
- *   image_url: { url: 'https://example.com/swatch.png', detail: 'low' },
- * });
- * ```
- */
-export const zChatCompletionContentPartImage = z.object({
-  type: z.literal('image_url'),
-  image_url: z.object({
-    url: z.string(),
-    detail: z.optional(z.enum(['auto', 'low', 'high'])),
-  }),
-});
-
-/**
- * A text content part (chat-completions API).
- *
- * @example
- * ```ts
- * const chatCompletionContentPartText = zChatCompletionContentPartText.parse({
- *   type: 'text',
- *   text: 'What colour is this?',
- * });
- * ```
- */
-export const zChatCompletionContentPartText = z.object({
-  type: z.literal('text'),
   text: z.string(),
+  finish_reason: z.nullable(zFinishReason),
+  logprobs: z.nullable(zCompletionLogprobs),
 });
 
 /**
- * One part of array-form user content (chat-completions API).
+ * A legacy completion, and also each event of a streamed legacy completion (the spec does not show
+ * the fields; they follow the chat-completions API's legacy completions). Quirks: `id` and
+ * `object` absent (Writer), `object` `text.completion` (Together), `id` `""` (TGI); extras such as
+ * `prompt` (Together) and `kv_transfer_params` (vLLM) are kept.
  *
  * @example
  * ```ts
- * const chatCompletionContentPart = zChatCompletionContentPart.parse({
- *   type: 'text',
- *   text: 'What colour is this?',
- * });
- * ```
- */
-export const zChatCompletionContentPart = z.union([
-  zChatCompletionContentPartText,
-  zChatCompletionContentPartImage,
-]);
-
-/**
- * The result of a tool call (chat-completions API).
- *
- * @example
- * ```ts
- * const chatCompletionToolMessageParam = zChatCompletionToolMessageParam.parse({
- *   role: 'tool',
- *   tool_call_id: 'call_1',
- *   content: '{"temperature_c":18,"condition":"cloudy"}',
- * });
- * ```
- */
-export const zChatCompletionToolMessageParam = z.object({
-  role: z.literal('tool'),
-  content: z.union([z.string(), z.array(zChatCompletionContentPartText)]),
-  tool_call_id: z.string(),
-});
-
-/**
- * A previous assistant turn sent back (Spec shows role `assistant`). `content` may be omitted or `null` when the turn only called tools (chat-completions API).
- *
- * @example
- * ```ts
- * const chatCompletionAssistantMessageParam = zChatCompletionAssistantMessageParam.parse({
- *   role: 'assistant',
- *   content: null,
- *   tool_calls: [
- *     {
- *       id: 'call_1',
- *       type: 'function',
- *       function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
- *     },
- *   ],
- * });
- * ```
- */
-export const zChatCompletionAssistantMessageParam = z.object({
-  role: z.literal('assistant'),
-  content: z.nullish(z.union([z.string(), z.array(zChatCompletionContentPartText)])),
-  name: z.optional(z.string()),
-  refusal: z.nullish(z.string()),
-  tool_calls: z.optional(z.array(zChatCompletionMessageToolCall)),
-  reasoning_content: z.nullish(z.string()),
-});
-
-/**
- * A user turn (Spec); array content with images follows the chat-completions API.
- *
- * @example
- * ```ts
- * const chatCompletionUserMessageParam = zChatCompletionUserMessageParam.parse({
- *   role: 'user',
- *   content: [
- *     { type: 'text', text: 'What colour is this?' },
- *     { type: 'image_url', image_url: { url: 'https://example.com/swatch.png', detail: 'low' } },
- *   ],
- * });
- * ```
- */
-export const zChatCompletionUserMessageParam = z.object({
-  role: z.literal('user'),
-  content: z.union([z.string(), z.array(zChatCompletionContentPart)]),
-  name: z.optional(z.string()),
-});
-
-/**
- * Developer instructions, the newer name of system messages for some models (chat-completions API). Servers that do not know the role may reject it; use `system` there.
- *
- * @example
- * ```ts
- * const chatCompletionDeveloperMessageParam = zChatCompletionDeveloperMessageParam.parse({
- *   role: 'developer',
- *   content: 'Answer in one sentence.',
- * });
- * ```
- */
-export const zChatCompletionDeveloperMessageParam = z.object({
-  role: z.literal('developer'),
-  content: z.union([z.string(), z.array(zChatCompletionContentPartText)]),
-  name: z.optional(z.string()),
-});
-
-/**
- * System instructions (Spec).
- *
- * @example
- * ```ts
- * const chatCompletionSystemMessageParam = zChatCompletionSystemMessageParam.parse({
- *   role: 'system',
- *   content: 'You are a concise assistant.',
- * });
- * ```
- */
-export const zChatCompletionSystemMessageParam = z.object({
-  role: z.literal('system'),
-  content: z.union([z.string(), z.array(zChatCompletionContentPartText)]),
-  name: z.optional(z.string()),
-});
-
-/**
- * One message of the conversation, discriminated by `role` (every variant fixes its `role` to one value). The spec shows `role` and string `content` with roles `system`, `user`, `assistant`; the `developer` and `tool` roles and array content follow the chat-completions API.
- *
- * @example
- * ```ts
- * const chatCompletionMessageParam = zChatCompletionMessageParam.parse({
- *   role: 'user',
- *   content: 'Name the three primary colours.',
- * });
- * ```
- */
-export const zChatCompletionMessageParam = z.union([
-  zChatCompletionSystemMessageParam,
-  zChatCompletionDeveloperMessageParam,
-  zChatCompletionUserMessageParam,
-  zChatCompletionAssistantMessageParam,
-  zChatCompletionToolMessageParam,
-]);
-
-/**
- * Body of `POST /chat/completions`. `model`, `messages`, `temperature` and `stream` are shown by the spec; the spec says tool calling and structured outputs are supported but does not show their parameters, so the rest follows the chat-completions API. Not every OpenAI-compatible server accepts every parameter.
- *
- * @example
- * ```ts
- * const chatCompletionCreateParams = zChatCompletionCreateParams.parse({
- *   model: 'acme/chat-1',
- *   messages: [
- *     { role: 'system', content: 'You are a concise assistant.' },
- *     { role: 'user', content: 'Name the three primary colours.' },
- *   ],
- *   temperature: 0.2,
- *   max_tokens: 64,
- * });
- * ```
- */
-export const zChatCompletionCreateParams = z.object({
-  model: z.string(),
-  messages: z.array(zChatCompletionMessageParam).check(z.minLength(1)),
-  temperature: z.optional(z.number()),
-  stream: z.optional(z.boolean()),
-  stream_options: z.optional(zChatCompletionStreamOptions),
-  tools: z.optional(z.array(zChatCompletionTool)),
-  tool_choice: z.optional(zChatCompletionToolChoiceOption),
-  parallel_tool_calls: z.optional(z.boolean()),
-  response_format: z.optional(
-    z.union([zResponseFormatText, zResponseFormatJSONObject, zResponseFormatJSONSchema]),
-  ),
-  max_tokens: z.optional(z.int()),
-  max_completion_tokens: z.optional(z.int()),
-  stop: z.optional(z.union([z.string(), z.array(z.string())])),
-  n: z.optional(z.int()),
-  seed: z.optional(z.int()),
-  top_p: z.optional(z.number()),
-  presence_penalty: z.optional(z.number()),
-  frequency_penalty: z.optional(z.number()),
-  logprobs: z.optional(z.boolean()),
-  top_logprobs: z.optional(z.int()),
-  user: z.optional(z.string()),
-  reasoning_effort: z.optional(z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh'])),
-});
-
-/**
- * One price entry of `Model.pricing`. On this service every value is a decimal number carried as a string, e.g. `"0.15"` (Spec); other servers send JSON numbers (Perplexity), so each price is `string | number`. Convert with care: strings keep the exact decimal.
- *
- * @example
- * ```ts
- * const modelPricing = zModelPricing.parse({
- *   prompt: '0.15',
- *   completion: '0.60',
- *   input_cache_read: '0.075',
- * });
- * ```
- */
-export const zModelPricing = z.looseObject({
-  prompt: z.exactOptional(z.union([z.string(), z.number()])),
-  completion: z.exactOptional(z.union([z.string(), z.number()])),
-  input_cache_read: z.exactOptional(z.union([z.string(), z.number()])),
-  input: z.exactOptional(z.union([z.string(), z.number()])),
-  output: z.exactOptional(z.union([z.string(), z.number()])),
-  cache_read: z.exactOptional(z.union([z.string(), z.number()])),
-  cache_write: z.exactOptional(z.union([z.string(), z.number()])),
-  unit: z.exactOptional(z.string()),
-});
-
-/**
- * A model (Spec). Only `id` is required: other OpenAI-compatible servers often send only `id`, `object`, `created` and `owned_by`, and some add their own fields (vLLM `root`, `max_model_len`, `permission`; llama.cpp `meta`; Azure `capabilities`, `lifecycle_status`; Gemini `display_name`), which are kept.
- *
- * @example
- * ```ts
- * const model = zModel.parse({
- *   id: 'acme/chat-1',
- *   object: 'model',
- *   owned_by: 'acme',
+ * const completion = zCompletion.parse({
+ *   id: 'cmpl-2b8e41d0',
+ *   object: 'text_completion',
  *   created: 1735689600,
- *   name: 'Acme Chat 1',
- *   context_length: 131072,
- *   max_output_length: 8192,
- *   input_modalities: ['text'],
- *   output_modalities: ['text'],
- *   supported_features: ['tools', 'reasoning'],
- *   pricing: [{ prompt: '0.15', completion: '0.60', input_cache_read: '0.075' }],
- *   is_ready: true,
+ *   model: 'acme/base-1',
+ *   choices: [
+ *     { index: 0, text: ' there lived a lighthouse keeper.', finish_reason: 'stop', logprobs: null },
+ *   ],
+ *   usage: { prompt_tokens: 4, completion_tokens: 7, total_tokens: 11 },
  * });
  * ```
  */
-export const zModel = z.looseObject({
+export const zCompletion = z.looseObject({
   id: z.string(),
-  object: z.exactOptional(z.string()),
-  created: z.exactOptional(z.nullable(z.number())),
-  owned_by: z.exactOptional(z.nullable(z.string())),
-  name: z.exactOptional(z.string()),
-  context_length: z.exactOptional(z.int()),
-  max_output_length: z.exactOptional(z.int()),
-  input_modalities: z.exactOptional(z.array(z.string())),
-  output_modalities: z.exactOptional(z.array(z.string())),
-  supported_features: z.exactOptional(z.array(z.string())),
-  pricing: z.exactOptional(z.union([z.array(zModelPricing), zModelPricing])),
-  is_ready: z.exactOptional(z.boolean()),
+  object: z.literal('text_completion'),
+  created: z.int(),
+  model: z.string(),
+  choices: z.array(zCompletionChoice),
+  usage: z.nullable(zCompletionUsage),
+  system_fingerprint: z.exactOptional(z.nullable(z.string())),
 });
 
 /**
- * The models available to the caller's API key (Spec). Quirk: llama.cpp adds a top-level `models` array next to `data`.
+ * The error object (Spec). Short shape: `message` and `type` (models, chat completions); extended
+ * shape adds `param` and `code` (legacy completions). Quirks: `type` absent or `null` (OpenRouter,
+ * Azure), `code` an integer (OpenRouter, Perplexity, vLLM) or a string like `"401"` (Azure
+ * Foundry), extras such as `metadata` (OpenRouter), `failed_generation` (Groq), `innererror`
+ * (Azure). Some servers send no error object at all (`{"detail": ...}` from Mistral, a string
+ * `error` from xAI, an unwrapped object from old vLLM); the SDK reads those too (`APIError`), but
+ * they are not `ErrorResponse`s.
  *
  * @example
  * ```ts
- * const modelList = zModelList.parse({
- *   object: 'list',
- *   data: [
- *     {
- *       id: 'acme/chat-1',
- *       object: 'model',
- *       owned_by: 'acme',
- *       created: 1735689600,
- *       name: 'Acme Chat 1',
- *       context_length: 131072,
- *       max_output_length: 8192,
- *       input_modalities: ['text'],
- *       output_modalities: ['text'],
- *       supported_features: ['tools', 'reasoning'],
- *       pricing: [{ prompt: '0.15', completion: '0.60', input_cache_read: '0.075' }],
- *       is_ready: true,
- *     },
- *   ],
+ * const errorObject = zErrorObject.parse({
+ *   message: 'The model `acme/unknown` does not exist.',
+ *   type: 'invalid_request_error',
+ *   param: 'model',
+ *   code: 'model_not_found',
  * });
  * ```
  */
-export const zModelList = z.looseObject({
-  object: z.exactOptional(z.string()),
-  data: z.array(zModel),
+export const zErrorObject = z.looseObject({
+  message: z.string(),
+  type: z.exactOptional(z.nullable(z.string())),
+  param: z.exactOptional(z.nullable(z.string())),
+  code: z.exactOptional(z.nullable(z.union([z.string(), z.int()]))),
 });
+
+/**
+ * Body of an error response: `{ "error": { ... } }` (Spec).
+ *
+ * @example
+ * ```ts
+ * const errorResponse = zErrorResponse.parse({
+ *   error: {
+ *     message: 'The model `acme/unknown` is not available on this API.',
+ *     type: 'invalid_request_error',
+ *   },
+ * });
+ * ```
+ */
+export const zErrorResponse = z.looseObject({ error: zErrorObject });

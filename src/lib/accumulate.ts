@@ -1,37 +1,36 @@
 /**
  * Chunks → the final ChatCompletion. Pure and incremental: `add()` each chunk as it passes,
- * `result()` at the end. Robust to what real servers send (see QUIRKS.md):
- * - content as strings, `null`, or typed parts (Mistral: `text` parts are content, `thinking`
- *   parts reasoning);
- * - reasoning as `reasoning_content` (DeepSeek, vLLM, xAI) or `reasoning` (Groq, Ollama, gpt-oss);
- * - tool calls whole in one chunk (xAI, Groq) or in fragments; keyed on a non-empty id, else the
- *   index, else the last call; empty-string ids and names count as absent (DashScope, Mistral);
- * - the last non-null, non-empty finish_reason per choice, and the last non-null usage, including a
- *   trailing usage-only chunk with `choices: []` (`stream_options.include_usage`);
- * - `n > 1` choices, each accumulated on its own.
+ * `result()` at the end. The chunks it gets are already read into one shape (see
+ * docs/normalization.md): content and reasoning are strings, every tool-call fragment has the
+ * `index` of its call, finish reasons are the API's values. What is left here is joining:
+ * - text, reasoning and refusal fragments, per choice (`n > 1` choices each on their own);
+ * - tool-call fragments, by `index`: the first id, type and name, the arguments joined, vendor
+ *   extras kept (Gemini's `extra_content` must be sent back as it came);
+ * - the last finish reason a choice was given, and the last usage (a trailing usage-only chunk
+ *   with `choices: []` included);
+ * - the raw reasoning field when the server used `reasoning_content` (DeepSeek wants it back).
+ * The result goes through the same normalizer as a non-streamed completion.
  */
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionChunkToolCall, ChatCompletionMessageToolCall, CompletionUsage } from '../generated/types.gen';
+import { normalizeChatCompletion } from '../generated/normalize.gen';
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionChunkToolCall, CompletionUsage } from '../generated/types.gen';
 
 interface ToolCallState {
   id: string;
-  type: string;
   name: string;
-  arguments: string;
-  index: number | undefined;
-  extra: Record<string, unknown>;
+  arguments: string[];
+  extra: Record<string, unknown> | undefined;
 }
 
 interface ChoiceState {
   index: number;
-  role: string;
-  content: string[];
-  hasContent: boolean;
-  reasoning: string[];
-  reasoningField: 'reasoning' | 'reasoning_content' | undefined;
-  refusal: string[];
+  content: string[] | undefined;
+  reasoning: string[] | undefined;
+  /** True when the server sent `reasoning_content` (kept under that name too). */
+  reasoningContent: boolean;
+  refusal: string[] | undefined;
   toolCalls: ToolCallState[];
   finishReason: string | null;
-  logprobs: unknown[];
+  logprobs: unknown[] | undefined;
 }
 
 /**
@@ -49,168 +48,104 @@ interface ChoiceState {
 export class ChatCompletionAccumulator {
   #choices = new Map<number, ChoiceState>();
   #usage: CompletionUsage | null = null;
-  #id: string | undefined;
-  #created: number | undefined;
-  #model: string | undefined;
+  #id = '';
+  #created = 0;
+  #model = '';
   #systemFingerprint: string | null | undefined;
   #serviceTier: string | null | undefined;
+  #chunks = 0;
+
+  /** How many chunks were added. */
+  get chunks(): number {
+    return this.#chunks;
+  }
 
   /** Take in one chunk, in the order received. */
   add(chunk: ChatCompletionChunk): void {
+    this.#chunks++;
     if (!this.#id && chunk.id) this.#id = chunk.id;
-    if (this.#created === undefined && typeof chunk.created === 'number') this.#created = chunk.created;
+    if (!this.#created && chunk.created) this.#created = chunk.created;
     if (!this.#model && chunk.model) this.#model = chunk.model;
     if (chunk.system_fingerprint != null) this.#systemFingerprint = chunk.system_fingerprint;
     if (chunk.service_tier != null) this.#serviceTier = chunk.service_tier;
     if (chunk.usage != null) this.#usage = chunk.usage;
 
-    for (const choice of chunk.choices ?? []) {
-      const state = this.#choice(choice.index ?? 0);
-      const delta = choice.delta ?? {};
-      if (delta.role) state.role = delta.role;
-      addContent(state, delta.content);
-      // One field per delta: a server sending both (during vLLM's rename) sends the same text twice.
-      const field = typeof delta.reasoning_content === 'string' ? 'reasoning_content' : typeof delta.reasoning === 'string' ? 'reasoning' : undefined;
-      if (field) {
-        state.reasoning.push(delta[field] as string);
-        state.reasoningField ??= field;
+    for (const choice of chunk.choices) {
+      const state = this.#choice(choice.index);
+      const delta = choice.delta;
+      if (delta.content !== undefined) (state.content ??= []).push(delta.content);
+      if (delta.reasoning !== undefined) {
+        (state.reasoning ??= []).push(delta.reasoning);
+        if (typeof (delta as { reasoning_content?: unknown }).reasoning_content === 'string') state.reasoningContent = true;
       }
-      if (typeof delta.refusal === 'string') state.refusal.push(delta.refusal);
-      for (const call of delta.tool_calls ?? []) addToolCall(state, call);
-      // A later `""` (Ollama 2024, TGI send it on every chunk) does not erase a real reason;
-      // `""` stays only when the server sent nothing else.
-      if (choice.finish_reason != null && (choice.finish_reason !== '' || !state.finishReason)) state.finishReason = choice.finish_reason;
+      if (delta.refusal !== undefined) (state.refusal ??= []).push(delta.refusal);
+      if (delta.tool_calls) for (const call of delta.tool_calls) addToolCall(state, call);
+      if (choice.finish_reason !== null) state.finishReason = choice.finish_reason;
       const logprobs = choice.logprobs?.content;
-      if (Array.isArray(logprobs)) state.logprobs.push(...logprobs);
+      if (logprobs) (state.logprobs ??= []).push(...logprobs);
     }
   }
 
   /** The completion as if it had been requested without streaming. */
   result(): ChatCompletion {
-    const choices = [...this.#choices.values()]
-      .sort((a, b) => a.index - b.index)
-      .map((state) => {
-        const reasoning = state.reasoning.join('');
-        const message: NonNullable<ChatCompletion['choices'][number]['message']> = {
-          role: state.role || 'assistant',
-          content: state.hasContent ? state.content.join('') : null,
-        };
-        // Snowflake sends `refusal: ""` on every delta of an ordinary answer: no text, no refusal.
-        const refusal = state.refusal.join('');
-        if (refusal !== '') message.refusal = refusal;
-        if (state.reasoningField) {
-          // One typed field for every server, and the field the server used, kept as it sent it.
-          message.reasoning = reasoning;
-          message[state.reasoningField] = reasoning;
-        } else if (state.reasoning.length) {
-          message.reasoning = reasoning; // Mistral thinking parts
-        }
-        if (state.toolCalls.length) message.tool_calls = state.toolCalls.map(finishToolCall);
-        const choice: ChatCompletion['choices'][number] = { index: state.index, message, finish_reason: state.finishReason };
-        if (state.logprobs.length) choice.logprobs = { content: state.logprobs as never };
-        return choice;
-      });
-    const completion: ChatCompletion = { object: 'chat.completion', choices, usage: this.#usage };
-    if (this.#id) completion.id = this.#id;
-    if (this.#created !== undefined) completion.created = this.#created;
-    if (this.#model) completion.model = this.#model;
-    if (this.#systemFingerprint !== undefined) completion.system_fingerprint = this.#systemFingerprint;
-    if (this.#serviceTier !== undefined) completion.service_tier = this.#serviceTier;
-    return completion;
+    const choices = [...this.#choices.values()].map((state) => {
+      const message: Record<string, unknown> = {
+        role: 'assistant',
+        content: state.content ? state.content.join('') : null,
+        refusal: state.refusal ? state.refusal.join('') : null,
+      };
+      if (state.reasoning) {
+        message['reasoning'] = state.reasoning.join('');
+        if (state.reasoningContent) message['reasoning_content'] = message['reasoning'];
+      }
+      if (state.toolCalls.length > 0) message['tool_calls'] = state.toolCalls.map(finishToolCall);
+      return {
+        index: state.index,
+        message,
+        finish_reason: state.finishReason,
+        logprobs: state.logprobs ? { content: state.logprobs, refusal: null } : null,
+      };
+    });
+    const completion: Record<string, unknown> = {
+      id: this.#id,
+      object: 'chat.completion',
+      created: this.#created,
+      model: this.#model,
+      choices,
+      usage: this.#usage,
+    };
+    if (this.#systemFingerprint !== undefined) completion['system_fingerprint'] = this.#systemFingerprint;
+    if (this.#serviceTier !== undefined) completion['service_tier'] = this.#serviceTier;
+    // The same reading as a JSON response (choice order, `""` refusals, arguments of calls without any).
+    return normalizeChatCompletion(completion, { issues: [] });
   }
 
   #choice(index: number): ChoiceState {
     let state = this.#choices.get(index);
     if (!state) {
-      state = { index, role: '', content: [], hasContent: false, reasoning: [], reasoningField: undefined, refusal: [], toolCalls: [], finishReason: null, logprobs: [] };
+      state = { index, content: undefined, reasoning: undefined, reasoningContent: false, refusal: undefined, toolCalls: [], finishReason: null, logprobs: undefined };
       this.#choices.set(index, state);
     }
     return state;
   }
 }
 
-/** The text of a delta's content (string or typed parts), for text-only consumers. */
-export function deltaText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  let text = '';
-  for (const part of content as { type?: unknown; text?: unknown }[]) {
-    if (part?.type === 'text' && typeof part.text === 'string') text += part.text;
-  }
-  return text;
-}
-
-function addContent(state: ChoiceState, content: unknown): void {
-  if (typeof content === 'string') {
-    state.content.push(content);
-    state.hasContent = true;
-    return;
-  }
-  if (!Array.isArray(content)) return;
-  for (const part of content as { type?: unknown; text?: unknown; thinking?: unknown }[]) {
-    if (part?.type === 'text' && typeof part.text === 'string') {
-      state.content.push(part.text);
-      state.hasContent = true;
-    } else if (part?.type === 'thinking' && Array.isArray(part.thinking)) {
-      // Mistral Magistral: { type: 'thinking', thinking: [{ type: 'text', text }] }
-      state.reasoning.push(deltaText(part.thinking));
-    }
-  }
-}
-
-function addToolCall(state: ChoiceState, delta: ChatCompletionChunkToolCall): void {
-  const id = delta.id || undefined;
-  const name = delta.function?.name || undefined;
-  const fragment = delta.function?.arguments ?? '';
-  const index = typeof delta.index === 'number' ? delta.index : undefined;
-  const calls = state.toolCalls;
-
-  let call = id === undefined ? undefined : calls.find((c) => c.id === id);
-  if (!call && index !== undefined) {
-    const atIndex = findLast(calls, (c) => c.index === index);
-    // A new id at a known index is a new call; so is a second named call at the same index
-    // (gateways that send every parallel call as index 0 without ids).
-    if (atIndex && (id === undefined || atIndex.id === '') && !startsAnother(atIndex, name)) call = atIndex;
-  }
-  if (!call && id === undefined && index === undefined) {
-    const previous = calls.at(-1);
-    if (previous && !startsAnother(previous, name)) call = previous;
-  }
+function addToolCall(state: ChoiceState, fragment: ChatCompletionChunkToolCall): void {
+  let call = state.toolCalls[fragment.index];
   if (!call) {
-    call = { id: '', type: 'function', name: '', arguments: '', index, extra: {} };
-    calls.push(call);
+    // Fill any gap (a server whose first fragment of a call was lost) so that indexes stay positions.
+    while (state.toolCalls.length <= fragment.index) state.toolCalls.push({ id: '', name: '', arguments: [], extra: undefined });
+    call = state.toolCalls[fragment.index]!;
   }
-  if (id !== undefined && call.id === '') call.id = id;
-  if (name !== undefined && call.name === '') call.name = name;
-  if (delta.type) call.type = delta.type;
-  call.arguments += fragment;
-  // Vendor extras on the call (Gemini's extra_content.thought_signature) must be sent back as they came.
-  for (const key in delta) {
-    if (key !== 'index' && key !== 'id' && key !== 'type' && key !== 'function') call.extra[key] = delta[key];
-  }
-}
-
-/** A delta naming a different function, or naming one after a call's arguments are complete, starts another call. */
-function startsAnother(call: ToolCallState, name: string | undefined): boolean {
-  if (name === undefined || call.name === '') return false;
-  return name !== call.name || isCompleteJSON(call.arguments);
-}
-
-function isCompleteJSON(text: string): boolean {
-  if (text.trim() === '') return false;
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
+  if (fragment.id !== undefined && call.id === '') call.id = fragment.id;
+  const fn = fragment.function;
+  if (fn?.name !== undefined && call.name === '') call.name = fn.name;
+  if (fn?.arguments !== undefined) call.arguments.push(fn.arguments);
+  for (const key in fragment) {
+    if (key !== 'index' && key !== 'id' && key !== 'type' && key !== 'function') (call.extra ??= {})[key] = (fragment as unknown as Record<string, unknown>)[key];
   }
 }
 
-function finishToolCall(call: ToolCallState): ChatCompletionMessageToolCall {
-  return { ...call.extra, id: call.id, type: call.type, function: { name: call.name, arguments: call.arguments } };
-}
-
-function findLast<T>(items: T[], test: (item: T) => boolean): T | undefined {
-  for (let i = items.length - 1; i >= 0; i--) if (test(items[i]!)) return items[i];
-  return undefined;
+function finishToolCall(call: ToolCallState): Record<string, unknown> {
+  return { ...call.extra, id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments.join('') } };
 }

@@ -5,7 +5,7 @@
 import type { ChatCompletion, ChatCompletionChunk } from '../generated/types.gen';
 import { InferenceError } from '../errors';
 import { Stream } from '../stream';
-import { ChatCompletionAccumulator, deltaText } from './accumulate';
+import { ChatCompletionAccumulator } from './accumulate';
 
 /** Feeds every chunk that passes to the accumulator and remembers how the stream ended. */
 class Tap {
@@ -72,7 +72,7 @@ export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
    * @example
    * ```ts
    * const completion = await stream.finalChatCompletion();
-   * console.log(completion.choices[0]?.message?.content, completion.usage);
+   * console.log(completion.choices[0]?.message.content, completion.usage);
    * ```
    */
   async finalChatCompletion(): Promise<ChatCompletion> {
@@ -95,10 +95,8 @@ export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
    */
   async *textStream(): AsyncGenerator<string> {
     for await (const chunk of this) {
-      for (const choice of chunk.choices ?? []) {
-        if ((choice.index ?? 0) !== 0) continue;
-        const text = deltaText(choice.delta?.content);
-        if (text) yield text;
+      for (const choice of chunk.choices) {
+        if (choice.index === 0 && choice.delta.content) yield choice.delta.content;
       }
     }
   }

@@ -4,6 +4,7 @@
  */
 import { InferenceError } from '../errors';
 import type { CompletionUsage, Model, ModelPricing } from '../generated/types.gen';
+import { extras } from '../extras';
 import { add, formatDecimal, multiply, parseDecimal, shift, type Decimal } from './decimal';
 
 /**
@@ -47,16 +48,16 @@ export interface CostEstimate {
  * ```
  */
 export function estimateCost(usage: CompletionUsage, model: Pick<Model, 'id' | 'pricing'>): CostEstimate {
-  const entry: ModelPricing | undefined = Array.isArray(model.pricing) ? model.pricing[0] : model.pricing;
+  const entry: ModelPricing | undefined = model.pricing?.[0];
   if (!entry) throw new InferenceError(`estimateCost: model ${JSON.stringify(model.id)} has no pricing.`);
 
-  // Perplexity: { input, output, cache_read, unit: 'usd_per_1m_tokens' }.
+  // Perplexity states its unit: `usd_per_1m_tokens` (its prices were read under the service's names).
   const unit = typeof entry.unit === 'string' ? /^([a-z]{3})_per_(\d+)(k|m)?_tokens?$/i.exec(entry.unit) : null;
   const perTokens = unit ? Number(unit[2]) * (unit[3]?.toLowerCase() === 'm' ? 1e6 : unit[3]?.toLowerCase() === 'k' ? 1e3 : 1) : 1;
   const digits = Math.log10(perTokens);
   if (!Number.isInteger(digits)) throw new InferenceError(`estimateCost: unsupported pricing unit ${JSON.stringify(entry.unit)}.`);
 
-  const price = (name: string, value: string | number | undefined, fallback?: Decimal): Decimal => {
+  const price = (name: string, value: string | undefined, fallback?: Decimal): Decimal => {
     if (value === undefined) {
       if (fallback) return fallback;
       throw new InferenceError(`estimateCost: model ${JSON.stringify(model.id)} has no ${name} price.`);
@@ -65,9 +66,9 @@ export function estimateCost(usage: CompletionUsage, model: Pick<Model, 'id' | '
     if (!parsed) throw new InferenceError(`estimateCost: the ${name} price of ${JSON.stringify(model.id)} is not a number: ${JSON.stringify(value)}.`);
     return shift(parsed, digits);
   };
-  const promptPrice = price('prompt', entry.prompt ?? entry.input);
-  const completionPrice = price('completion', entry.completion ?? entry.output);
-  const cachePrice = price('input_cache_read', entry.input_cache_read ?? entry.cache_read, promptPrice);
+  const promptPrice = price('prompt', entry.prompt);
+  const completionPrice = price('completion', entry.completion);
+  const cachePrice = price('input_cache_read', entry.input_cache_read, promptPrice);
 
   const cached = Math.min(cachedTokens(usage), usage.prompt_tokens);
   const prompt = multiply(promptPrice, usage.prompt_tokens - cached);
@@ -85,6 +86,6 @@ export function estimateCost(usage: CompletionUsage, model: Pick<Model, 'id' | '
 function cachedTokens(usage: CompletionUsage): number {
   const details = usage.prompt_tokens_details?.cached_tokens;
   if (typeof details === 'number' && Number.isSafeInteger(details) && details > 0) return details;
-  const deepseek = (usage as { prompt_cache_hit_tokens?: unknown }).prompt_cache_hit_tokens;
+  const deepseek = extras(usage)['prompt_cache_hit_tokens'];
   return typeof deepseek === 'number' && Number.isSafeInteger(deepseek) && deepseek > 0 ? deepseek : 0;
 }

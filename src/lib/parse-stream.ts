@@ -6,7 +6,6 @@
 import { Allow, parse as parsePartialJSON } from 'partial-json';
 import { InferenceError } from '../errors';
 import type { ChatCompletionCreateParams, ChatCompletionMessageToolCall } from '../generated/types.gen';
-import { deltaText } from './accumulate';
 import { ChatCompletionStream } from './chat-stream';
 import { jsonText, parseChatCompletion, type ParsedChatCompletion, type ParsedFunctionToolCall } from './parse';
 
@@ -96,13 +95,10 @@ export class ParsedChatCompletionStream<ParsedT = null, ToolCall extends ChatCom
     let previous: string | undefined;
     for await (const chunk of this) {
       let grew = false;
-      for (const choice of chunk.choices ?? []) {
-        if ((choice.index ?? 0) !== 0) continue;
-        const delta = deltaText(choice.delta?.content);
-        if (delta !== '') {
-          text += delta;
-          grew = true;
-        }
+      for (const choice of chunk.choices) {
+        if (choice.index !== 0 || !choice.delta.content) continue;
+        text += choice.delta.content;
+        grew = true;
       }
       if (!grew) continue;
       const json = jsonText(text);

@@ -1,8 +1,7 @@
 /**
  * `chat.completions.parse()`: a completion → the same completion with `message.parsed` (the
  * structured output, validated and typed from the `response_format`), `parsed_arguments` on each
- * tool call (validated and typed from its tool), and `message.reasoning` filled whatever field the
- * server used. The finish reasons that make an output unusable (`length`, `content_filter`) and
+ * tool call (validated and typed from its tool). The finish reasons that make an output unusable (`length`, `content_filter`) and
  * output that is not what the schema says become typed errors.
  */
 import { ContentFilterFinishReasonError, LengthFinishReasonError, OutputParseError } from '../errors';
@@ -15,11 +14,7 @@ import type {
   ResponseFormatJSONObject,
   ResponseFormatJSONSchema,
 } from '../generated/types.gen';
-import { withReasoning } from './reasoning';
 import { parserOf, type AutoParseableResponseFormat, type AutoParseableTool } from './schema-hooks';
-
-/** `T` without the keys `K`, keeping its index signature (`Omit` would drop every known key of these open types). */
-export type Without<T, K extends PropertyKey> = { [P in keyof T as P extends K ? never : P]: T[P] };
 
 /**
  * A tool call with its arguments parsed: typed from its tool when the tool came from `zodFunction()`.
@@ -33,8 +28,8 @@ export type Without<T, K extends PropertyKey> = { [P in keyof T as P extends K ?
  * }
  * ```
  */
-export type ParsedFunctionToolCall<Name extends string = string, Args = unknown> = Without<ChatCompletionMessageToolCall, 'function'> & {
-  function: Without<ChatCompletionMessageToolCall['function'], 'name'> & {
+export type ParsedFunctionToolCall<Name extends string = string, Args = unknown> = Omit<ChatCompletionMessageToolCall, 'function'> & {
+  function: Omit<ChatCompletionMessageToolCall['function'], 'name'> & {
     name: Name;
     /**
      * The arguments, validated by the tool's schema (`zodFunction`), or JSON-parsed for a tool
@@ -57,14 +52,14 @@ export type ParsedFunctionToolCall<Name extends string = string, Args = unknown>
  * }
  * ```
  */
-export type ParsedChatCompletionMessage<ParsedT = null, ToolCall = ParsedFunctionToolCall> = Without<ChatCompletionMessage, 'tool_calls'> & {
+export type ParsedChatCompletionMessage<ParsedT = null, ToolCall = ParsedFunctionToolCall> = Omit<ChatCompletionMessage, 'tool_calls'> & {
   /**
    * The structured output: validated and typed with `zodResponseFormat`, JSON-parsed for another
    * `json_schema` or `json_object` format. `null` when the model refused (see `refusal`), only
    * called tools, or sent no content, and always without a JSON `response_format`.
    */
   parsed: ParsedT | null;
-  tool_calls?: ToolCall[] | null;
+  tool_calls?: ToolCall[];
 };
 
 /**
@@ -82,7 +77,7 @@ export type ParsedChatCompletionMessage<ParsedT = null, ToolCall = ParsedFunctio
  * console.log(completion.choices.filter(answered).length, 'usable answers');
  * ```
  */
-export type ParsedChoice<ParsedT = null, ToolCall = ParsedFunctionToolCall> = Without<ChatCompletionChoice, 'message'> & {
+export type ParsedChoice<ParsedT = null, ToolCall = ParsedFunctionToolCall> = Omit<ChatCompletionChoice, 'message'> & {
   message: ParsedChatCompletionMessage<ParsedT, ToolCall>;
 };
 
@@ -104,7 +99,7 @@ export type ParsedChoice<ParsedT = null, ToolCall = ParsedFunctionToolCall> = Wi
  * console.log(completion.usage?.total_tokens, completion.choices[0]?.message.parsed?.celsius);
  * ```
  */
-export type ParsedChatCompletion<ParsedT = null, ToolCall = ParsedFunctionToolCall> = Without<ChatCompletion, 'choices'> & {
+export type ParsedChatCompletion<ParsedT = null, ToolCall = ParsedFunctionToolCall> = Omit<ChatCompletion, 'choices'> & {
   choices: ParsedChoice<ParsedT, ToolCall>[];
 };
 
@@ -195,7 +190,7 @@ export async function parseChatCompletion<Params extends ChatCompletionCreatePar
   }
   const choices = await Promise.all(
     completion.choices.map(async (choice) => {
-      const message = withReasoning(choice.message ?? { role: 'assistant', content: null });
+      const message = choice.message;
       const parsed = await parseContent(message, params.response_format, completion);
       const toolCalls = message.tool_calls ? await Promise.all(message.tool_calls.map((call) => parseToolCall(call, params.tools, completion, settings))) : message.tool_calls;
       const out: Record<string, unknown> = { ...message, parsed };
@@ -208,8 +203,8 @@ export async function parseChatCompletion<Params extends ChatCompletionCreatePar
 
 async function parseContent(message: ChatCompletionMessage, format: ChatCompletionCreateParams['response_format'], completion: ChatCompletion): Promise<unknown> {
   if (format?.type !== 'json_schema' && format?.type !== 'json_object') return null;
-  if (typeof message.refusal === 'string' && message.refusal !== '') return null;
-  const text = jsonText(contentText(message.content));
+  if (message.refusal !== null) return null;
+  const text = jsonText(message.content ?? undefined);
   if (text === undefined || text.trim() === '') return null;
   const parser = parserOf(format);
   if (parser) {
@@ -230,7 +225,7 @@ async function parseToolCall(
   completion: ChatCompletion,
   settings: ParseSettings,
 ): Promise<unknown> {
-  const raw = call.function.arguments ?? '';
+  const raw = call.function.arguments;
   const tool = tools?.find((t) => t.function.name === call.function.name);
   const parser = parserOf(tool);
   let parsed: unknown;
@@ -251,17 +246,6 @@ async function parseToolCall(
     }
   }
   return { ...call, function: { ...call.function, parsed_arguments: parsed } };
-}
-
-/** The text of a message's content: a string, or the `text` parts of an array (Mistral). @internal */
-export function contentText(content: unknown): string | undefined {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return undefined;
-  let text: string | undefined;
-  for (const part of content as { type?: unknown; text?: unknown }[]) {
-    if (part?.type === 'text' && typeof part.text === 'string') text = (text ?? '') + part.text;
-  }
-  return text;
 }
 
 /**

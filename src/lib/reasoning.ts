@@ -1,14 +1,12 @@
 /**
- * Reasoning as one field, whatever the server called it. Servers disagree (see QUIRKS.md):
- * `reasoning_content` (DeepSeek, xAI, Kimi, GLM, vLLM up to 0.8), `reasoning` (Groq, Ollama,
- * gpt-oss servers, newer vLLM), Mistral Magistral's `thinking` parts inside `content`, and
- * OpenRouter's `reasoning_details[]` blocks. The stream accumulator already fills
- * `message.reasoning` for streams; this reads a single message or delta the same way.
+ * `readReasoning()`, kept for one release: every message and delta the SDK returns now carries
+ * `reasoning` itself, read from whichever field the server used (docs/normalization.md).
  */
 
 /** What a message or a delta may carry (both generated types fit). */
 interface ReasoningCarrier {
   content?: unknown;
+  content_parts?: unknown;
   reasoning?: unknown;
   reasoning_content?: unknown;
   reasoning_details?: unknown;
@@ -16,8 +14,11 @@ interface ReasoningCarrier {
 
 /**
  * The reasoning text of a message or a stream delta, or `undefined` when it has none. Reads, in
- * order: `reasoning_content`, `reasoning`, Mistral `thinking` parts of `content`, OpenRouter
- * `reasoning_details` text blocks. The raw fields are left as they are.
+ * order: `reasoning_content`, `reasoning`, Mistral `thinking` parts of `content` (or of
+ * `content_parts`), OpenRouter `reasoning_details` text blocks. The raw fields are left as they are.
+ *
+ * @deprecated Read `message.reasoning` (or `delta.reasoning`): the SDK fills it for every server.
+ * `readReasoning` will be removed in the next minor release.
  *
  * An empty string counts as reasoning (DeepSeek opens its reasoning with `reasoning_content: ""`);
  * `null` does not (DeepSeek sends `reasoning_content: null` once the answer streams).
@@ -25,28 +26,15 @@ interface ReasoningCarrier {
  * @example
  * ```ts
  * const completion = await client.chat.completions.create({ model: 'deepseek/reasoner', messages });
- * console.log(readReasoning(completion.choices[0]!.message!)); // whichever field the server used
- *
- * for await (const chunk of stream) process.stdout.write(readReasoning(chunk.choices?.[0]?.delta ?? {}) ?? '');
+ * console.log(readReasoning(completion.choices[0]!.message)); // now simply: completion.choices[0]!.message.reasoning
  * ```
  */
 export function readReasoning(message: ReasoningCarrier): string | undefined {
   if (typeof message.reasoning_content === 'string') return message.reasoning_content;
   if (typeof message.reasoning === 'string') return message.reasoning;
-  const thinking = thinkingParts(message.content);
+  const thinking = thinkingParts(Array.isArray(message.content) ? message.content : message.content_parts);
   if (thinking !== undefined) return thinking;
   return detailsText(message.reasoning_details);
-}
-
-/**
- * A copy of `message` whose `reasoning` holds {@link readReasoning}'s answer, other fields kept
- * (so `reasoning_content` is still there to send back to DeepSeek). Unchanged when there is none.
- * @internal
- */
-export function withReasoning<M extends ReasoningCarrier>(message: M): M {
-  const reasoning = readReasoning(message);
-  if (reasoning === undefined || message.reasoning === reasoning) return message;
-  return { ...message, reasoning };
 }
 
 /** Mistral Magistral: `[{ type: 'thinking', thinking: [{ type: 'text', text }] }, { type: 'text', text }]`. */

@@ -33,7 +33,7 @@ export class Loop<ParsedT> {
       // Arguments that fail their schema are answered below, not thrown.
       const completion = (await parseChatCompletion(raw, { ...params, tools: this.body.tools as ChatCompletionTool[] }, { badArguments: 'skip' })) as unknown as ParsedChatCompletion<ParsedT>;
       this.runner.emit({ type: 'completion', round, completion });
-      const message = completion.choices[0]?.message ?? { role: 'assistant', content: null, parsed: null };
+      const message = completion.choices[0]?.message ?? { role: 'assistant', content: null, refusal: null, parsed: null };
       this.runner.emit({ type: 'message', round, message: toAssistantMessage(message) });
       const calls = message.tool_calls ?? [];
       if (calls.length === 0 || round === this.maxRounds) return;

@@ -9,7 +9,7 @@
  * - Mistral's `thinking` parts are reasoning, not text: only the text parts are sent back.
  */
 import type { ChatCompletionAssistantMessageParam, ChatCompletionMessage, ChatCompletionMessageToolCall } from '../generated/types.gen';
-import { contentText } from './parse';
+import { extras } from '../extras';
 
 /**
  * The assistant message to append to `messages` for the next request, from a completion's
@@ -26,15 +26,16 @@ import { contentText } from './parse';
  * ```
  */
 export function toAssistantMessage(message: ChatCompletionMessage): ChatCompletionAssistantMessageParam {
-  const out: ChatCompletionAssistantMessageParam = { role: 'assistant', content: contentText(message.content) ?? null };
-  if (typeof message.refusal === 'string' && message.refusal !== '') out.refusal = message.refusal;
-  if (message.tool_calls && message.tool_calls.length > 0) out.tool_calls = message.tool_calls.map(toolCallParam);
-  if (typeof message.reasoning_content === 'string') out.reasoning_content = message.reasoning_content;
+  const out: ChatCompletionAssistantMessageParam = { role: 'assistant', content: message.content };
+  if (message.refusal !== null) out.refusal = message.refusal;
+  if (message.tool_calls) out.tool_calls = message.tool_calls.map(toolCallParam);
+  // DeepSeek: the raw field, when the server used it (`reasoning` is the SDK's, and not sent).
+  const sent = extras(message)['reasoning_content'];
+  if (typeof sent === 'string') out.reasoning_content = sent;
   return out;
 }
 
 function toolCallParam(call: ChatCompletionMessageToolCall): ChatCompletionMessageToolCall {
-  const { parsed_arguments: _parsed, ...fn } = call.function;
-  // The request side requires `type` and `arguments`; some servers leave them out of responses.
-  return { ...call, type: call.type ?? 'function', function: { ...fn, arguments: fn.arguments ?? '{}' } };
+  const { parsed_arguments: _parsed, ...fn } = call.function as ChatCompletionMessageToolCall['function'] & { parsed_arguments?: unknown };
+  return { ...call, function: fn };
 }

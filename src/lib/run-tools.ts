@@ -17,8 +17,7 @@ import type { RequestOptions } from '../options';
 import { checkRequestOptions } from '../options';
 import type { ChatCompletions } from '../resources/chat';
 import { checkBody } from '../resources/check-body';
-import { deltaText } from './accumulate';
-import type { ParsedChatCompletion, ParsedChatCompletionMessage, Without } from './parse';
+import type { ParsedChatCompletion, ParsedChatCompletionMessage } from './parse';
 import { parserOf, RUN, type RunnableZodTool, type ToolFunction } from './schema-hooks';
 
 /**
@@ -86,7 +85,7 @@ export type RunnableTool = RunnableZodTool<string, any> | RunnableFunctionTool<a
  * for await (const text of client.chat.completions.runTools(body).textStream()) process.stdout.write(text);
  * ```
  */
-export type RunToolsParams = Without<ChatCompletionCreateParams, 'tools' | 'stream'> & {
+export type RunToolsParams = Omit<ChatCompletionCreateParams, 'tools' | 'stream'> & {
   tools: RunnableTool[];
   /** `true`: each request streams, and the runner yields its chunks as they arrive. */
   stream?: boolean | null;
@@ -246,13 +245,13 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
   /** The assistant message of the last completion (its first choice). */
   async finalMessage(): Promise<ParsedChatCompletionMessage<ParsedT>> {
     const completion = await this.finalChatCompletion();
-    return completion.choices[0]?.message ?? { role: 'assistant', content: null, parsed: null };
+    return completion.choices[0]?.message ?? { role: 'assistant', content: null, refusal: null, parsed: null };
   }
 
   /** The text of the final answer, or `null` when the run ended on tool calls. */
   async finalContent(): Promise<string | null> {
     const message = await this.finalMessage();
-    return typeof message.content === 'string' ? message.content : null;
+    return message.content;
   }
 
   /** Every completion so far, one per request. */
@@ -286,13 +285,12 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
     for await (const event of this) {
       if (event.type === 'chunk') {
         streamed = true;
-        for (const choice of event.chunk.choices ?? []) {
-          const text = (choice.index ?? 0) === 0 ? deltaText(choice.delta?.content) : '';
-          if (text !== '') yield text;
+        for (const choice of event.chunk.choices) {
+          if (choice.index === 0 && choice.delta.content) yield choice.delta.content;
         }
       } else if (event.type === 'completion' && !streamed) {
-        const text = deltaText(event.completion.choices[0]?.message.content);
-        if (text !== '') yield text;
+        const text = event.completion.choices[0]?.message.content;
+        if (text) yield text;
       }
     }
   }

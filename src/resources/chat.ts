@@ -1,7 +1,7 @@
 import type { APIPromise } from '../api-promise';
 import { jsonCall, streamCall } from '../call';
+import { normalizeChatCompletion, normalizeChatCompletionChunk } from '../generated/normalize.gen';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParams } from '../generated/types.gen';
-import { chatCompletionChunkSchema, chatCompletionSchema } from '../fast/schemas';
 import { ChatCompletionStream } from '../lib/chat-stream';
 import type { ParsedChatCompletionFor, ParsedOutputOf, ParsedToolCallOf } from '../lib/parse';
 import { parseCall, parseStreamCall } from '../lib/parse-call';
@@ -9,7 +9,20 @@ import type { ParsedChatCompletionStream } from '../lib/parse-stream';
 import { ChatCompletionRunner, type RunToolsOptions, type RunToolsParams } from '../lib/run-tools';
 import { checkRequestOptions, type RequestOptions } from '../options';
 import type { RequestContext } from '../request';
+import type { EventReader } from '../stream';
+import { toolCallIndexer } from '../tool-call-index';
+import { validator } from '../validate';
 import { checkBody } from './check-body';
+
+/** Each chunk of one stream: its tool calls numbered across the stream, then normalized. */
+const chunkReader: EventReader<ChatCompletionChunk> = (context) => {
+  const index = toolCallIndexer();
+  const check = validator(normalizeChatCompletionChunk, context);
+  return (value, text) => {
+    index(value);
+    return check(value, text);
+  };
+};
 
 /**
  * Chat completion parameters without streaming.
@@ -81,11 +94,11 @@ export class ChatCompletions {
       return streamCall<ChatCompletionChunk, ChatCompletionStream>(
         this.#ctx,
         spec,
-        chatCompletionChunkSchema,
+        chunkReader,
         (source, controller) => new ChatCompletionStream(source, controller),
       );
     }
-    return jsonCall(this.#ctx, spec, chatCompletionSchema);
+    return jsonCall(this.#ctx, spec, normalizeChatCompletion);
   }
 
   /**

@@ -1,8 +1,8 @@
 import type { APIPromise } from '../api-promise';
-import { jsonCall, streamCall } from '../call';
+import { eventsOf, jsonCall, streamCall } from '../call';
 import { Stream } from '../stream';
 import type { Completion, CompletionCreateParams } from '../generated/types.gen';
-import { completionSchema } from '../fast/schemas';
+import { normalizeCompletion } from '../generated/normalize.gen';
 import { checkRequestOptions, type RequestOptions } from '../options';
 import type { RequestContext } from '../request';
 import { checkBody } from './check-body';
@@ -64,8 +64,8 @@ export class Completions {
     const spec = { method: 'POST', path: '/completions', body, options, before: async () => ctx.preflight?.(body) } as const;
     if (body.stream === true) {
       // Each event of a legacy stream is a Completion carrying a text fragment.
-      return streamCall(this.#ctx, spec, completionSchema, (source, controller) => new Stream(source, controller));
+      return streamCall(this.#ctx, spec, eventsOf(normalizeCompletion), (source, controller) => new Stream(source, controller));
     }
-    return jsonCall(this.#ctx, spec, completionSchema);
+    return jsonCall(this.#ctx, spec, normalizeCompletion);
   }
 }

@@ -2,7 +2,7 @@ import { jsonCall } from '../call';
 import { APIUserAbortError, InferenceError, ModelNotReadyError } from '../errors';
 import { sleep } from '../retry';
 import type { Model, ModelList } from '../generated/types.gen';
-import { modelListSchema, modelSchema } from '../fast/schemas';
+import { normalizeModel, normalizeModelList } from '../generated/normalize.gen';
 import type { APIPromise } from '../api-promise';
 import { checkRequestOptions, type RequestOptions } from '../options';
 import type { RequestContext } from '../request';
@@ -34,7 +34,7 @@ export class Models {
    */
   list(options?: RequestOptions): APIPromise<ModelList> {
     checkRequestOptions(options, 'models.list');
-    return jsonCall(this.#ctx, { method: 'GET', path: '/models', options }, modelListSchema);
+    return jsonCall(this.#ctx, { method: 'GET', path: '/models', options }, normalizeModelList);
   }
 
   /**
@@ -51,7 +51,7 @@ export class Models {
    */
   retrieve(slug: string, options?: RequestOptions): APIPromise<Model> {
     checkRequestOptions(options, 'models.retrieve');
-    return jsonCall(this.#ctx, { method: 'GET', path: `/models/${encodeSlug(slug)}`, options }, modelSchema);
+    return jsonCall(this.#ctx, { method: 'GET', path: `/models/${encodeSlug(slug)}`, options }, normalizeModel);
   }
 
   /**

@@ -1,14 +1,24 @@
 /**
- * Loading ../shared/corpus (real captures from 29 servers; see its README) for the corpus
- * suites, and the byte-level cutting the streaming suite replays them with.
+ * Loading ../shared/corpus and ../shared/corpus2 (real captures from 39 servers; see their
+ * READMEs) for the corpus suites; the SDK's reading of each capture's `expect`; and the
+ * byte-level cutting the streaming suite replays them with.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** The corpus folder, with a trailing slash. */
-export const CORPUS = fileURLToPath(new URL('../../../shared/corpus/', import.meta.url));
-/** False when the corpus is not checked out next to the project: the suites skip. */
-export const corpusPresent = existsSync(`${CORPUS}MANIFEST.json`);
+/** The corpus folders, each with a trailing slash. */
+export const CORPORA = ['corpus', 'corpus2'].map((name) => ({
+  name,
+  dir: fileURLToPath(new URL(`../../../shared/${name}/`, import.meta.url)),
+}));
+/** The first corpus folder (kept for the suites that name it in messages). */
+export const CORPUS = CORPORA[0]!.dir;
+/** False when a corpus is not checked out next to the project: the suites skip, saying so. */
+export const corpusPresent = CORPORA.every((c) => existsSync(`${c.dir}MANIFEST.json`));
+if (!corpusPresent) {
+  const missing = CORPORA.filter((c) => !existsSync(`${c.dir}MANIFEST.json`)).map((c) => `${c.dir}MANIFEST.json`);
+  console.warn(`corpus tests skipped: ${missing.join(', ')} not found (the corpora live in ../shared beside the project)`);
+}
 
 export interface ExpectedError {
   type: string | null;
@@ -16,9 +26,14 @@ export interface ExpectedError {
   message_substring: string;
 }
 
-/** One MANIFEST.json entry (the fields the tests read). */
+/** One MANIFEST.json entry (the fields the tests read), with the corpus it came from. */
 export interface CorpusEntry {
+  /** `corpus/openai/x.json`: the corpus folder and the file, unique across both corpora. */
+  id: string;
+  /** The file inside its corpus. */
   file: string;
+  /** The absolute path of the capture. */
+  path: string;
   provider: string;
   kind: 'json' | 'error' | 'stream';
   endpoint: string;
@@ -48,21 +63,108 @@ export interface CorpusEntry {
   };
 }
 
-/** The manifest's entries, or none when the corpus is absent. */
+/** Every entry of both manifests, or none when a corpus is absent. */
 export function loadManifest(): CorpusEntry[] {
   if (!corpusPresent) return [];
-  return JSON.parse(readFileSync(`${CORPUS}MANIFEST.json`, 'utf8')) as CorpusEntry[];
+  return CORPORA.flatMap(({ name, dir }) =>
+    (JSON.parse(readFileSync(`${dir}MANIFEST.json`, 'utf8')) as Omit<CorpusEntry, 'id' | 'path'>[]).map((entry) => ({
+      ...entry,
+      id: `${name}/${entry.file}`,
+      path: dir + entry.file,
+    })),
+  );
 }
 
 /** A capture's exact bytes (CRLF and all: never read as text). */
 export function readCapture(entry: CorpusEntry): Uint8Array {
-  return new Uint8Array(readFileSync(CORPUS + entry.file));
+  return new Uint8Array(readFileSync(entry.path));
 }
 
 /** The path of the request the capture answered, without the query. */
 export function endpointPath(entry: CorpusEntry): string {
   return (entry.endpoint.split(' ')[1] ?? '').split('?')[0]!;
 }
+
+/** True for captures of the legacy `/completions` endpoint. */
+export function isLegacy(entry: CorpusEntry): boolean {
+  const path = endpointPath(entry);
+  return /(^|\/)completions$/.test(path) && !/chat\/completions$/.test(path);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The SDK's reading of `expect`
+//
+// `expect` is one reasonable reading of each capture (corpus/README.md), made before the SDK
+// normalized responses. Where the SDK's documented reading (docs/normalization.md) differs, the
+// functions below turn `expect` into it, each rule saying why; the suites then assert the SDK's
+// reading exactly.
+
+/** `FinishReason`'s synonyms (spec/openapi.yaml): `""` says nothing, `eos` is `stop`, … */
+const FINISH_SYNONYMS: Record<string, string | null> = {
+  '': null,
+  eos: 'stop',
+  eos_token: 'stop',
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  model_length: 'length',
+  max_tokens: 'length',
+  tool_use: 'tool_calls',
+};
+
+/** The finish reason the SDK returns for the one a capture sent. */
+export function finishReason(value: string | null | undefined): string | null {
+  if (value === undefined || value === null) return null;
+  return Object.hasOwn(FINISH_SYNONYMS, value) ? FINISH_SYNONYMS[value]! : value;
+}
+
+/** The documented counts of each usage breakdown (spec/openapi.yaml). */
+const DETAILS: Record<string, string[]> = {
+  prompt_tokens_details: ['cached_tokens', 'audio_tokens'],
+  completion_tokens_details: ['reasoning_tokens', 'audio_tokens', 'accepted_prediction_tokens', 'rejected_prediction_tokens'],
+};
+
+/**
+ * Usage as the SDK returns it: the capture's object whole, extras kept, but a `null`
+ * `prompt_tokens_details` / `completion_tokens_details` (and a `null` documented count inside one)
+ * read as absent.
+ */
+export function usage(value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  const out = { ...(value as Record<string, unknown>) };
+  for (const [key, counts] of Object.entries(DETAILS)) {
+    const details = out[key];
+    if (details === null) delete out[key];
+    else if (typeof details === 'object') {
+      out[key] = Object.fromEntries(Object.entries(details as Record<string, unknown>).filter(([k, v]) => v !== null || !counts.includes(k)));
+    }
+  }
+  return out;
+}
+
+/**
+ * Tool calls as the SDK returns them: arguments a server left out (or sent as `""`) are `"{}"`,
+ * which is what a call without arguments means (the MANIFEST writes the missing key as `""`).
+ */
+export function toolCalls(calls: { name: string; arguments: string }[] | undefined): { name: string; arguments: string }[] | undefined {
+  return calls?.map((c) => ({ name: c.name, arguments: c.arguments === '' ? '{}' : c.arguments }));
+}
+
+/**
+ * Reasoning as the SDK returns it: one field for every server. Where the server sent only
+ * OpenRouter's `reasoning_details`, their text is the reasoning (the MANIFEST keeps it apart as
+ * `reasoning_details_text`).
+ */
+export function reasoning(want: CorpusEntry['expect']): string | undefined {
+  return want.reasoning ?? want.reasoning_details_text;
+}
+
+/** A refusal as the SDK returns it: `""` is no refusal. */
+export function refusal(value: string | undefined): string | undefined {
+  return value === '' ? undefined : value;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cutting bytes
 
 /**
  * Offsets where a cut is most likely to break a decoder that assumes whole units: between

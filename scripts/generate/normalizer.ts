@@ -1,0 +1,418 @@
+// Emits src/generated/normalize.gen.ts: one function per response object schema that reads a
+// parsed JSON value into the schema's declared shape, in place, following the schema's
+// extensions (see spec/openapi.yaml's description), and records an issue where a value the
+// contract needs cannot be derived. Straight-line code, no allocation on the common path: it
+// runs on every event of every stream.
+import { isNullable, withoutNull, type Json, type Node, type ObjectNode, type Prop, type Schema } from './model';
+
+/** The response schemas the SDK reads, exported as `normalize<Name>`. */
+export const ROOTS = ['ChatCompletion', 'ChatCompletionChunk', 'Completion', 'Model', 'ModelList'] as const;
+
+interface Emitter {
+  schemas: ReadonlyMap<string, Schema>;
+  /** Generated functions, by name (object schemas and lifted inline objects). */
+  functions: Map<string, string>;
+  /** Names of object schemas still to emit. */
+  queue: { name: string; node: ObjectNode }[];
+  synonymTables: Set<string>;
+  counter: number;
+}
+
+/** The body of normalize.gen.ts (after the header and the runtime). */
+export function emitNormalizer(schemas: readonly Schema[]): string {
+  const emitter: Emitter = {
+    schemas: new Map(schemas.map((s) => [s.name, s])),
+    functions: new Map(),
+    queue: [],
+    synonymTables: new Set(),
+    counter: 0,
+  };
+  for (const root of ROOTS) objectFunction(emitter, root);
+  while (emitter.queue.length > 0) {
+    const next = emitter.queue.shift()!;
+    emitter.functions.set(next.name, emitObject(emitter, next.name, next.node));
+  }
+
+  const out: string[] = [];
+  for (const name of [...emitter.synonymTables].sort()) {
+    const table = emitter.schemas.get(name)!.synonyms!;
+    out.push(
+      `/** \`x-synonyms\` of \`${name}\`: the value a wire string is read as, or \`undefined\` for itself. */`,
+      `function ${name}Synonym(value: string): string | null | undefined {`,
+      '  switch (value) {',
+      ...[...table].map(([from, to]) => `    case ${literal(from)}: return ${literal(to)};`),
+      '    default: return undefined;',
+      '  }',
+      '}',
+      '',
+    );
+  }
+  for (const root of ROOTS) {
+    out.push(
+      `/** Read a parsed \`${root}\` response into its declared shape, in place; problems go to \`cx.issues\`. */`,
+      `export function normalize${root}(value: unknown, cx: NormalizeContext): ${root} {`,
+      `  if (isObj(value)) ${fnName(root)}(value, cx, 0);`,
+      `  else cx.issues.push({ path: [], message: \`expected object, got \${typeName(value)}\`, received: value });`,
+      `  return value as ${root};`,
+      '}',
+      '',
+    );
+  }
+  for (const [, code] of [...emitter.functions].sort(([a], [b]) => a.localeCompare(b))) out.push(code, '');
+  return out.join('\n');
+}
+
+function fnName(name: string): string {
+  return `read${name}`;
+}
+
+/** The function that reads objects of schema `name` (queued for emission on first use). */
+function objectFunction(emitter: Emitter, name: string, node?: ObjectNode): string {
+  const fn = fnName(name);
+  if (!emitter.functions.has(fn) && !emitter.queue.some((q) => q.name === fn)) {
+    const target = node ?? emitter.schemas.get(name)?.node;
+    if (target?.kind !== 'object') throw new Error(`normalizer: ${name} is not an object schema`);
+    emitter.functions.set(fn, ''); // reserved
+    emitter.queue.push({ name: fn, node: target });
+  }
+  return fn;
+}
+
+/** Resolve refs to non-object schemas (FinishReason) to their node, keeping the schema name for synonyms. */
+function resolve(emitter: Emitter, node: Node): { node: Node; synonyms?: string | undefined } {
+  if (node.kind !== 'ref') return { node };
+  const schema = emitter.schemas.get(node.name);
+  if (!schema) throw new Error(`normalizer: unknown schema ${node.name}`);
+  if (schema.node.kind === 'object') return { node };
+  return { node: schema.node, synonyms: schema.synonyms ? schema.name : undefined };
+}
+
+function literal(value: Json): string {
+  return JSON.stringify(value);
+}
+
+function emitObject(emitter: Emitter, fn: string, node: ObjectNode): string {
+  const lines: string[] = [];
+  const wireOnly = node.props.filter((p) => p.wireOnly);
+  const derived = node.props.filter((p) => p.derive);
+  const plain = node.props.filter((p) => !p.wireOnly && !p.derive);
+  const usesPos = node.props.some((p) => p.defaultPosition);
+
+  lines.push(`function ${fn}(o: Obj, cx: NormalizeContext, ${usesPos ? 'pos' : '_pos'}: number): void {`);
+  lines.push('  let x: unknown;');
+  lines.push('  let n: number;');
+  // Wire-only fields first (checked as sent), then derivations (from the object as sent), then
+  // every other field in declaration order, then the derived values.
+  for (const prop of wireOnly) lines.push(...emitProp(emitter, prop, fn));
+  derived.forEach((prop, i) => {
+    lines.push(`  // ${prop.name}: x-derive ${prop.derive}`);
+    lines.push(`  x = o[${literal(prop.name)}];`);
+    lines.push(`  if (x !== undefined && x !== null && !(${test(emitter, withoutNull(prop.node), 'x')})) issue(cx, ${literal(prop.name)}, ${literal(expected(emitter, prop.node))}, x);`);
+    lines.push(`  const d${i} = ${deriveCall(prop)}(o);`);
+  });
+  for (const prop of plain) lines.push(...emitProp(emitter, prop, fn));
+  derived.forEach((prop, i) => {
+    const key = literal(prop.name);
+    lines.push(`  if (d${i} !== undefined) { if (o[${key}] !== d${i}) o[${key}] = d${i}; }`);
+    if (prop.required) lines.push(`  else if (o[${key}] === undefined || o[${key}] === null) issue(cx, ${key}, ${literal(expected(emitter, prop.node))}, undefined);`);
+    else lines.push(`  else if (o[${key}] !== undefined) delete o[${key}];`);
+  });
+  lines.push('}');
+  return lines.join('\n');
+}
+
+function deriveCall(prop: Prop): string {
+  switch (prop.derive) {
+    case 'reasoning':
+      return 'reasoning';
+    case 'content-parts':
+      return 'contentParts';
+    case 'total-tokens':
+      return 'totalTokens';
+    default:
+      throw new Error(`normalizer: no rule for ${String(prop.derive)}`);
+  }
+}
+
+/** The statements that read one field of `o`. */
+function emitProp(emitter: Emitter, prop: Prop, fn: string): string[] {
+  const key = literal(prop.name);
+  const lines: string[] = [`  // ${prop.name}`];
+  const { node: resolvedNode, synonyms } = resolveNullable(emitter, prop.node);
+  const nullable = isNullable(resolvedNode);
+  const valueNode = withoutNull(resolvedNode);
+
+  lines.push(`  x = o[${key}];`);
+  if (prop.aliases) {
+    // Another name the server used, read when this one is absent; it is then read (and
+    // converted) under this name. Every alias present is checked, as the wire schema does.
+    const wireTest = aliasTest(emitter, prop);
+    for (const alias of prop.aliases) {
+      const a = literal(alias);
+      lines.push(`  if (o[${a}] !== undefined && o[${a}] !== null) {`);
+      lines.push(`    if (!(${wireTest.replaceAll('$', `o[${a}]`)})) issue(cx, ${a}, ${literal(expected(emitter, prop.node, new Set(prop.convert ?? [])))}, o[${a}]);`);
+      lines.push(`    else if (x === undefined || x === null) { x = o[${a}]; o[${key}] = x; }`);
+      lines.push('  }');
+    }
+  }
+  if (prop.fixed) {
+    const value = (valueNode as { values: readonly string[] }).values[0]!;
+    if (prop.required) {
+      lines.push(`  if (x !== ${literal(value)}) o[${key}] = ${literal(value)};`);
+    } else {
+      lines.push(`  if (x === undefined || x === null${absentTests(prop, 'x')}) { if (x !== undefined) delete o[${key}]; }`);
+      lines.push(`  else if (x !== ${literal(value)}) o[${key}] = ${literal(value)};`);
+    }
+    return lines;
+  }
+  if (synonyms) {
+    emitter.synonymTables.add(synonyms);
+    lines.push(`  if (typeof x === 'string') { const s = ${synonyms}Synonym(x); if (s !== undefined) { x = s; o[${key}] = s; } }`);
+  }
+  // "None": absent, a null the type does not allow, or one of x-absent's values.
+  const noneTest = `x === undefined${nullable ? '' : ' || x === null'}${absentTests(prop, 'x')}`;
+  if (nullable && noneTest === 'x === undefined' && prop.default === undefined && !prop.defaultPosition && !prop.required) {
+    // Optional and nullable: nothing to fill or remove.
+    lines.push(`  if (x !== undefined && x !== null) {`);
+    lines.push(...indent(emitValue(emitter, valueNode, prop, key, fn), 4));
+    lines.push('  }');
+    return lines;
+  }
+  lines.push(`  if (${noneTest}) {`);
+  if (prop.default !== undefined) {
+    const value = prop.default.value;
+    if (isObjectRef(emitter, valueNode) && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      const child = objectFunction(emitter, (valueNode as { name: string }).name);
+      lines.push(`    const y: Obj = ${literal(value)};`, `    o[${key}] = y;`, `    ${child}(y, cx, 0);`);
+    } else {
+      lines.push(`    o[${key}] = ${literal(value)};`);
+    }
+  } else if (prop.defaultPosition) {
+    lines.push(`    o[${key}] = pos;`);
+  } else if (prop.required) {
+    lines.push(`    issue(cx, ${key}, ${literal(expected(emitter, prop.node))}, undefined);`);
+  } else {
+    lines.push(`    if (o[${key}] !== undefined) delete o[${key}];`);
+  }
+  if (nullable) {
+    lines.push(`  } else if (x !== null) {`);
+  } else {
+    lines.push('  } else {');
+  }
+  lines.push(...indent(emitValue(emitter, valueNode, prop, key, fn), 4));
+  lines.push('  }');
+  return lines;
+}
+
+/** A test (with `$` for the value) of what an alias may hold: the field's type or its converted forms. */
+function aliasTest(emitter: Emitter, prop: Prop): string {
+  const tests = [test(emitter, withoutNull(prop.node), '$')];
+  const convert = new Set(prop.convert ?? []);
+  if (convert.has('number-decimal')) tests.push(`typeof $ === 'number'`);
+  if (convert.has('unix-seconds')) tests.push(`typeof $ === 'number'`);
+  if (prop.convert && [...convert].some((c) => c !== 'number-decimal' && c !== 'unix-seconds')) {
+    throw new Error(`normalizer: aliases with ${[...convert].join(', ')} are not supported (${prop.name})`);
+  }
+  return tests.map((t) => `(${t})`).join(' || ');
+}
+
+function resolveNullable(emitter: Emitter, node: Node): { node: Node; synonyms?: string | undefined } {
+  if (node.kind === 'union') {
+    let synonyms: string | undefined;
+    const of = node.of.map((member) => {
+      const r = resolve(emitter, member);
+      synonyms ??= r.synonyms;
+      return r.node;
+    });
+    return { node: { kind: 'union', of }, synonyms };
+  }
+  return resolve(emitter, node);
+}
+
+function absentTests(prop: Prop, v: string): string {
+  let out = '';
+  for (const value of prop.absent ?? []) {
+    if (value === '') out += ` || ${v} === ''`;
+    else if (Array.isArray(value) && value.length === 0) out += ` || (Array.isArray(${v}) && ${v}.length === 0)`;
+    else throw new Error(`normalizer: unsupported x-absent value ${JSON.stringify(value)}`);
+  }
+  return out;
+}
+
+function isObjectRef(emitter: Emitter, node: Node): boolean {
+  return node.kind === 'ref' && emitter.schemas.get(node.name)?.node.kind === 'object';
+}
+
+/**
+ * Statements that check the (non-null, present) value in `x` against `node`, applying the
+ * property's conversions and writing a converted value back to `o[key]`; issues are recorded
+ * under `key`.
+ */
+function emitValue(emitter: Emitter, node: Node, prop: Prop, key: string, fn: string): string[] {
+  const convert = new Set(prop.convert ?? []);
+  const want = literal(expected(emitter, prop.wire ?? node, convert));
+  if (convert.has('text-parts')) {
+    const nullable = isNullable(prop.node);
+    const parts = prop.wire && prop.wire.kind === 'union' ? prop.wire.of.find((m) => m.kind === 'array') : undefined;
+    if (!parts || parts.kind !== 'array') throw new Error(`normalizer: text-parts needs an array in x-wire (${key})`);
+    return [
+      `if (Array.isArray(x)) {`,
+      `  n = cx.issues.length;`,
+      ...indent(emitItems(emitter, parts.items, 'x', fn), 2),
+      `  if (cx.issues.length !== n) at(cx, n, ${key});`,
+      `  else {`,
+      `    const t = partsText(x);`,
+      nullable ? `    o[${key}] = t === undefined ? null : t;` : `    if (t === undefined) delete o[${key}]; else o[${key}] = t;`,
+      `  }`,
+      `} else if (typeof x !== 'string') issue(cx, ${key}, ${want}, x);`,
+    ];
+  }
+  switch (node.kind) {
+    case 'string': {
+      const lines = [`if (typeof x !== 'string') {`];
+      if (convert.has('number-decimal')) lines.push(`  if (typeof x === 'number') o[${key}] = decimal(x);`, `  else issue(cx, ${key}, ${want}, x);`);
+      else if (convert.has('json-text')) lines.push(`  o[${key}] = JSON.stringify(x);`);
+      else lines.push(`  issue(cx, ${key}, ${want}, x);`);
+      lines.push('}');
+      return lines;
+    }
+    case 'integer':
+      if (convert.has('unix-seconds')) {
+        return [
+          `if (typeof x !== 'number') issue(cx, ${key}, ${want}, x);`,
+          `else if (!Number.isSafeInteger(x) || x >= 1e11) {`,
+          `  const s = seconds(x);`,
+          `  if (s === undefined) issue(cx, ${key}, ${want}, x);`,
+          `  else o[${key}] = s;`,
+          `}`,
+        ];
+      }
+      return [`if (!Number.isSafeInteger(x)) issue(cx, ${key}, ${want}, x);`];
+    case 'number':
+      return [`if (typeof x !== 'number') issue(cx, ${key}, ${want}, x);`];
+    case 'boolean':
+      return [`if (typeof x !== 'boolean') issue(cx, ${key}, ${want}, x);`];
+    case 'unknown':
+      return [];
+    case 'array': {
+      const lines: string[] = [];
+      if (convert.has('object-in-array')) lines.push(`if (isObj(x)) { x = [x]; o[${key}] = x; }`);
+      lines.push(`if (Array.isArray(x)) {`, `  n = cx.issues.length;`, ...indent(emitItems(emitter, node.items, 'x', fn), 2));
+      if (prop.sortBy) {
+        lines.push(`  if (cx.issues.length !== n) at(cx, n, ${key});`, `  else if (x.length > 1) sortBy(x as Obj[], ${literal(prop.sortBy)});`);
+      } else {
+        lines.push(`  if (cx.issues.length !== n) at(cx, n, ${key});`);
+      }
+      lines.push(`} else issue(cx, ${key}, ${want}, x);`);
+      return lines;
+    }
+    case 'ref':
+    case 'object': {
+      const child = node.kind === 'ref' ? objectFunction(emitter, node.name) : objectFunction(emitter, liftName(emitter, fn, prop.name), node);
+      return [
+        `if (isObj(x)) {`,
+        `  n = cx.issues.length;`,
+        `  ${child}(x, cx, 0);`,
+        `  if (cx.issues.length !== n) at(cx, n, ${key});`,
+        `} else issue(cx, ${key}, ${want}, x);`,
+      ];
+    }
+    default:
+      throw new Error(`normalizer: unsupported field type ${node.kind} (${key})`);
+  }
+}
+
+function liftName(emitter: Emitter, fn: string, prop: string): string {
+  const base = `${fn.replace(/^read/, '')}_${prop}`;
+  return emitter.schemas.has(base) ? `${base}${++emitter.counter}` : base;
+}
+
+/** A loop over the items of the array in `arr`, each checked against `item`; issues under the item's index. */
+function emitItems(emitter: Emitter, item: Node, arr: string, fn: string): string[] {
+  const { node } = resolve(emitter, item);
+  const nullable = isNullable(node);
+  const value = withoutNull(node);
+  const lines = [`for (let i = 0; i < ${arr}.length; i++) {`, `  const y = ${arr}[i];`];
+  const isMap = value.kind === 'object' && value.props.length === 0 && typeof value.extra === 'object';
+  if (isObjectRef(emitter, value) || (value.kind === 'object' && !isMap)) {
+    const child = value.kind === 'ref' ? objectFunction(emitter, value.name) : objectFunction(emitter, liftName(emitter, fn, 'item'), value as ObjectNode);
+    lines.push(
+      `  if (isObj(y)) {`,
+      `    const m = cx.issues.length;`,
+      `    ${child}(y, cx, i);`,
+      `    if (cx.issues.length !== m) at(cx, m, i);`,
+      `  } else${nullable ? ' if (y !== null)' : ''} issue(cx, i, ${literal(expected(emitter, item))}, y);`,
+    );
+  } else {
+    lines.push(`  if (${nullable ? 'y !== null && ' : ''}!(${test(emitter, value, 'y')})) issue(cx, i, ${literal(expected(emitter, item))}, y);`);
+  }
+  lines.push('}');
+  return lines;
+}
+
+/** A boolean expression: `v` (not null) is of `node`'s type (for items and derived fields). */
+function test(emitter: Emitter, node: Node, v: string): string {
+  switch (node.kind) {
+    case 'string':
+      return `typeof ${v} === 'string'`;
+    case 'integer':
+      return `Number.isSafeInteger(${v})`;
+    case 'number':
+      return `typeof ${v} === 'number'`;
+    case 'boolean':
+      return `typeof ${v} === 'boolean'`;
+    case 'unknown':
+      return 'true';
+    case 'array':
+      if (node.items.kind === 'ref' || node.items.kind === 'object') return `Array.isArray(${v})`;
+      return `Array.isArray(${v}) && ${v}.every((z: unknown) => ${test(emitter, withoutNull(node.items), 'z')}${isNullable(node.items) ? ' || z === null' : ''})`;
+    case 'object':
+      if (node.props.length === 0 && typeof node.extra === 'object') {
+        return `isObj(${v}) && Object.values(${v}).every((z: unknown) => ${test(emitter, withoutNull(node.extra), 'z')})`;
+      }
+      return `isObj(${v})`;
+    case 'ref':
+      return resolve(emitter, node).node.kind === 'ref' ? `isObj(${v})` : test(emitter, resolve(emitter, node).node, v);
+    case 'union':
+      return node.of.map((m) => (m.kind === 'null' ? `${v} === null` : `(${test(emitter, m, v)})`)).join(' || ');
+    default:
+      throw new Error(`normalizer: no test for ${node.kind}`);
+  }
+}
+
+/** What a value of `node` is called in an issue's message ("string", "array or object", ...). */
+export function expected(emitter: { schemas: ReadonlyMap<string, Schema> }, node: Node, convert: ReadonlySet<string> = new Set()): string {
+  const names = new Set<string>();
+  const add = (n: Node): void => {
+    switch (n.kind) {
+      case 'union':
+        n.of.forEach(add);
+        return;
+      case 'ref': {
+        const schema = emitter.schemas.get(n.name);
+        if (schema && schema.node.kind !== 'object') add(schema.node);
+        else names.add('object');
+        return;
+      }
+      case 'unknown':
+        names.add('any value');
+        return;
+      default:
+        names.add(n.kind);
+    }
+  };
+  add(node);
+  if (convert.has('number-decimal')) names.add('number');
+  if (convert.has('object-in-array')) names.add('object');
+  if (convert.has('unix-seconds')) {
+    names.delete('integer');
+    names.add('number');
+  }
+  const list = [...names];
+  return list.length <= 1 ? (list[0] ?? 'value') : `${list.slice(0, -1).join(', ')} or ${list.at(-1)}`;
+}
+
+function indent(lines: string[], spaces: number): string[] {
+  const pad = ' '.repeat(spaces);
+  return lines.map((line) => pad + line);
+}

@@ -1,0 +1,1661 @@
+// Generated from spec/openapi.yaml by `npm run generate` (scripts/generate.ts). Do not edit:
+// change the spec (or the generator) and regenerate.
+
+// The normalizer: reads a parsed response into the shape spec/openapi.yaml declares, in place,
+// following its extensions (`x-default`, `x-convert`, ...). The runtime below is copied from
+// scripts/generate/runtime.ts; the functions after it are generated, one per response object.
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  Completion,
+  Model,
+  ModelList,
+} from './types.gen';
+
+/** One problem found while reading a response: where, what, and the value found there. */
+export interface NormalizeIssue {
+  /** From the response's root, e.g. `['choices', 0, 'message', 'content']`. */
+  path: (string | number)[];
+  message: string;
+  received: unknown;
+}
+
+/** What a normalization carries: the issues found so far (none on the fast path). */
+export interface NormalizeContext {
+  issues: NormalizeIssue[];
+}
+
+type Obj = Record<string, unknown>;
+
+/** A JSON object (as `JSON.parse` makes them; arrays are not). */
+function isObj(value: unknown): value is Obj {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+/** Record that `key` holds `received` where `expected` was needed. */
+function issue(
+  cx: NormalizeContext,
+  key: string | number,
+  expected: string,
+  received: unknown,
+): void {
+  const message =
+    received === undefined
+      ? `required ${expected} is missing`
+      : `expected ${expected}, got ${typeName(received)}`;
+  cx.issues.push({ path: [key], message, received });
+}
+
+/** Prefix `key` to the path of every issue recorded since `from` (they were found inside `key`). */
+function at(cx: NormalizeContext, from: number, key: string | number): void {
+  for (let i = from; i < cx.issues.length; i++) cx.issues[i]!.path.unshift(key);
+}
+
+/**
+ * `number-decimal`: the exact decimal string of a JSON number as written (`12.5` → `"12.5"`,
+ * `1e-7` → `"0.0000001"`). JavaScript's shortest round-trip form is the number's own digits.
+ */
+function decimal(value: number): string {
+  const text = String(value);
+  const e = text.indexOf('e');
+  if (e < 0) return text;
+  const sign = text.startsWith('-') ? '-' : '';
+  const mantissa = text.slice(sign.length, e).replace('.', '');
+  const point =
+    (text.slice(sign.length, e).indexOf('.') + 1 || e - sign.length + 1) -
+    1 +
+    Number(text.slice(e + 1));
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${mantissa}`;
+  if (point >= mantissa.length) return `${sign}${mantissa}${'0'.repeat(point - mantissa.length)}`;
+  return `${sign}${mantissa.slice(0, point)}.${mantissa.slice(point)}`;
+}
+
+/**
+ * `unix-seconds`: whole Unix seconds from a time a server sent in milliseconds (mistral.rs,
+ * WebLLM, watsonx: any value past 1e11, which as seconds would be the year 5138) or with a
+ * fraction (SambaNova). `undefined` when no such time exists.
+ */
+function seconds(value: number): number | undefined {
+  const out = Math.floor(value >= 1e11 ? value / 1000 : value);
+  return Number.isSafeInteger(out) ? out : undefined;
+}
+
+/** `text-parts`: the text of the `text` parts of typed content, joined; `undefined` without one. */
+function partsText(parts: unknown[]): string | undefined {
+  let text: string | undefined;
+  for (const part of parts) {
+    if (isObj(part) && part['type'] === 'text' && typeof part['text'] === 'string')
+      text = (text ?? '') + part['text'];
+  }
+  return text;
+}
+
+/** The content as sent when it is (or, read again, was) an array of typed parts. */
+function partsOf(o: Obj): unknown[] | undefined {
+  const content = o['content'];
+  if (Array.isArray(content)) return content;
+  const kept = o['content_parts'];
+  return Array.isArray(kept) ? kept : undefined;
+}
+
+/** `x-derive: content-parts`: the typed parts a message or delta carried, kept whole. */
+function contentParts(o: Obj): unknown[] | undefined {
+  return partsOf(o);
+}
+
+/**
+ * `x-derive: reasoning`: a message's or delta's reasoning, whichever field the server used:
+ * `reasoning_content`, else `reasoning`, else Mistral's `thinking` parts, else OpenRouter's
+ * `reasoning_details` text. One field only, never two joined: servers that send two (vLLM during
+ * its rename, OpenRouter's `reasoning` beside `reasoning_details`) send the same text twice.
+ */
+function reasoning(o: Obj): string | undefined {
+  const content = o['reasoning_content'];
+  if (typeof content === 'string') return content;
+  const plain = o['reasoning'];
+  if (typeof plain === 'string') return plain;
+  return thinkingText(partsOf(o)) ?? detailsText(o['reasoning_details']);
+}
+
+/** Mistral Magistral: `{ type: 'thinking', thinking: [{ type: 'text', text }] }` (or a string). */
+function thinkingText(parts: unknown[] | undefined): string | undefined {
+  if (!parts) return undefined;
+  let text: string | undefined;
+  for (const part of parts) {
+    if (!isObj(part) || part['type'] !== 'thinking') continue;
+    const thinking = part['thinking'];
+    text =
+      (text ?? '') +
+      (typeof thinking === 'string'
+        ? thinking
+        : Array.isArray(thinking)
+          ? (partsText(thinking) ?? '')
+          : '');
+  }
+  return text;
+}
+
+/** OpenRouter: `[{ type: 'reasoning.text', text }, { type: 'reasoning.summary', summary }, { type: 'reasoning.encrypted', data }]`. */
+function detailsText(details: unknown): string | undefined {
+  if (!Array.isArray(details)) return undefined;
+  let text: string | undefined;
+  for (const block of details) {
+    if (!isObj(block)) continue;
+    if (block['type'] === 'reasoning.text' && typeof block['text'] === 'string')
+      text = (text ?? '') + block['text'];
+    else if (block['type'] === 'reasoning.summary' && typeof block['summary'] === 'string')
+      text = (text ?? '') + block['summary'];
+  }
+  return text;
+}
+
+/** `x-derive: total-tokens`: the server's total, or prompt plus completion when it sent none. */
+function totalTokens(o: Obj): number | undefined {
+  const total = o['total_tokens'];
+  if (Number.isSafeInteger(total)) return total as number;
+  if (total !== undefined && total !== null) return undefined;
+  const prompt = o['prompt_tokens'];
+  const completion = o['completion_tokens'];
+  return Number.isSafeInteger(prompt) && Number.isSafeInteger(completion)
+    ? (prompt as number) + (completion as number)
+    : undefined;
+}
+
+/** `x-sort-by`: order `items` by their numeric `key`, stably, when they are not in order already. */
+function sortBy(items: Obj[], key: string): void {
+  for (let i = 1; i < items.length; i++) {
+    if ((items[i]![key] as number) < (items[i - 1]![key] as number)) {
+      items.sort((a, b) => (a[key] as number) - (b[key] as number));
+      return;
+    }
+  }
+}
+
+/** `x-synonyms` of `FinishReason`: the value a wire string is read as, or `undefined` for itself. */
+function FinishReasonSynonym(value: string): string | null | undefined {
+  switch (value) {
+    case 'eos':
+      return 'stop';
+    case 'eos_token':
+      return 'stop';
+    case 'end_turn':
+      return 'stop';
+    case 'stop_sequence':
+      return 'stop';
+    case 'model_length':
+      return 'length';
+    case 'max_tokens':
+      return 'length';
+    case 'tool_use':
+      return 'tool_calls';
+    case '':
+      return null;
+    default:
+      return undefined;
+  }
+}
+
+/** Read a parsed `ChatCompletion` response into its declared shape, in place; problems go to `cx.issues`. */
+export function normalizeChatCompletion(value: unknown, cx: NormalizeContext): ChatCompletion {
+  if (isObj(value)) readChatCompletion(value, cx, 0);
+  else
+    cx.issues.push({
+      path: [],
+      message: `expected object, got ${typeName(value)}`,
+      received: value,
+    });
+  return value as ChatCompletion;
+}
+
+/** Read a parsed `ChatCompletionChunk` response into its declared shape, in place; problems go to `cx.issues`. */
+export function normalizeChatCompletionChunk(
+  value: unknown,
+  cx: NormalizeContext,
+): ChatCompletionChunk {
+  if (isObj(value)) readChatCompletionChunk(value, cx, 0);
+  else
+    cx.issues.push({
+      path: [],
+      message: `expected object, got ${typeName(value)}`,
+      received: value,
+    });
+  return value as ChatCompletionChunk;
+}
+
+/** Read a parsed `Completion` response into its declared shape, in place; problems go to `cx.issues`. */
+export function normalizeCompletion(value: unknown, cx: NormalizeContext): Completion {
+  if (isObj(value)) readCompletion(value, cx, 0);
+  else
+    cx.issues.push({
+      path: [],
+      message: `expected object, got ${typeName(value)}`,
+      received: value,
+    });
+  return value as Completion;
+}
+
+/** Read a parsed `Model` response into its declared shape, in place; problems go to `cx.issues`. */
+export function normalizeModel(value: unknown, cx: NormalizeContext): Model {
+  if (isObj(value)) readModel(value, cx, 0);
+  else
+    cx.issues.push({
+      path: [],
+      message: `expected object, got ${typeName(value)}`,
+      received: value,
+    });
+  return value as Model;
+}
+
+/** Read a parsed `ModelList` response into its declared shape, in place; problems go to `cx.issues`. */
+export function normalizeModelList(value: unknown, cx: NormalizeContext): ModelList {
+  if (isObj(value)) readModelList(value, cx, 0);
+  else
+    cx.issues.push({
+      path: [],
+      message: `expected object, got ${typeName(value)}`,
+      received: value,
+    });
+  return value as ModelList;
+}
+
+function readChatCompletion(o: Obj, cx: NormalizeContext, _pos: number): void {
+  let x: unknown;
+  let n: number;
+  // id
+  x = o['id'];
+  if (x === undefined || x === null) {
+    o['id'] = '';
+  } else {
+    if (typeof x !== 'string') {
+      issue(cx, 'id', 'string', x);
+    }
+  }
+  // object
+  x = o['object'];
+  if (x !== 'chat.completion') o['object'] = 'chat.completion';
+  // created
+  x = o['created'];
+  if (x === undefined || x === null) {
+    o['created'] = 0;
+  } else {
+    if (typeof x !== 'number') issue(cx, 'created', 'number', x);
+    else if (!Number.isSafeInteger(x) || x >= 1e11) {
+      const s = seconds(x);
+      if (s === undefined) issue(cx, 'created', 'number', x);
+      else o['created'] = s;
+    }
+  }
+  // model
+  x = o['model'];
+  if (x === undefined || x === null) {
+    o['model'] = '';
+  } else {
+    if (typeof x !== 'string') {
+      issue(cx, 'model', 'string', x);
+    }
+  }
+  // choices
+  x = o['choices'];
+  if (x === undefined || x === null) {
+    issue(cx, 'choices', 'array', undefined);
+  } else {
+    if (Array.isArray(x)) {
+      n = cx.issues.length;
+      for (let i = 0; i < x.length; i++) {
+        const y = x[i];
+        if (isObj(y)) {
+          const m = cx.issues.length;
+          readChatCompletionChoice(y, cx, i);
+          if (cx.issues.length !== m) at(cx, m, i);
+        } else issue(cx, i, 'object', y);
+      }
+      if (cx.issues.length !== n) at(cx, n, 'choices');
+      else if (x.length > 1) sortBy(x as Obj[], 'index');
+    } else issue(cx, 'choices', 'array', x);
+  }
+  // usage
+  x = o['usage'];
+  if (x === undefined) {
+    o['usage'] = null;
+  } else if (x !== null) {
+    if (isObj(x)) {
+      n = cx.issues.length;
+      readCompletionUsage(x, cx, 0);
+      if (cx.issues.length !== n) at(cx, n, 'usage');
+    } else issue(cx, 'usage', 'object', x);
+  }
+  // system_fingerprint
+  x = o['system_fingerprint'];
+  if (x !== undefined && x !== null) {
+    if (typeof x !== 'string') {
+      issue(cx, 'system_fingerprint', 'string', x);
+    }
+  }
+  // service_tier
+  x = o['service_tier'];
+  if (x !== undefined && x !== null) {
+    if (typeof x !== 'string') {
+      issue(cx, 'service_tier', 'string', x);
+    }
+  }
+}
+
+function readChatCompletionAnnotation(o: Obj, cx: NormalizeContext, _pos: number): void {
+  let x: unknown;
+  let n: number;
+  // type
+  x = o['type'];
+  if (x === undefined || x === null) {
+    issue(cx, 'type', 'string', undefined);
+  } else {
+    if (typeof x !== 'string') {
+      issue(cx, 'type', 'string', x);
+    }
+  }
+  // url_citation
+  x = o['url_citation'];
+  if (x === undefined || x === null) {
+    if (o['url_citation'] !== undefined) delete o['url_citation'];
+  } else {
+    if (isObj(x)) {
+      n = cx.issues.length;
+      readChatCompletionAnnotation_url_citation(x, cx, 0);
+      if (cx.issues.length !== n) at(cx, n, 'url_citation');
+    } else issue(cx, 'url_citation', 'object', x);
+  }
+}
+
+function readChatCompletionAnnotation_url_citation(
+  o: Obj,
+  cx: NormalizeContext,
+  _pos: number,
+): void {
+  let x: unknown;
+  let n: number;
+  // url
+  x = o['url'];
+  if (x === undefined || x === null) {
+    if (o['url'] !== undefined) delete o['url'];
+  } else {
+    if (typeof x !== 'string') {
+      issue(cx, 'url', 'string', x);
+    }
+  }
+  // title
+  x = o['title'];
+  if (x === undefined || x === null) {
+    if (o['title'] !== undefined) delete o['title'];
+  } else {
+    if (typeof x !== 'string') {
+      issue(cx, 'title', 'string', x);
+    }
+  }
+  // start_index
+  x = o['start_index'];
+  if (x === undefined || x === null) {
+    if (o['start_index'] !== undefined) delete o['start_index'];
+  } else {
+    if (!Number.isSafeInteger(x)) issue(cx, 'start_index', 'integer', x);
+  }
+  // end_index
+  x = o['end_index'];
+  if (x === undefined || x === null) {
+    if (o['end_index'] !== undefined) delete o['end_index'];
+  } else {
+    if (!Number.isSafeInteger(x)) issue(cx, 'end_index', 'integer', x);
+  }
+}
+
+function readChatCompletionChoice(o: Obj, cx: NormalizeContext, pos: number): void {
+  let x: unknown;
+  let n: number;
+  // index
+  x = o['index'];
+  if (x === undefined || x === null) {
+    o['index'] = pos;
+  } else {
+    if (!Number.isSafeInteger(x)) issue(cx, 'index', 'integer', x);
+  }
+  // message
+  x = o['message'];
+  if (x === undefined || x === null) {
+    const y: Obj = {};
+    o['message'] = y;
+    readChatCompletionMessage(y, cx, 0);
+  } else {
+    if (isObj(x)) {
+      n = cx.issues.length;
+      readChatCompletionMessage(x, cx, 0);
+      if (cx.issues.length !== n) at(cx, n, 'message');
+    } else issue(cx, 'message', 'object', x);
+  }
+  // finish_reason
+  x = o['finish_reason'];
+  if (typeof x === 'string') {
+    const s = FinishReasonSynonym(x);
+    if (s !== undefined) {
+      x = s;
+      o['finish_reason'] = s;
+    }
+  }
+  if (x === undefined) {
+    o['finish_reason'] = null;
+  } else if (x !== null) {
+    if (typeof x !== 'string') {
+      issue(cx, 'finish_reason', 'string', x);
+    }
+  }
+  // logprobs
+  x = o['logprobs'];
+  if (x === undefined) {
+    o['logprobs'] = null;
+  } else if (x !== null) {
+    if (isObj(x)) {
+      n = cx.issues.length;
+      readChatCompletionChoiceLogprobs(x, cx, 0);
+      if (cx.issues.length !== n) at(cx, n, 'logprobs');
+    } else issue(cx, 'logprobs', 'object', x);
+  }
+}
+
+function readChatCompletionChoiceLogprobs(o: Obj, cx: NormalizeContext, _pos: number): void {
+  let x: unknown;
+  let n: number;
+  // content
+  x = o['content'];
+  if (x === undefined) {
+    o['content'] = null;
+  } else if (x !== null) {
+    if (Array.isArray(x)) {
+      n = cx.issues.length;
+      for (let i = 0; i < x.length; i++) {
+        const y = x[i];
+        if (isObj(y)) {
+          const m = cx.issues.length;
+          readChatCompletionTokenLogprob(y, cx, i);
+          if (cx.issues.length !== m) at(cx, m, i);
+        } else issue(cx, i, 'object', y);
+      }
+      if (cx.issues.length !== n) at(cx, n, 'content');
+    } else issue(cx, 'content', 'array', x);
+  }
+  // refusal
+  x = o['refusal'];
+  if (x === undefined) {
+    o['refusal'] = null;
+  } else if (x !== null) {
+    if (Array.isArray(x)) {
+      n = cx.issues.length;
+      for (let i = 0; i < x.length; i++) {
+        const y = x[i];
+        if (isObj(y)) {
+          const m = cx.issues.length;
+          readChatCompletionTokenLogprob(y, cx, i);
+          if (cx.issues.length !== m) at(cx, m, i);
+        } else issue(cx, i, 'object', y);
+      }
+      if (cx.issues.length !== n) at(cx, n, 'refusal');
+    } else issue(cx, 'refusal', 'array', x);
+  }
+}
+
+function readChatCompletionChunk(o: Obj, cx: NormalizeContext, _pos: number): void {
+  let x: unknown;
+  let n: number;
+  // id
+  x = o['id'];
+  if (x === undefined || x === null) {
+    o['id'] = '';
+  } else {
+    if (typeof x !== 'string') {
+      issue(cx, 'id', 'string', x);
+    }
+  }
+  // object
+  x = o['object'];
+  if (x !== 'chat.completion.chunk') o['object'] = 'chat.completion.chunk';
+  // created
+  x = o['created'];
+  if (x === undefined || x === null) {
+    o['created'] = 0;
+  } else {
+    if (typeof x !== 'number') issue(cx, 'created', 'number', x);
+    else if (!Number.isSafeInteger(x) || x >= 1e11) {
+      const s = seconds(x);
+      if (s === undefined) issue(cx, 'created', 'number', x);
+      else o['created'] = s;
+    }
+  }
+  // model
+  x = o['model'];
+  if (x === undefined || x === null) {
+    o['model'] = '';
+  } else {
+    if (typeof x !== 'string') {
+      issue(cx, 'model', 'string', x);
+    }
+  }
+  // choices
+  x = o['choices'];
+  if (x === undefined || x === null) {
+    o['choices'] = [];
+  } else {
+    if (Array.isArray(x)) {
+      n = cx.issues.length;
+      for (let i = 0; i < x.length; i++) {
+        const y = x[i];
+        if (isObj(y)) {
+          const m = cx.issues.length;
+          readChatCompletionChunkChoice(y, cx, i);
+          if (cx.issues.length !== m) at(cx, m, i);
+        } else issue(cx, i, 'object', y);
+      }
+      if (cx.issues.length !== n) at(cx, n, 'choices');
+      else if (x.length > 1) sortBy(x as Obj[], 'index');
+    } else issue(cx, 'choices', 'array', x);
+  }
+  // usage
+  x = o['usage'];
+  if (x !== undefined && x !== null) {
+    if (isObj(x)) {
+      n = cx.issues.length;
+      readCompletionUsage(x, cx, 0);
+      if (cx.issues.length !== n) at(cx, n, 'usage');
+    } else issue(cx, 'usage', 'object', x);
+  }
+  // system_fingerprint
+  x = o['system_fingerprint'];
+  if (x !== undefined && x !== null) {
+    if (typeof x !== 'string') {
+      issue(cx, 'system_fingerprint', 'string', x);
+    }
+  }
+  // service_tier
+  x = o['service_tier'];
+  if (x !== undefined && x !== null) {
+    if (typeof x !== 'string') {
+      issue(cx, 'service_tier', 'string', x);
+    }
+  }
+}
+
+function readChatCompletionChunkChoice(o: Obj, cx: NormalizeContext, pos: number): void {
+  let x: unknown;
+  let n: number;
+  // index
+  x = o['index'];
+  if (x === undefined || x === null) {
+    o['index'] = pos;
+  } else {
+    if (!Number.isSafeInteger(x)) issue(cx, 'index', 'integer', x);
+  }
+  // delta
+  x = o['delta'];
+  if (x === undefined || x === null) {
+    const y: Obj = {};
+    o['delta'] = y;
+    readChatCompletionChunkDelta(y, cx, 0);
+  } else {
+    if (isObj(x)) {
+      n = cx.issues.length;
+      readChatCompletionChunkDelta(x, cx, 0);
+      if (cx.issues.length !== n) at(cx, n, 'delta');
+    } else issue(cx, 'delta', 'object', x);
+  }
+  // finish_reason
+  x = o['finish_reason'];
+  if (typeof x === 'string') {
+    const s = FinishReasonSynonym(x);
+    if (s !== undefined) {
+      x = s;
+      o['finish_reason'] = s;
+    }
+  }
+  if (x === undefined) {
+    o['finish_reason'] = null;
+  } else if (x !== null) {
+    if (typeof x !== 'string') {
+      issue(cx, 'finish_reason', 'string', x);
+    }
+  }
+  // logprobs
+  x = o['logprobs'];
+  if (x !== undefined && x !== null) {
+    if (isObj(x)) {
+      n = cx.issues.length;
+      readChatCompletionChoiceLogprobs(x, cx, 0);
+      if (cx.issues.length !== n) at(cx, n, 'logprobs');
+    } else issue(cx, 'logprobs', 'object', x);
+  }
+}
+
+function readChatCompletionChunkDelta(o: Obj, cx: NormalizeContext, _pos: number): void {
+  let x: unknown;
+  let n: number;
+  // reasoning_content
+  x = o['reasoning_content'];
+  if (x !== undefined && x !== null) {
+    if (typeof x !== 'string') {
+      issue(cx, 'reasoning_content', 'string', x);
+    }
+  }
+  // reasoning_details
+  x = o['reasoning_details'];
+  if (x !== undefined && x !== null) {
+    if (Array.isArray(x)) {
+      n = cx.issues.length;
+      for (let i = 0; i < x.length; i++) {
+        const y = x[i];
+        if (isObj(y)) {
+          const m = cx.issues.length;
+          readReasoningDetail(y, cx, i);
+          if (cx.issues.length !== m) at(cx, m, i);
+        } else issue(cx, i, 'object', y);
+      }
+      if (cx.issues.length !== n) at(cx, n, 'reasoning_details');
+    } else issue(cx, 'reasoning_details', 'array', x);
+  }
+  // reasoning: x-derive reasoning
+  x = o['reasoning'];
+  if (x !== undefined && x !== null && !(typeof x === 'string'))
+    issue(cx, 'reasoning', 'string', x);
+  const d0 = reasoning(o);
+  // content_parts: x-derive content-parts
+  x = o['content_parts'];
+  if (x !== undefined && x !== null && !Array.isArray(x)) issue(cx, 'content_parts', 'array', x);
+  const d1 = contentParts(o);
+  // role
+  x = o['role'];
+  if (x === undefined || x === null || x === '') {
+    if (x !== undefined) delete o['role'];
+  } else if (x !== 'assistant') o['role'] = 'assistant';
+  // content
+  x = o['content'];
+  if (x === undefined || x === null) {
+    if (o['content'] !== undefined) delete o['content'];
+  } else {
+    if (Array.isArray(x)) {
+      n = cx.issues.length;
+      for (let i = 0; i < x.length; i++) {
+        const y = x[i];
+        if (isObj(y)) {
+          const m = cx.issues.length;
+          readChatCompletionResponseContentPart(y, cx, i);
+          if (cx.issues.length !== m) at(cx, m, i);
+        } else issue(cx, i, 'object', y);
+      }
+      if (cx.issues.length !== n) at(cx, n, 'content');
+      else {
+        const t = partsText(x);
+        if (t === undefined) delete o['content'];
+        else o['content'] = t;
+      }
+    } else if (typeof x !== 'string') issue(cx, 'content', 'string, null or array', x);
+  }
+  // refusal
+  x = o['refusal'];
+  if (x === undefined || x === null || x === '') {
+    if (o['refusal'] !== undefined) delete o['refusal'];
+  } else {
+    if (typeof x !== 'string') {
+      issue(cx, 'refusal', 'string', x);
+    }
+  }
+  // tool_calls
+  x = o['tool_calls'];
+  if (x === undefined || x === null || (Array.isArray(x) && x.length === 0)) {
+    if (o['tool_calls'] !== undefined) delete o['tool_calls'];
+  } else {
+    if (Array.isArray(x)) {
+      n = cx.issues.length;
+      for (let i = 0; i < x.length; i++) {
+        const y = x[i];
+        if (isObj(y)) {
+          const m = cx.issues.length;
+          readChatCompletionChunkToolCall(y, cx, i);
+          if (cx.issues.length !== m) at(cx, m, i);
+        } else issue(cx, i, 'object', y);
+      }
+      if (cx.issues.length !== n) at(cx, n, 'tool_calls');
+    } else issue(cx, 'tool_calls', 'array', x);
+  }
+  // annotations
+  x = o['annotations'];
+  if (x === undefined || x === null) {
+    if (o['annotations'] !== undefined) delete o['annotations'];
+  } else {
+    if (Array.isArray(x)) {
+      n = cx.issues.length;
+      for (let i = 0; i < x.length; i++) {
+        const y = x[i];
+        if (isObj(y)) {
+          const m = cx.issues.length;
+          readChatCompletionAnnotation(y, cx, i);
+          if (cx.issues.length !== m) at(cx, m, i);
+        } else issue(cx, i, 'object', y);
+      }
+      if (cx.issues.length !== n) at(cx, n, 'annotations');
+    } else issue(cx, 'annotations', 'array', x);
+  }
+  if (d0 !== undefined) {
+    if (o['reasoning'] !== d0) o['reasoning'] = d0;
+  } else if (o['reasoning'] !== undefined) delete o['reasoning'];
+  if (d1 !== undefined) {
+    if (o['content_parts'] !== d1) o['content_parts'] = d1;
+  } else if (o['content_parts'] !== undefined) delete o['content_parts'];
+}
+
+function readChatCompletionChunkToolCall(o: Obj, cx: NormalizeContext, pos: number): void {
+  let x: unknown;
+  let n: number;
+  // index
+  x = o['index'];
+  if (x === undefined || x === null) {
+    o['index'] = pos;
+  } else {
+    if (!Number.isSafeInteger(x)) issue(cx, 'index', 'integer', x);
+  }
+  // id
+  x = o['id'];
+  if (x === undefined || x === null || x === '') {
+    if (o['id'] !== undefined) delete o['id'];
+  } else {
+    if (typeof x !== 'string') {
+      issue(cx, 'id', 'string', x);
+    }
+  }
+  // type
+  x = o['type'];
+  if (x === undefined || x === null) {
+    if (x !== undefined) delete o['type'];
+  } else if (x !== 'function') o['type'] = 'function';
+  // function
+  x = o['function'];
+  if (x === undefined || x === null) {
+    if (o['function'] !== undefined) delete o['function'];
+  } else {
+    if (isObj(x)) {
+      n = cx.issues.length;
+      readChatCompletionChunkToolCallFunction(x, cx, 0);
+      if (cx.issues.length !== n) at(cx, n, 'function');
+    } else issue(cx, 'function', 'object', x);
+  }
+}
+
+function readChatCompletionChunkToolCallFunction(o: Obj, cx: NormalizeContext, _pos: number): void {
+  let x: unknown;
+  let n: number;
+  // name
+  x = o['name'];
+  if (x === undefined || x === null || x === '') {
+    if (o['name'] !== undefined) delete o['name'];
+  } else {
+    if (typeof x !== 'string') {
+      issue(cx, 'name', 'string', x);
+    }
+  }
+  // arguments
+  x = o['arguments'];
+  if (x === undefined || x === null) {
+    if (o['arguments'] !== undefined) delete o['arguments'];
+  } else {
+    if (typeof x !== 'string') {
+      o['arguments'] = JSON.stringify(x);
+    }
+  }
+}
+
+function readChatCompletionMessage(o: Obj, cx: NormalizeContext, _pos: number): void {
+  let x: unknown;
+  let n: number;
+  // reasoning_content
+  x = o['reasoning_content'];
+  if (x !== undefined && x !== null) {
+    if (typeof x !== 'string') {
+      issue(cx, 'reasoning_content', 'string', x);
+    }
+  }
+  // reasoning_details
+  x = o['reasoning_details'];
+  if (x !== undefined && x !== null) {
+    if (Array.isArray(x)) {
+      n = cx.issues.length;
+      for (let i = 0; i < x.length; i++) {
+        const y = x[i];
+        if (isObj(y)) {
+          const m = cx.issues.length;
+          readReasoningDetail(y, cx, i);
+          if (cx.issues.length !== m) at(cx, m, i);
+        } else issue(cx, i, 'object', y);
+      }
+      if (cx.issues.length !== n) at(cx, n, 'reasoning_details');
+    } else issue(cx, 'reasoning_details', 'array', x);
+  }
+  // reasoning: x-derive reasoning
+  x = o['reasoning'];
+  if (x !== undefined && x !== null && !(typeof x === 'string'))
+    issue(cx, 'reasoning', 'string', x);
+  const d0 = reasoning(o);
+  // content_parts: x-derive content-parts
+  x = o['content_parts'];
+  if (x !== undefined && x !== null && !Array.isArray(x)) issue(cx, 'content_parts', 'array', x);
+  const d1 = contentParts(o);
+  // role
+  x = o['role'];
+  if (x !== 'assistant') o['role'] = 'assistant';
+  // content
+  x = o['content'];
+  if (x === undefined) {
+    o['content'] = null;
+  } else if (x !== null) {
+    if (Array.isArray(x)) {
+      n = cx.issues.length;
+      for (let i = 0; i < x.length; i++) {
+        const y = x[i];
+        if (isObj(y)) {
+          const m = cx.issues.length;
+          readChatCompletionResponseContentPart(y, cx, i);
+          if (cx.issues.length !== m) at(cx, m, i);
+        } else issue(cx, i, 'object', y);
+      }
+      if (cx.issues.length !== n) at(cx, n, 'content');
+      else {
+        const t = partsText(x);
+        o['content'] = t === undefined ? null : t;
+      }
+    } else if (typeof x !== 'string') issue(cx, 'content', 'string, null or array', x);
+  }
+  // refusal
+  x = o['refusal'];
+  if (x === undefined || x === '') {
+    o['refusal'] = null;
+  } else if (x !== null) {
+    if (typeof x !== 'string') {
+      issue(cx, 'refusal', 'string', x);
+    }
+  }
+  // tool_calls
+  x = o['tool_calls'];
+  if (x === undefined || x === null || (Array.isArray(x) && x.length === 0)) {
+    if (o['tool_calls'] !== undefined) delete o['tool_calls'];
+  } else {
+    if (Array.isArray(x)) {
+      n = cx.issues.length;
+      for (let i = 0; i < x.length; i++) {
+        const y = x[i];
+        if (isObj(y)) {
+          const m = cx.issues.length;
+          readChatCompletionMessageToolCall(y, cx, i);
+          if (cx.issues.length !== m) at(cx, m, i);
+        } else issue(cx, i, 'object', y);
+      }
+      if (cx.issues.length !== n) at(cx, n, 'tool_calls');
+    } else issue(cx, 'tool_calls', 'array', x);
+  }
+  // annotations
+  x = o['annotations'];
+  if (x === undefined || x === null) {
+    if (o['annotations'] !== undefined) delete o['annotations'];
+  } else {
+    if (Array.isArray(x)) {
+      n = cx.issues.length;
+      for (let i = 0; i < x.length; i++) {
+        const y = x[i];
+        if (isObj(y)) {
+          const m = cx.issues.length;
+          readChatCompletionAnnotation(y, cx, i);
+          if (cx.issues.length !== m) at(cx, m, i);
+        } else issue(cx, i, 'object', y);
+      }
+      if (cx.issues.length !== n) at(cx, n, 'annotations');
+    } else issue(cx, 'annotations', 'array', x);
+  }
+  if (d0 !== undefined) {
+    if (o['reasoning'] !== d0) o['reasoning'] = d0;
+  } else if (o['reasoning'] !== undefined) delete o['reasoning'];
+  if (d1 !== undefined) {
+    if (o['content_parts'] !== d1) o['content_parts'] = d1;
+  } else if (o['content_parts'] !== undefined) delete o['content_parts'];
+}
+
+function readChatCompletionMessageToolCall(o: Obj, cx: NormalizeContext, _pos: number): void {
+  let x: unknown;
+  let n: number;
+  // id
+  x = o['id'];
+  if (x === undefined || x === null) {
+    o['id'] = '';
+  } else {
+    if (typeof x !== 'string') {
+      issue(cx, 'id', 'string', x);
+    }
+  }
+  // type
+  x = o['type'];
+  if (x !== 'function') o['type'] = 'function';
+  // function
+  x = o['function'];
+  if (x === undefined || x === null) {
+    issue(cx, 'function', 'object', undefined);
+  } else {
+    if (isObj(x)) {
+      n = cx.issues.length;
+      readChatCompletionMessageToolCallFunction(x, cx, 0);
+      if (cx.issues.length !== n) at(cx, n, 'function');
+    } else issue(cx, 'function', 'object', x);
+  }
+}
+
+function readChatCompletionMessageToolCallFunction(
+  o: Obj,
+  cx: NormalizeContext,
+  _pos: number,
+): void {
+  let x: unknown;
+  let n: number;
+  // name
+  x = o['name'];
+  if (x === undefined || x === null) {
+    issue(cx, 'name', 'string', undefined);
+  } else {
+    if (typeof x !== 'string') {
+      issue(cx, 'name', 'string', x);
+    }
+  }
+  // arguments
+  x = o['arguments'];
+  if (x === undefined || x === null || x === '') {
+    o['arguments'] = '{}';
+  } else {
+    if (typeof x !== 'string') {
+      o['arguments'] = JSON.stringify(x);
+    }
+  }
+}
+
+function readChatCompletionResponseContentPart(o: Obj, cx: NormalizeContext, _pos: number): void {
+  let x: unknown;
+  let n: number;
+  // type
+  x = o['type'];
+  if (x === undefined || x === null) {
+    issue(cx, 'type', 'string', undefined);
+  } else {
+    if (typeof x !== 'string') {
+      issue(cx, 'type', 'string', x);
+    }
+  }
+  // text
+  x = o['text'];
+  if (x === undefined || x === null) {
+    if (o['text'] !== undefined) delete o['text'];
+  } else {
+    if (typeof x !== 'string') {
+      issue(cx, 'text', 'string', x);
+    }
+  }
+}
+
+function readChatCompletionTokenLogprob(o: Obj, cx: NormalizeContext, _pos: number): void {
+  let x: unknown;
+  let n: number;
+  // token
+  x = o['token'];
+  if (x === undefined || x === null) {
+    issue(cx, 'token', 'string', undefined);
+  } else {
+    if (typeof x !== 'string') {
+      issue(cx, 'token', 'string', x);
+    }
+  }
+  // logprob
+  x = o['logprob'];
+  if (x === undefined || x === null) {
+    issue(cx, 'logprob', 'number', undefined);
+  } else {
+    if (typeof x !== 'number') issue(cx, 'logprob', 'number', x);
+  }
+  // bytes
+  x = o['bytes'];
+  if (x === undefined) {
+    o['bytes'] = null;
+  } else if (x !== null) {
+    if (Array.isArray(x)) {
+      n = cx.issues.length;
+      for (let i = 0; i < x.length; i++) {
+        const y = x[i];
+        if (!Number.isSafeInteger(y)) issue(cx, i, 'integer', y);
+      }
+      if (cx.issues.length !== n) at(cx, n, 'bytes');
+    } else issue(cx, 'bytes', 'array', x);
+  }
+  // top_logprobs
+  x = o['top_logprobs'];
+  if (x === undefined || x === null) {
+    o['top_logprobs'] = [];
+  } else {
+    if (Array.isArray(x)) {
+      n = cx.issues.length;
+      for (let i = 0; i < x.length; i++) {
+        const y = x[i];
+        if (isObj(y)) {
+          const m = cx.issues.length;
+          readChatCompletionTopLogprob(y, cx, i);
+          if (cx.issues.length !== m) at(cx, m, i);
+        } else issue(cx, i, 'object', y);
+      }
+      if (cx.issues.length !== n) at(cx, n, 'top_logprobs');
+    } else issue(cx, 'top_logprobs', 'array', x);
+  }
+}
+
+function readChatCompletionTopLogprob(o: Obj, cx: NormalizeContext, _pos: number): void {
+  let x: unknown;
+  let n: number;
+  // token
+  x = o['token'];
+  if (x === undefined || x === null) {
+    issue(cx, 'token', 'string', undefined);
+  } else {
+    if (typeof x !== 'string') {
+      issue(cx, 'token', 'string', x);
+    }
+  }
+  // logprob
+  x = o['logprob'];
+  if (x === undefined || x === null) {
+    issue(cx, 'logprob', 'number', undefined);
+  } else {
+    if (typeof x !== 'number') issue(cx, 'logprob', 'number', x);
+  }
+  // bytes
+  x = o['bytes'];
+  if (x === undefined) {
+    o['bytes'] = null;
+  } else if (x !== null) {
+    if (Array.isArray(x)) {
+      n = cx.issues.length;
+      for (let i = 0; i < x.length; i++) {
+        const y = x[i];
+        if (!Number.isSafeInteger(y)) issue(cx, i, 'integer', y);
+      }
+      if (cx.issues.length !== n) at(cx, n, 'bytes');
+    } else issue(cx, 'bytes', 'array', x);
+  }
+}
+
+function readCompletion(o: Obj, cx: NormalizeContext, _pos: number): void {
+  let x: unknown;
+  let n: number;
+  // id
+  x = o['id'];
+  if (x === undefined || x === null) {
+    o['id'] = '';
+  } else {
+    if (typeof x !== 'string') {
+      issue(cx, 'id', 'string', x);
+    }
+  }
+  // object
+  x = o['object'];
+  if (x !== 'text_completion') o['object'] = 'text_completion';
+  // created
+  x = o['created'];
+  if (x === undefined || x === null) {
+    o['created'] = 0;
+  } else {
+    if (typeof x !== 'number') issue(cx, 'created', 'number', x);
+    else if (!Number.isSafeInteger(x) || x >= 1e11) {
+      const s = seconds(x);
+      if (s === undefined) issue(cx, 'created', 'number', x);
+      else o['created'] = s;
+    }
+  }
+  // model
+  x = o['model'];
+  if (x === undefined || x === null) {
+    o['model'] = '';
+  } else {
+    if (typeof x !== 'string') {
+      issue(cx, 'model', 'string', x);
+    }
+  }
+  // choices
+  x = o['choices'];
+  if (x === undefined || x === null) {
+    issue(cx, 'choices', 'array', undefined);
+  } else {
+    if (Array.isArray(x)) {
+      n = cx.issues.length;
+      for (let i = 0; i < x.length; i++) {
+        const y = x[i];
+        if (isObj(y)) {
+          const m = cx.issues.length;
+          readCompletionChoice(y, cx, i);
+          if (cx.issues.length !== m) at(cx, m, i);
+        } else issue(cx, i, 'object', y);
+      }
+      if (cx.issues.length !== n) at(cx, n, 'choices');
+      else if (x.length > 1) sortBy(x as Obj[], 'index');
+    } else issue(cx, 'choices', 'array', x);
+  }
+  // usage
+  x = o['usage'];
+  if (x === undefined) {
+    o['usage'] = null;
+  } else if (x !== null) {
+    if (isObj(x)) {
+      n = cx.issues.length;
+      readCompletionUsage(x, cx, 0);
+      if (cx.issues.length !== n) at(cx, n, 'usage');
+    } else issue(cx, 'usage', 'object', x);
+  }
+  // system_fingerprint
+  x = o['system_fingerprint'];
+  if (x !== undefined && x !== null) {
+    if (typeof x !== 'string') {
+      issue(cx, 'system_fingerprint', 'string', x);
+    }
+  }
+}
+
+function readCompletionChoice(o: Obj, cx: NormalizeContext, pos: number): void {
+  let x: unknown;
+  let n: number;
+  // index
+  x = o['index'];
+  if (x === undefined || x === null) {
+    o['index'] = pos;
+  } else {
+    if (!Number.isSafeInteger(x)) issue(cx, 'index', 'integer', x);
+  }
+  // text
+  x = o['text'];
+  if (x === undefined || x === null) {
+    o['text'] = '';
+  } else {
+    if (typeof x !== 'string') {
+      issue(cx, 'text', 'string', x);
+    }
+  }
+  // finish_reason
+  x = o['finish_reason'];
+  if (typeof x === 'string') {
+    const s = FinishReasonSynonym(x);
+    if (s !== undefined) {
+      x = s;
+      o['finish_reason'] = s;
+    }
+  }
+  if (x === undefined) {
+    o['finish_reason'] = null;
+  } else if (x !== null) {
+    if (typeof x !== 'string') {
+      issue(cx, 'finish_reason', 'string', x);
+    }
+  }
+  // logprobs
+  x = o['logprobs'];
+  if (x === undefined) {
+    o['logprobs'] = null;
+  } else if (x !== null) {
+    if (isObj(x)) {
+      n = cx.issues.length;
+      readCompletionLogprobs(x, cx, 0);
+      if (cx.issues.length !== n) at(cx, n, 'logprobs');
+    } else issue(cx, 'logprobs', 'object', x);
+  }
+}
+
+function readCompletionLogprobs(o: Obj, cx: NormalizeContext, _pos: number): void {
+  let x: unknown;
+  let n: number;
+  // tokens
+  x = o['tokens'];
+  if (x === undefined || x === null) {
+    if (o['tokens'] !== undefined) delete o['tokens'];
+  } else {
+    if (Array.isArray(x)) {
+      n = cx.issues.length;
+      for (let i = 0; i < x.length; i++) {
+        const y = x[i];
+        if (!(typeof y === 'string')) issue(cx, i, 'string', y);
+      }
+      if (cx.issues.length !== n) at(cx, n, 'tokens');
+    } else issue(cx, 'tokens', 'array', x);
+  }
+  // token_logprobs
+  x = o['token_logprobs'];
+  if (x === undefined || x === null) {
+    if (o['token_logprobs'] !== undefined) delete o['token_logprobs'];
+  } else {
+    if (Array.isArray(x)) {
+      n = cx.issues.length;
+      for (let i = 0; i < x.length; i++) {
+        const y = x[i];
+        if (y !== null && !(typeof y === 'number')) issue(cx, i, 'number or null', y);
+      }
+      if (cx.issues.length !== n) at(cx, n, 'token_logprobs');
+    } else issue(cx, 'token_logprobs', 'array', x);
+  }
+  // top_logprobs
+  x = o['top_logprobs'];
+  if (x === undefined || x === null) {
+    if (o['top_logprobs'] !== undefined) delete o['top_logprobs'];
+  } else {
+    if (Array.isArray(x)) {
+      n = cx.issues.length;
+      for (let i = 0; i < x.length; i++) {
+        const y = x[i];
+        if (
+          y !== null &&
+          !(isObj(y) && Object.values(y).every((z: unknown) => typeof z === 'number'))
+        )
+          issue(cx, i, 'object or null', y);
+      }
+      if (cx.issues.length !== n) at(cx, n, 'top_logprobs');
+    } else issue(cx, 'top_logprobs', 'array', x);
+  }
+  // text_offset
+  x = o['text_offset'];
+  if (x === undefined || x === null) {
+    if (o['text_offset'] !== undefined) delete o['text_offset'];
+  } else {
+    if (Array.isArray(x)) {
+      n = cx.issues.length;
+      for (let i = 0; i < x.length; i++) {
+        const y = x[i];
+        if (!Number.isSafeInteger(y)) issue(cx, i, 'integer', y);
+      }
+      if (cx.issues.length !== n) at(cx, n, 'text_offset');
+    } else issue(cx, 'text_offset', 'array', x);
+  }
+}
+
+function readCompletionTokensDetails(o: Obj, cx: NormalizeContext, _pos: number): void {
+  let x: unknown;
+  let n: number;
+  // reasoning_tokens
+  x = o['reasoning_tokens'];
+  if (x === undefined || x === null) {
+    if (o['reasoning_tokens'] !== undefined) delete o['reasoning_tokens'];
+  } else {
+    if (!Number.isSafeInteger(x)) issue(cx, 'reasoning_tokens', 'integer', x);
+  }
+  // audio_tokens
+  x = o['audio_tokens'];
+  if (x === undefined || x === null) {
+    if (o['audio_tokens'] !== undefined) delete o['audio_tokens'];
+  } else {
+    if (!Number.isSafeInteger(x)) issue(cx, 'audio_tokens', 'integer', x);
+  }
+  // accepted_prediction_tokens
+  x = o['accepted_prediction_tokens'];
+  if (x === undefined || x === null) {
+    if (o['accepted_prediction_tokens'] !== undefined) delete o['accepted_prediction_tokens'];
+  } else {
+    if (!Number.isSafeInteger(x)) issue(cx, 'accepted_prediction_tokens', 'integer', x);
+  }
+  // rejected_prediction_tokens
+  x = o['rejected_prediction_tokens'];
+  if (x === undefined || x === null) {
+    if (o['rejected_prediction_tokens'] !== undefined) delete o['rejected_prediction_tokens'];
+  } else {
+    if (!Number.isSafeInteger(x)) issue(cx, 'rejected_prediction_tokens', 'integer', x);
+  }
+}
+
+function readCompletionUsage(o: Obj, cx: NormalizeContext, _pos: number): void {
+  let x: unknown;
+  let n: number;
+  // total_tokens: x-derive total-tokens
+  x = o['total_tokens'];
+  if (x !== undefined && x !== null && !Number.isSafeInteger(x))
+    issue(cx, 'total_tokens', 'integer', x);
+  const d0 = totalTokens(o);
+  // prompt_tokens
+  x = o['prompt_tokens'];
+  if (x === undefined || x === null) {
+    issue(cx, 'prompt_tokens', 'integer', undefined);
+  } else {
+    if (!Number.isSafeInteger(x)) issue(cx, 'prompt_tokens', 'integer', x);
+  }
+  // completion_tokens
+  x = o['completion_tokens'];
+  if (x === undefined || x === null) {
+    issue(cx, 'completion_tokens', 'integer', undefined);
+  } else {
+    if (!Number.isSafeInteger(x)) issue(cx, 'completion_tokens', 'integer', x);
+  }
+  // prompt_tokens_details
+  x = o['prompt_tokens_details'];
+  if (x === undefined || x === null) {
+    if (o['prompt_tokens_details'] !== undefined) delete o['prompt_tokens_details'];
+  } else {
+    if (isObj(x)) {
+      n = cx.issues.length;
+      readPromptTokensDetails(x, cx, 0);
+      if (cx.issues.length !== n) at(cx, n, 'prompt_tokens_details');
+    } else issue(cx, 'prompt_tokens_details', 'object', x);
+  }
+  // completion_tokens_details
+  x = o['completion_tokens_details'];
+  if (x === undefined || x === null) {
+    if (o['completion_tokens_details'] !== undefined) delete o['completion_tokens_details'];
+  } else {
+    if (isObj(x)) {
+      n = cx.issues.length;
+      readCompletionTokensDetails(x, cx, 0);
+      if (cx.issues.length !== n) at(cx, n, 'completion_tokens_details');
+    } else issue(cx, 'completion_tokens_details', 'object', x);
+  }
+  if (d0 !== undefined) {
+    if (o['total_tokens'] !== d0) o['total_tokens'] = d0;
+  } else if (o['total_tokens'] === undefined || o['total_tokens'] === null)
+    issue(cx, 'total_tokens', 'integer', undefined);
+}
+
+function readModel(o: Obj, cx: NormalizeContext, _pos: number): void {
+  let x: unknown;
+  let n: number;
+  // id
+  x = o['id'];
+  if (x === undefined || x === null) {
+    issue(cx, 'id', 'string', undefined);
+  } else {
+    if (typeof x !== 'string') {
+      issue(cx, 'id', 'string', x);
+    }
+  }
+  // object
+  x = o['object'];
+  if (x !== 'model') o['object'] = 'model';
+  // created
+  x = o['created'];
+  if (x === undefined || x === null) {
+    if (o['created'] !== undefined) delete o['created'];
+  } else {
+    if (typeof x !== 'number') issue(cx, 'created', 'number', x);
+    else if (!Number.isSafeInteger(x) || x >= 1e11) {
+      const s = seconds(x);
+      if (s === undefined) issue(cx, 'created', 'number', x);
+      else o['created'] = s;
+    }
+  }
+  // owned_by
+  x = o['owned_by'];
+  if (x === undefined || x === null) {
+    if (o['owned_by'] !== undefined) delete o['owned_by'];
+  } else {
+    if (typeof x !== 'string') {
+      issue(cx, 'owned_by', 'string', x);
+    }
+  }
+  // name
+  x = o['name'];
+  if (x === undefined || x === null) {
+    if (o['name'] !== undefined) delete o['name'];
+  } else {
+    if (typeof x !== 'string') {
+      issue(cx, 'name', 'string', x);
+    }
+  }
+  // context_length
+  x = o['context_length'];
+  if (o['max_model_len'] !== undefined && o['max_model_len'] !== null) {
+    if (!Number.isSafeInteger(o['max_model_len']))
+      issue(cx, 'max_model_len', 'integer', o['max_model_len']);
+    else if (x === undefined || x === null) {
+      x = o['max_model_len'];
+      o['context_length'] = x;
+    }
+  }
+  if (x === undefined || x === null) {
+    if (o['context_length'] !== undefined) delete o['context_length'];
+  } else {
+    if (!Number.isSafeInteger(x)) issue(cx, 'context_length', 'integer', x);
+  }
+  // max_output_length
+  x = o['max_output_length'];
+  if (x === undefined || x === null) {
+    if (o['max_output_length'] !== undefined) delete o['max_output_length'];
+  } else {
+    if (!Number.isSafeInteger(x)) issue(cx, 'max_output_length', 'integer', x);
+  }
+  // input_modalities
+  x = o['input_modalities'];
+  if (x === undefined || x === null) {
+    if (o['input_modalities'] !== undefined) delete o['input_modalities'];
+  } else {
+    if (Array.isArray(x)) {
+      n = cx.issues.length;
+      for (let i = 0; i < x.length; i++) {
+        const y = x[i];
+        if (!(typeof y === 'string')) issue(cx, i, 'string', y);
+      }
+      if (cx.issues.length !== n) at(cx, n, 'input_modalities');
+    } else issue(cx, 'input_modalities', 'array', x);
+  }
+  // output_modalities
+  x = o['output_modalities'];
+  if (x === undefined || x === null) {
+    if (o['output_modalities'] !== undefined) delete o['output_modalities'];
+  } else {
+    if (Array.isArray(x)) {
+      n = cx.issues.length;
+      for (let i = 0; i < x.length; i++) {
+        const y = x[i];
+        if (!(typeof y === 'string')) issue(cx, i, 'string', y);
+      }
+      if (cx.issues.length !== n) at(cx, n, 'output_modalities');
+    } else issue(cx, 'output_modalities', 'array', x);
+  }
+  // supported_features
+  x = o['supported_features'];
+  if (x === undefined || x === null) {
+    if (o['supported_features'] !== undefined) delete o['supported_features'];
+  } else {
+    if (Array.isArray(x)) {
+      n = cx.issues.length;
+      for (let i = 0; i < x.length; i++) {
+        const y = x[i];
+        if (!(typeof y === 'string')) issue(cx, i, 'string', y);
+      }
+      if (cx.issues.length !== n) at(cx, n, 'supported_features');
+    } else issue(cx, 'supported_features', 'array', x);
+  }
+  // pricing
+  x = o['pricing'];
+  if (x === undefined || x === null) {
+    if (o['pricing'] !== undefined) delete o['pricing'];
+  } else {
+    if (isObj(x)) {
+      x = [x];
+      o['pricing'] = x;
+    }
+    if (Array.isArray(x)) {
+      n = cx.issues.length;
+      for (let i = 0; i < x.length; i++) {
+        const y = x[i];
+        if (isObj(y)) {
+          const m = cx.issues.length;
+          readModelPricing(y, cx, i);
+          if (cx.issues.length !== m) at(cx, m, i);
+        } else issue(cx, i, 'object', y);
+      }
+      if (cx.issues.length !== n) at(cx, n, 'pricing');
+    } else issue(cx, 'pricing', 'array or object', x);
+  }
+  // is_ready
+  x = o['is_ready'];
+  if (x === undefined || x === null) {
+    if (o['is_ready'] !== undefined) delete o['is_ready'];
+  } else {
+    if (typeof x !== 'boolean') issue(cx, 'is_ready', 'boolean', x);
+  }
+}
+
+function readModelList(o: Obj, cx: NormalizeContext, _pos: number): void {
+  let x: unknown;
+  let n: number;
+  // object
+  x = o['object'];
+  if (x !== 'list') o['object'] = 'list';
+  // data
+  x = o['data'];
+  if (x === undefined || x === null) {
+    issue(cx, 'data', 'array', undefined);
+  } else {
+    if (Array.isArray(x)) {
+      n = cx.issues.length;
+      for (let i = 0; i < x.length; i++) {
+        const y = x[i];
+        if (isObj(y)) {
+          const m = cx.issues.length;
+          readModel(y, cx, i);
+          if (cx.issues.length !== m) at(cx, m, i);
+        } else issue(cx, i, 'object', y);
+      }
+      if (cx.issues.length !== n) at(cx, n, 'data');
+    } else issue(cx, 'data', 'array', x);
+  }
+}
+
+function readModelPricing(o: Obj, cx: NormalizeContext, _pos: number): void {
+  let x: unknown;
+  let n: number;
+  // prompt
+  x = o['prompt'];
+  if (o['input'] !== undefined && o['input'] !== null) {
+    if (!(typeof o['input'] === 'string' || typeof o['input'] === 'number'))
+      issue(cx, 'input', 'string or number', o['input']);
+    else if (x === undefined || x === null) {
+      x = o['input'];
+      o['prompt'] = x;
+    }
+  }
+  if (x === undefined || x === null) {
+    if (o['prompt'] !== undefined) delete o['prompt'];
+  } else {
+    if (typeof x !== 'string') {
+      if (typeof x === 'number') o['prompt'] = decimal(x);
+      else issue(cx, 'prompt', 'string or number', x);
+    }
+  }
+  // completion
+  x = o['completion'];
+  if (o['output'] !== undefined && o['output'] !== null) {
+    if (!(typeof o['output'] === 'string' || typeof o['output'] === 'number'))
+      issue(cx, 'output', 'string or number', o['output']);
+    else if (x === undefined || x === null) {
+      x = o['output'];
+      o['completion'] = x;
+    }
+  }
+  if (x === undefined || x === null) {
+    if (o['completion'] !== undefined) delete o['completion'];
+  } else {
+    if (typeof x !== 'string') {
+      if (typeof x === 'number') o['completion'] = decimal(x);
+      else issue(cx, 'completion', 'string or number', x);
+    }
+  }
+  // input_cache_read
+  x = o['input_cache_read'];
+  if (o['cache_read'] !== undefined && o['cache_read'] !== null) {
+    if (!(typeof o['cache_read'] === 'string' || typeof o['cache_read'] === 'number'))
+      issue(cx, 'cache_read', 'string or number', o['cache_read']);
+    else if (x === undefined || x === null) {
+      x = o['cache_read'];
+      o['input_cache_read'] = x;
+    }
+  }
+  if (x === undefined || x === null) {
+    if (o['input_cache_read'] !== undefined) delete o['input_cache_read'];
+  } else {
+    if (typeof x !== 'string') {
+      if (typeof x === 'number') o['input_cache_read'] = decimal(x);
+      else issue(cx, 'input_cache_read', 'string or number', x);
+    }
+  }
+  // input_cache_write
+  x = o['input_cache_write'];
+  if (o['cache_write'] !== undefined && o['cache_write'] !== null) {
+    if (!(typeof o['cache_write'] === 'string' || typeof o['cache_write'] === 'number'))
+      issue(cx, 'cache_write', 'string or number', o['cache_write']);
+    else if (x === undefined || x === null) {
+      x = o['cache_write'];
+      o['input_cache_write'] = x;
+    }
+  }
+  if (x === undefined || x === null) {
+    if (o['input_cache_write'] !== undefined) delete o['input_cache_write'];
+  } else {
+    if (typeof x !== 'string') {
+      if (typeof x === 'number') o['input_cache_write'] = decimal(x);
+      else issue(cx, 'input_cache_write', 'string or number', x);
+    }
+  }
+  // unit
+  x = o['unit'];
+  if (x === undefined || x === null) {
+    if (o['unit'] !== undefined) delete o['unit'];
+  } else {
+    if (typeof x !== 'string') {
+      issue(cx, 'unit', 'string', x);
+    }
+  }
+}
+
+function readPromptTokensDetails(o: Obj, cx: NormalizeContext, _pos: number): void {
+  let x: unknown;
+  let n: number;
+  // cached_tokens
+  x = o['cached_tokens'];
+  if (x === undefined || x === null) {
+    if (o['cached_tokens'] !== undefined) delete o['cached_tokens'];
+  } else {
+    if (!Number.isSafeInteger(x)) issue(cx, 'cached_tokens', 'integer', x);
+  }
+  // audio_tokens
+  x = o['audio_tokens'];
+  if (x === undefined || x === null) {
+    if (o['audio_tokens'] !== undefined) delete o['audio_tokens'];
+  } else {
+    if (!Number.isSafeInteger(x)) issue(cx, 'audio_tokens', 'integer', x);
+  }
+}
+
+function readReasoningDetail(o: Obj, cx: NormalizeContext, _pos: number): void {
+  let x: unknown;
+  let n: number;
+  // type
+  x = o['type'];
+  if (x === undefined || x === null) {
+    if (o['type'] !== undefined) delete o['type'];
+  } else {
+    if (typeof x !== 'string') {
+      issue(cx, 'type', 'string', x);
+    }
+  }
+  // text
+  x = o['text'];
+  if (x !== undefined && x !== null) {
+    if (typeof x !== 'string') {
+      issue(cx, 'text', 'string', x);
+    }
+  }
+  // summary
+  x = o['summary'];
+  if (x !== undefined && x !== null) {
+    if (typeof x !== 'string') {
+      issue(cx, 'summary', 'string', x);
+    }
+  }
+}
