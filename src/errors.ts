@@ -290,14 +290,14 @@ export class ResponseValidationError extends InferenceError {
   }
 }
 
-/** A short, single-line rendering of a value for a message. */
+/**
+ * A short, single-line rendering of a value for a message: scalars as JSON, containers by their
+ * size only (never walked: a hostile value may be nested thousands deep).
+ */
 function preview(value: unknown): string {
-  let text: string;
-  try {
-    text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
-  } catch {
-    text = String(value);
-  }
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (typeof value === 'object' && value !== null) return 'an object';
+  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 

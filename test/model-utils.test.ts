@@ -5,7 +5,7 @@ import { APIUserAbortError, Client, estimateCost, InferenceError, ModelNotReadyE
 import { formatDecimal, parseDecimal, add, multiply } from '../src/lib/decimal';
 import { startMockServer, type MockServer } from '../src/testing';
 
-const model = (pricing: NonNullable<Model['pricing']>): Model => ({ id: 'acme/chat', pricing });
+const model = (pricing: NonNullable<Model['pricing']>): Model => ({ id: 'acme/chat', object: 'model', pricing });
 
 describe('estimateCost', () => {
   it('prices prompt, completion and cached tokens exactly (no float error)', () => {
@@ -23,10 +23,8 @@ describe('estimateCost', () => {
   });
 
   it("reads DeepSeek's prompt_cache_hit_tokens", () => {
-    const cost = estimateCost(
-      { prompt_tokens: 10, completion_tokens: 0, total_tokens: 10, prompt_cache_hit_tokens: 4 },
-      model([{ prompt: '1', completion: '1', input_cache_read: '0.5' }]),
-    );
+    const usage = { prompt_tokens: 10, completion_tokens: 0, total_tokens: 10, prompt_cache_hit_tokens: 4 }; // as DeepSeek sends it
+    const cost = estimateCost(usage, model([{ prompt: '1', completion: '1', input_cache_read: '0.5' }]));
     expect(cost).toMatchObject({ prompt: '6', cacheRead: '2', total: '8' });
   });
 
@@ -35,12 +33,18 @@ describe('estimateCost', () => {
     expect(cost.total).toBe('20');
   });
 
-  it("reads Perplexity's numeric prices per million tokens in USD", () => {
-    const cost = estimateCost(
-      { prompt_tokens: 1_000_000, completion_tokens: 2, total_tokens: 1_000_002 },
-      model({ input: 10, output: 50, cache_read: 1, cache_write: 12.5, unit: 'usd_per_1m_tokens' }),
-    );
-    expect(cost).toEqual({ prompt: '10', completion: '0.0001', cacheRead: '0', total: '10.0001', currency: 'usd' });
+  it("reads Perplexity's numeric prices per million tokens in USD, as the client returns them", async () => {
+    const server = await startMockServer();
+    try {
+      const body = { id: 'anthropic/claude', object: 'model', created: 0, pricing: { input: 10, output: 50, cache_read: 1, cache_write: 12.5, unit: 'usd_per_1m_tokens' } };
+      server.enqueue({ status: 200, body: JSON.stringify(body) });
+      const read = await new Client({ apiKey: server.apiKey, baseURL: server.url }).models.retrieve('anthropic/claude');
+      expect(read.pricing).toEqual([{ prompt: '10', completion: '50', input_cache_read: '1', input_cache_write: '12.5', unit: 'usd_per_1m_tokens', input: 10, output: 50, cache_read: 1, cache_write: 12.5 }]);
+      const cost = estimateCost({ prompt_tokens: 1_000_000, completion_tokens: 2, total_tokens: 1_000_002 }, read);
+      expect(cost).toEqual({ prompt: '10', completion: '0.0001', cacheRead: '0', total: '10.0001', currency: 'usd' });
+    } finally {
+      await server.close();
+    }
   });
 
   it('says clearly when prices are missing or not numbers', () => {

@@ -21,6 +21,7 @@ import {
   ResponseValidationError,
   type ChatCompletionChunk,
   type Logger,
+  extras,
 } from '../src/index';
 import { startMockServer, type MockServer } from '../src/testing';
 import { pause, startFaultServer, type FaultServer } from './support/fault-server';
@@ -359,7 +360,7 @@ describe('hostile input', () => {
   it('numbers beyond 2^53 parse (to the nearest double) without an error', async () => {
     mock.enqueue({ status: 200, body: '{"object":"chat.completion","seed":18446744073709551615,"choices":[{"index":0,"message":{"role":"assistant","content":"x"},"finish_reason":"stop"}]}' });
     const completion = await client(mock.url).chat.completions.create({ model: 'mock/echo', messages });
-    expect(completion.seed).toBe(2 ** 64); // 18446744073709551615 rounds to the nearest double
+    expect(extras(completion)['seed']).toBe(2 ** 64); // 18446744073709551615 rounds to the nearest double
   });
 });
 

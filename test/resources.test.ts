@@ -58,7 +58,7 @@ describe('models', () => {
   );
 
   it("reports an unknown model with the service's short error shape", async () => {
-    const error = await client.models.retrieve('acme/nope').catch((e: unknown) => e as NotFoundError);
+    const error = (await client.models.retrieve('acme/nope').catch((e: unknown) => e)) as NotFoundError;
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error.type).toBe('invalid_request_error');
     expect(error.message).toMatch(/^404 GET \/v1\/models\/acme\/nope: .*not available on this API/);

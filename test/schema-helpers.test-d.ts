@@ -82,8 +82,9 @@ describe('parse()', () => {
     expectTypeOf(completion).toExtend<APIPromise<ParsedChatCompletion<Weather, ParsedFunctionToolCall>>>();
     type Message = Awaited<typeof completion>['choices'][number]['message'];
     expectTypeOf<Message['parsed']>().toEqualTypeOf<Weather | null>();
-    expectTypeOf<Message['reasoning']>().toEqualTypeOf<string | null | undefined>();
-    expectTypeOf<Message['refusal']>().toEqualTypeOf<string | null | undefined>();
+    expectTypeOf<Message['reasoning']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<Message['refusal']>().toEqualTypeOf<string | null>();
+    expectTypeOf<Message['content']>().toEqualTypeOf<string | null>();
   });
 
   it('gives parsed: null without a format, unknown for json_object', () => {
@@ -157,11 +158,11 @@ describe('reasoning and messages', () => {
   it('readReasoning reads messages and deltas', () => {
     expectTypeOf(readReasoning({ reasoning_content: 'x' })).toEqualTypeOf<string | undefined>();
     const chunk = {} as ChatCompletionChunk;
-    readReasoning(chunk.choices![0]!.delta);
+    readReasoning(chunk.choices[0]!.delta);
   });
 
   it('toAssistantMessage gives a message to send back', () => {
-    expectTypeOf(toAssistantMessage({ role: 'assistant', content: 'x' })).toEqualTypeOf<ChatCompletionAssistantMessageParam>();
+    expectTypeOf(toAssistantMessage({ role: 'assistant', content: 'x', refusal: null })).toEqualTypeOf<ChatCompletionAssistantMessageParam>();
     expectTypeOf<ChatCompletionAssistantMessageParam['reasoning_content']>().toEqualTypeOf<string | null | undefined>();
   });
 });
@@ -172,7 +173,7 @@ describe('errors', () => {
     expectTypeOf<OutputParseError['raw']>().toEqualTypeOf<string>();
     expectTypeOf<OutputParseError['issues']>().toEqualTypeOf<readonly ValidationIssue[]>();
     expectTypeOf<OutputParseError['toolCall']>().toEqualTypeOf<{ id: string; name: string } | undefined>();
-    expectTypeOf<LengthFinishReasonError['completion']['choices']>().toBeArray();
+    expectTypeOf<LengthFinishReasonError['completion']['choices'][number]['finish_reason']>().toEqualTypeOf<string | null>();
     expectTypeOf<ContentFilterFinishReasonError['name']>().toEqualTypeOf<string>();
   });
 });

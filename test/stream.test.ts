@@ -18,6 +18,7 @@ import {
   RateLimitError,
   ResponseValidationError,
   Stream,
+  extras,
 } from '../src/index';
 import { startMockServer, type MockServer } from '../src/testing';
 
@@ -79,7 +80,7 @@ describe('a stream from the service', () => {
   it('finalChatCompletion() gives the accumulated completion, with usage from include_usage', async () => {
     const s = await stream(client(), { stream_options: { include_usage: true } });
     const completion = await s.finalChatCompletion();
-    expect(completion.choices[0]?.message).toEqual({ role: 'assistant', content: 'You said: hello brave new world' });
+    expect(completion.choices[0]?.message).toEqual({ role: 'assistant', content: 'You said: hello brave new world', refusal: null });
     expect(completion.choices[0]?.finish_reason).toBe('stop');
     expect(completion.usage).toEqual({ prompt_tokens: 4, completion_tokens: 6, total_tokens: 10 });
     expect(completion.object).toBe('chat.completion');
@@ -341,11 +342,16 @@ describe('tee and readable streams', () => {
 });
 
 describe('ChatCompletionAccumulator', () => {
-  it('takes one reasoning field per delta, so a server sending both is not doubled', async () => {
+  it('joins the fragments of normalized chunks, keeping reasoning_content when the server used it', async () => {
     const { ChatCompletionAccumulator } = await import('../src/index');
     const accumulator = new ChatCompletionAccumulator();
-    accumulator.add({ choices: [{ index: 0, delta: { reasoning_content: 'think', reasoning: 'think' } }] });
-    accumulator.add({ choices: [{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }] });
-    expect(accumulator.result().choices[0]?.message).toMatchObject({ content: 'ok', reasoning: 'think', reasoning_content: 'think' });
+    const head = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm' } as const;
+    const thinking = { reasoning: 'think', reasoning_content: 'think' }; // as read from DeepSeek: the raw field stays
+    accumulator.add({ ...head, choices: [{ index: 0, delta: thinking, finish_reason: null }] });
+    accumulator.add({ ...head, choices: [{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }] });
+    const message = accumulator.result().choices[0]!.message;
+    expect(message).toMatchObject({ content: 'ok', reasoning: 'think', refusal: null });
+    expect(extras(message)['reasoning_content']).toBe('think');
+    expect(accumulator.chunks).toBe(2);
   });
 });

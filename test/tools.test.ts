@@ -4,8 +4,7 @@
  * reasoning_content round-trip, maxRounds, abort, streaming), replaying every corpus capture
  * that has tool calls as the first reply of a run.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import * as zm from 'zod/mini';
@@ -21,18 +20,10 @@ import {
 } from '../src/index';
 import { zodFunction, zodResponseFormat } from '../src/helpers/zod';
 import { startMockServer, type MockServer } from '../src/testing';
+import { corpusPresent, loadManifest, type CorpusEntry } from './support/corpus';
 
-const CORPUS = fileURLToPath(new URL('../../shared/corpus/', import.meta.url));
-const corpusPresent = existsSync(`${CORPUS}MANIFEST.json`);
-interface Entry {
-  file: string;
-  kind: 'json' | 'stream' | 'error';
-  expect: { tool_calls?: { name: string; arguments: string }[] };
-}
-const withToolCalls = (kind: Entry['kind']): Entry[] =>
-  corpusPresent
-    ? (JSON.parse(readFileSync(`${CORPUS}MANIFEST.json`, 'utf8')) as Entry[]).filter((e) => e.kind === kind && e.expect.tool_calls?.length)
-    : [];
+type Entry = CorpusEntry;
+const withToolCalls = (kind: Entry['kind']): Entry[] => loadManifest().filter((e) => e.kind === kind && e.expect.tool_calls?.length);
 
 let server: MockServer;
 let client: Client;
@@ -413,23 +404,31 @@ describe('runTools()', () => {
 });
 
 describe('toAssistantMessage', () => {
-  it('keeps tool calls as received (vendor extras too), drops parsed_arguments, fills type and arguments', () => {
-    const message = toAssistantMessage({
-      role: 'assistant',
-      content: null,
-      reasoning: 'r',
-      tool_calls: [{ id: '', function: { name: 'now', parsed_arguments: {} }, extra_content: { google: { thought_signature: 'sig' } } }],
-    });
-    expect(message).toEqual({
+  /** The first message of a reply the server sends as `message`, read through the client. */
+  async function reply(message: Record<string, unknown>) {
+    server.enqueue({ body: { choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: 'tool_calls' }] } });
+    return (await client.chat.completions.create({ model: 'mock/echo', messages })).choices[0]!.message;
+  }
+
+  it('keeps tool calls as received (vendor extras too), with type and arguments filled, and drops parsed_arguments', async () => {
+    const message = await reply({ content: null, reasoning: 'r', tool_calls: [{ id: '', function: { name: 'now' }, extra_content: { google: { thought_signature: 'sig' } } }] });
+    expect(toAssistantMessage(message)).toEqual({
       role: 'assistant',
       content: null,
       tool_calls: [{ id: '', type: 'function', function: { name: 'now', arguments: '{}' }, extra_content: { google: { thought_signature: 'sig' } } }],
     });
+    const withParsed = { ...message, tool_calls: message.tool_calls!.map((c) => ({ ...c, function: { ...c.function, parsed_arguments: {} } })) };
+    expect(toAssistantMessage(withParsed).tool_calls?.[0]?.function).toEqual({ name: 'now', arguments: '{}' });
   });
 
-  it('sends back only the text parts of Mistral content', () => {
+  it('sends back only the text of Mistral content, not its thinking parts', async () => {
     const content = [{ type: 'thinking', thinking: [{ type: 'text', text: 'hmm' }] }, { type: 'text', text: 'Hi.' }];
-    expect(toAssistantMessage({ role: 'assistant', content })).toEqual({ role: 'assistant', content: 'Hi.' });
+    expect(toAssistantMessage(await reply({ content }))).toEqual({ role: 'assistant', content: 'Hi.' });
+  });
+
+  it("sends DeepSeek's reasoning_content back when the server used it, and never the SDK's reasoning", async () => {
+    expect(toAssistantMessage(await reply({ content: 'x', reasoning_content: 'because' }))).toEqual({ role: 'assistant', content: 'x', reasoning_content: 'because' });
+    expect(toAssistantMessage(await reply({ content: 'x', reasoning: 'because' }))).toEqual({ role: 'assistant', content: 'x' });
   });
 });
 
@@ -446,9 +445,9 @@ describe.skipIf(!corpusPresent)('corpus captures with tool calls, as the first r
   }
   const expected = (entry: Entry) => entry.expect.tool_calls!.map((c) => ({ name: c.name, args: JSON.parse(c.arguments || '{}') as unknown }));
 
-  it.each(withToolCalls('json').map((e) => [e.file, e] as const))('%s', async (file, entry) => {
+  it.each(withToolCalls('json').map((e) => [e.id, e] as const))('%s', async (_id, entry) => {
     const log: { name: string; args: unknown }[] = [];
-    const capture = JSON.parse(readFileSync(CORPUS + file, 'utf8')) as { choices: { message: { tool_calls: { id: string; extra_content?: unknown }[] } }[] };
+    const capture = JSON.parse(readFileSync(entry.path, 'utf8')) as { choices: { message: { tool_calls: { id: string; extra_content?: unknown }[] } }[] };
     server.enqueue({ body: capture }, says('Thanks.'));
     const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: recorders(entry, log) });
     expect(await runner.finalContent()).toBe('Thanks.');
@@ -461,9 +460,9 @@ describe.skipIf(!corpusPresent)('corpus captures with tool calls, as the first r
     expect(assistant.tool_calls.map((c) => c.extra_content)).toEqual(capture.choices[0]!.message.tool_calls.map((c) => c.extra_content));
   });
 
-  it.each(withToolCalls('stream').map((e) => [e.file, e] as const))('%s (streamed)', async (file, entry) => {
+  it.each(withToolCalls('stream').map((e) => [e.id, e] as const))('%s (streamed)', async (_id, entry) => {
     const log: { name: string; args: unknown }[] = [];
-    server.enqueue({ raw: new Uint8Array(readFileSync(CORPUS + file)), headers: { 'content-type': 'text/event-stream' } }, streamsText('Thanks.'));
+    server.enqueue({ raw: new Uint8Array(readFileSync(entry.path)), headers: { 'content-type': 'text/event-stream' } }, streamsText('Thanks.'));
     const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: recorders(entry, log), stream: true });
     expect(await runner.finalContent()).toBe('Thanks.');
     expect(log).toEqual(expected(entry));

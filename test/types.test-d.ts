@@ -1,10 +1,16 @@
 /** Type tests: what users see in their editor. Checked by tsc as part of `npm test`. */
 import { describe, expectTypeOf, it } from 'vitest';
+import { extras } from '../src/index';
 import type {
   APIPromise,
   APIError,
   Client,
   ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionChunkChoice,
+  ChatCompletionStream,
+  CompletionUsage,
+  FinishReason,
   ChatCompletionCreateParams,
   ChatCompletionMessageParam,
   ClientOptions,
@@ -74,8 +80,70 @@ describe('request types', () => {
   });
 });
 
-describe('response types are honest', () => {
-  it('make fields optional that real servers omit', () => {
+describe('response types are as strict as the contract', () => {
+  it('read the obvious way: no cast, only [0]! or ?. for array access', async () => {
+    const completion = await client.chat.completions.create({ model: 'acme/chat-1', messages: [{ role: 'user', content: 'hi' }] });
+    expectTypeOf(completion.choices[0]!.message.content).toEqualTypeOf<string | null>();
+    expectTypeOf(completion.choices[0]!.message.content?.toUpperCase()).toEqualTypeOf<string | undefined>();
+    expectTypeOf(completion.choices[0]!.message.role).toEqualTypeOf<'assistant'>();
+    expectTypeOf(completion.choices[0]!.message.refusal).toEqualTypeOf<string | null>();
+    expectTypeOf(completion.choices[0]!.message.reasoning).toEqualTypeOf<string | undefined>();
+    expectTypeOf(completion.choices[0]!.index).toEqualTypeOf<number>();
+    expectTypeOf(completion.choices[0]!.finish_reason).toEqualTypeOf<FinishReason | null>();
+    expectTypeOf(completion.usage).toEqualTypeOf<CompletionUsage | null>();
+    expectTypeOf(completion.id).toEqualTypeOf<string>();
+    expectTypeOf(completion.object).toEqualTypeOf<'chat.completion'>();
+    expectTypeOf(completion.created).toEqualTypeOf<number>();
+    const call = completion.choices[0]!.message.tool_calls?.[0];
+    expectTypeOf(call?.function.arguments).toEqualTypeOf<string | undefined>();
+    expectTypeOf(call?.type).toEqualTypeOf<'function' | undefined>();
+
+    const model = await client.models.retrieve('acme/chat-1');
+    expectTypeOf(model.pricing?.[0]?.prompt).toEqualTypeOf<string | undefined>();
+    expectTypeOf(model.context_length).toEqualTypeOf<number | undefined>();
+    expectTypeOf(model.object).toEqualTypeOf<'model'>();
+
+    const legacy = await client.completions.create({ model: 'acme/base-1', prompt: 'p' });
+    expectTypeOf(legacy.choices[0]!.text).toEqualTypeOf<string>();
+    expectTypeOf(legacy.choices[0]!.index).toEqualTypeOf<number>();
+  });
+
+  it('stream: true gives chunks whose choices are never null', async () => {
+    const stream = await client.chat.completions.create({ model: 'acme/chat-1', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    expectTypeOf(stream).toEqualTypeOf<ChatCompletionStream>();
+    for await (const chunk of stream) {
+      expectTypeOf(chunk).toEqualTypeOf<ChatCompletionChunk>();
+      expectTypeOf(chunk.choices).toEqualTypeOf<ChatCompletionChunkChoice[]>();
+      expectTypeOf(chunk.choices[0]?.delta.content).toEqualTypeOf<string | undefined>();
+      expectTypeOf(chunk.choices[0]?.delta.reasoning).toEqualTypeOf<string | undefined>();
+      expectTypeOf(chunk.choices[0]!.delta.tool_calls?.[0]?.index).toEqualTypeOf<number | undefined>();
+      expectTypeOf(chunk.usage).toEqualTypeOf<CompletionUsage | null | undefined>();
+    }
+  });
+
+  it('reject misspelt fields (the objects keep unknown fields at runtime: extras() reads them)', async () => {
+    const completion = await client.chat.completions.create({ model: 'acme/chat-1', messages: [{ role: 'user', content: 'hi' }] });
+    // @ts-expect-error: usgae is not a field (usage is)
+    void completion.usgae;
+    // @ts-expect-error: mesage is not a field (message is)
+    void completion.choices[0]!.mesage;
+    const model = await client.models.retrieve('acme/chat-1');
+    // @ts-expect-error: contxt_length is not a field (context_length is)
+    void model.contxt_length;
+    const chunk = {} as ChatCompletionChunk;
+    // @ts-expect-error: delta has no contnet
+    void chunk.choices[0]?.delta.contnet;
+    expectTypeOf(extras(completion)['x_groq']).toEqualTypeOf<unknown>();
+    expectTypeOf(extras<{ provider?: string }>(completion).provider).toEqualTypeOf<string | undefined>();
+  });
+
+  it('name the finish reasons editors complete, and still take any string', () => {
+    expectTypeOf<'stop'>().toExtend<FinishReason>();
+    expectTypeOf<'tool_calls'>().toExtend<FinishReason>();
+    expectTypeOf<'error'>().toExtend<FinishReason>();
+  });
+
+  it('leave optional what a server may omit and the SDK cannot fill', () => {
     expectTypeOf<Model['id']>().toEqualTypeOf<string>();
     expectTypeOf<Model>().toHaveProperty('context_length').toEqualTypeOf<number | undefined>();
     expectTypeOf<ChatCompletion['choices']>().toBeArray();

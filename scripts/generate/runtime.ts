@@ -59,12 +59,13 @@ function decimal(value: number): string {
 
 /**
  * `unix-seconds`: whole Unix seconds from a time a server sent in milliseconds (mistral.rs,
- * WebLLM, watsonx: any value past 1e11, which as seconds would be the year 5138) or with a
- * fraction (SambaNova). `undefined` when no such time exists.
+ * WebLLM, watsonx: from 1e11, which as seconds would be the year 5138) or with a fraction
+ * (SambaNova). `undefined` from 1e14 (as milliseconds, the year 5138 again) and below
+ * -2^53: no time a server means. The result is below 1e11, so reading it again keeps it.
  */
 function seconds(value: number): number | undefined {
-  const out = Math.floor(value >= 1e11 ? value / 1000 : value);
-  return Number.isSafeInteger(out) ? out : undefined;
+  if (value >= 1e14 || value < -Number.MAX_SAFE_INTEGER) return undefined;
+  return Math.floor(value >= 1e11 ? value / 1000 : value);
 }
 
 /** `text-parts`: the text of the `text` parts of typed content, joined; `undefined` without one. */
@@ -134,7 +135,9 @@ function totalTokens(o: Obj): number | undefined {
   if (total !== undefined && total !== null) return undefined;
   const prompt = o['prompt_tokens'];
   const completion = o['completion_tokens'];
-  return Number.isSafeInteger(prompt) && Number.isSafeInteger(completion) ? (prompt as number) + (completion as number) : undefined;
+  if (!Number.isSafeInteger(prompt) || !Number.isSafeInteger(completion)) return undefined;
+  const sum = (prompt as number) + (completion as number);
+  return Number.isSafeInteger(sum) ? sum : undefined;
 }
 
 /** `x-sort-by`: order `items` by their numeric `key`, stably, when they are not in order already. */
@@ -146,3 +149,6 @@ function sortBy(items: Obj[], key: string): void {
     }
   }
 }
+
+// Used by the generated functions below; exported for the tests of the rules themselves.
+export { at, contentParts, decimal, isObj, issue, partsText, reasoning, seconds, sortBy, totalTokens, typeName };

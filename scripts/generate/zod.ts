@@ -93,9 +93,15 @@ function object(node: ObjectNode, ctx: Ctx, response: boolean): string {
     .map((p) => `${JSON.stringify(p.name)}: ${ctx.mode === 'wire' ? wireField(p, ctx) : contractField(p, ctx, response)}`);
   const aliases = ctx.mode === 'wire' ? node.props.flatMap((p) => (p.aliases ?? []).map((a) => `${JSON.stringify(a)}: ${wireField({ ...p, aliases: undefined, required: false, default: undefined }, ctx)}`)) : [];
   const body = `{ ${[...fields, ...aliases].join(', ')} }`;
-  if (node.extra === 'keep') return `z.looseObject(${body})`;
+  // A derived total needs its parts: re-stated here so that the schema rejects what the rule cannot derive.
+  const checks = ctx.mode === 'wire' && node.props.some((p) => p.derive === 'total-tokens') ? TOTAL_TOKENS_CHECK : '';
+  if (node.extra === 'keep') return `z.looseObject(${body})${checks}`;
   return `z.object(${body})`;
 }
+
+const TOTAL_TOKENS_CHECK =
+  '.check(z.refine((o: Record<string, unknown>) => o["total_tokens"] != null || !Number.isSafeInteger(o["prompt_tokens"]) || ' +
+  '!Number.isSafeInteger(o["completion_tokens"]) || Number.isSafeInteger((o["prompt_tokens"] as number) + (o["completion_tokens"] as number))))';
 
 function contractField(prop: Prop, ctx: Ctx, response: boolean): string {
   const type = zod(prop.node, ctx, response);
@@ -109,15 +115,16 @@ function contractField(prop: Prop, ctx: Ctx, response: boolean): string {
  * The field may be absent (and `null`) unless it is required with no way to fill it.
  */
 function wireField(prop: Prop, ctx: Ctx): string {
-  if (prop.fixed) return 'z.unknown()';
+  // Anything is read (a fixed value replaces it); `z.unknown()` alone would make the key required.
+  if (prop.fixed) return 'z.optional(z.unknown())';
   const convert = new Set(prop.convert ?? []);
   const base = withoutNull(prop.wire ?? prop.node);
   let type = zod(base, ctx, true);
-  if (convert.has('unix-seconds')) type = 'z.number()';
+  if (convert.has('unix-seconds')) type = 'z.number().check(z.gte(-Number.MAX_SAFE_INTEGER), z.lt(1e14))';
   if (convert.has('number-decimal')) type = `z.union([${type}, z.number()])`;
   if (convert.has('json-text')) type = 'z.unknown()';
   if (convert.has('object-in-array') && base.kind === 'array') type = `z.union([${type}, ${zod(base.items, ctx, true)}])`;
   const fillable = !prop.required || prop.default !== undefined || prop.defaultPosition || prop.derive !== undefined || prop.aliases !== undefined;
-  if (type === 'z.unknown()') return type;
+  if (type === 'z.unknown()') return fillable ? 'z.optional(z.unknown())' : type;
   return fillable ? `z.optional(z.nullable(${type}))` : isNullable(prop.wire ?? prop.node) ? `z.nullable(${type})` : type;
 }

@@ -23,8 +23,8 @@ export const zModelPricingWire = z.looseObject({
 /** What the normalizer accepts for `Model`. */
 export const zModelWire = z.looseObject({
   id: z.string(),
-  object: z.unknown(),
-  created: z.optional(z.nullable(z.number())),
+  object: z.optional(z.unknown()),
+  created: z.optional(z.nullable(z.number().check(z.gte(-Number.MAX_SAFE_INTEGER), z.lt(1e14)))),
   owned_by: z.optional(z.nullable(z.string())),
   name: z.optional(z.nullable(z.string())),
   context_length: z.optional(z.nullable(z.int())),
@@ -38,7 +38,10 @@ export const zModelWire = z.looseObject({
 });
 
 /** What the normalizer accepts for `ModelList`. */
-export const zModelListWire = z.looseObject({ object: z.unknown(), data: z.array(zModelWire) });
+export const zModelListWire = z.looseObject({
+  object: z.optional(z.unknown()),
+  data: z.array(zModelWire),
+});
 
 /** What the normalizer accepts for `ChatCompletionResponseContentPart`. */
 export const zChatCompletionResponseContentPartWire = z.looseObject({
@@ -49,13 +52,13 @@ export const zChatCompletionResponseContentPartWire = z.looseObject({
 /** What the normalizer accepts for `ChatCompletionMessageToolCallFunction`. */
 export const zChatCompletionMessageToolCallFunctionWire = z.looseObject({
   name: z.string(),
-  arguments: z.unknown(),
+  arguments: z.optional(z.unknown()),
 });
 
 /** What the normalizer accepts for `ChatCompletionMessageToolCall`. */
 export const zChatCompletionMessageToolCallWire = z.looseObject({
   id: z.optional(z.nullable(z.string())),
-  type: z.unknown(),
+  type: z.optional(z.unknown()),
   function: zChatCompletionMessageToolCallFunctionWire,
 });
 
@@ -83,7 +86,7 @@ export const zReasoningDetailWire = z.looseObject({
 
 /** What the normalizer accepts for `ChatCompletionMessage`. */
 export const zChatCompletionMessageWire = z.looseObject({
-  role: z.unknown(),
+  role: z.optional(z.unknown()),
   content: z.optional(
     z.nullable(z.union([z.string(), z.array(zChatCompletionResponseContentPartWire)])),
   ),
@@ -140,19 +143,29 @@ export const zCompletionTokensDetailsWire = z.looseObject({
 });
 
 /** What the normalizer accepts for `CompletionUsage`. */
-export const zCompletionUsageWire = z.looseObject({
-  prompt_tokens: z.int(),
-  completion_tokens: z.int(),
-  total_tokens: z.optional(z.nullable(z.int())),
-  prompt_tokens_details: z.optional(z.nullable(zPromptTokensDetailsWire)),
-  completion_tokens_details: z.optional(z.nullable(zCompletionTokensDetailsWire)),
-});
+export const zCompletionUsageWire = z
+  .looseObject({
+    prompt_tokens: z.int(),
+    completion_tokens: z.int(),
+    total_tokens: z.optional(z.nullable(z.int())),
+    prompt_tokens_details: z.optional(z.nullable(zPromptTokensDetailsWire)),
+    completion_tokens_details: z.optional(z.nullable(zCompletionTokensDetailsWire)),
+  })
+  .check(
+    z.refine(
+      (o: Record<string, unknown>) =>
+        o['total_tokens'] != null ||
+        !Number.isSafeInteger(o['prompt_tokens']) ||
+        !Number.isSafeInteger(o['completion_tokens']) ||
+        Number.isSafeInteger((o['prompt_tokens'] as number) + (o['completion_tokens'] as number)),
+    ),
+  );
 
 /** What the normalizer accepts for `ChatCompletion`. */
 export const zChatCompletionWire = z.looseObject({
   id: z.optional(z.nullable(z.string())),
-  object: z.unknown(),
-  created: z.optional(z.nullable(z.number())),
+  object: z.optional(z.unknown()),
+  created: z.optional(z.nullable(z.number().check(z.gte(-Number.MAX_SAFE_INTEGER), z.lt(1e14)))),
   model: z.optional(z.nullable(z.string())),
   choices: z.array(zChatCompletionChoiceWire),
   usage: z.optional(z.nullable(zCompletionUsageWire)),
@@ -163,20 +176,20 @@ export const zChatCompletionWire = z.looseObject({
 /** What the normalizer accepts for `ChatCompletionChunkToolCallFunction`. */
 export const zChatCompletionChunkToolCallFunctionWire = z.looseObject({
   name: z.optional(z.nullable(z.string())),
-  arguments: z.unknown(),
+  arguments: z.optional(z.unknown()),
 });
 
 /** What the normalizer accepts for `ChatCompletionChunkToolCall`. */
 export const zChatCompletionChunkToolCallWire = z.looseObject({
   index: z.optional(z.nullable(z.int())),
   id: z.optional(z.nullable(z.string())),
-  type: z.unknown(),
+  type: z.optional(z.unknown()),
   function: z.optional(z.nullable(zChatCompletionChunkToolCallFunctionWire)),
 });
 
 /** What the normalizer accepts for `ChatCompletionChunkDelta`. */
 export const zChatCompletionChunkDeltaWire = z.looseObject({
-  role: z.unknown(),
+  role: z.optional(z.unknown()),
   content: z.optional(
     z.nullable(z.union([z.string(), z.array(zChatCompletionResponseContentPartWire)])),
   ),
@@ -200,8 +213,8 @@ export const zChatCompletionChunkChoiceWire = z.looseObject({
 /** What the normalizer accepts for `ChatCompletionChunk`. */
 export const zChatCompletionChunkWire = z.looseObject({
   id: z.optional(z.nullable(z.string())),
-  object: z.unknown(),
-  created: z.optional(z.nullable(z.number())),
+  object: z.optional(z.unknown()),
+  created: z.optional(z.nullable(z.number().check(z.gte(-Number.MAX_SAFE_INTEGER), z.lt(1e14)))),
   model: z.optional(z.nullable(z.string())),
   choices: z.optional(z.nullable(z.array(zChatCompletionChunkChoiceWire))),
   usage: z.optional(z.nullable(zCompletionUsageWire)),
@@ -228,8 +241,8 @@ export const zCompletionChoiceWire = z.looseObject({
 /** What the normalizer accepts for `Completion`. */
 export const zCompletionWire = z.looseObject({
   id: z.optional(z.nullable(z.string())),
-  object: z.unknown(),
-  created: z.optional(z.nullable(z.number())),
+  object: z.optional(z.unknown()),
+  created: z.optional(z.nullable(z.number().check(z.gte(-Number.MAX_SAFE_INTEGER), z.lt(1e14)))),
   model: z.optional(z.nullable(z.string())),
   choices: z.array(zCompletionChoiceWire),
   usage: z.optional(z.nullable(zCompletionUsageWire)),
