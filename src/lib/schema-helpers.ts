@@ -54,6 +54,7 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * @example
  * ```ts
  * import * as z from 'zod';
+ * import { type } from 'arktype';
  * import { zodResponseFormat } from 'inference-sdk/helpers/zod';
  *
  * const Weather = z.object({ city: z.string(), celsius: z.number(), note: z.string().optional() });
@@ -65,7 +66,6 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * const weather = completion.choices[0]?.message.parsed; // { city: string; celsius: number; note?: string } | null
  *
  * // Any Standard JSON Schema works the same, e.g. an ArkType type (a function):
- * // import { type } from 'arktype';
  * const report = zodResponseFormat(type({ city: 'string', celsius: 'number' }), 'report');
  * ```
  */
