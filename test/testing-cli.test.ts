@@ -124,4 +124,13 @@ describe('inference-sdk mock-server', () => {
       await new Promise((resolve) => busy.close(resolve));
     }
   });
+
+  it('an address that is not on this machine exits 1 and says which to use', async () => {
+    // 192.0.2.1 is TEST-NET-1 (RFC 5737): never an address of a real machine.
+    const run = cli('mock-server', '--port', '0', '--host', '192.0.2.1');
+    expect(await run.exit).toEqual({ code: 1, signal: null });
+    expect(run.stderr()).toBe(
+      'inference-sdk mock-server: cannot listen on 192.0.2.1: no such address on this machine. Use --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every interface).\n',
+    );
+  });
 });

@@ -145,19 +145,21 @@ function checkBaseURL(value: string, source: string): void {
 
 /**
  * A model slug as the CLI takes it: not empty, and no empty, `.` or `..` part (which would leave
- * `/models/` in a URL). Said with the flag or variable it came from.
+ * `/models/` in a URL). Said with the flag or variable it came from, when there is one.
  *
  * @throws UsageError otherwise.
  * @example
  * ```ts
- * checkSlug('acme/chat-1', 'models get'); // ok
- * checkSlug('../x', '-m');                // UsageError: -m: '../x' is not a model slug …
+ * checkSlug('acme/chat-1');  // ok
+ * checkSlug('../x', '-m');   // UsageError: '../x' is not a model slug (-m): a slug looks like vendor/model …
  * ```
  */
-export function checkSlug(slug: string, source: string): string {
-  if (slug.trim() === '') throw new UsageError(`${source} needs a model slug like acme/chat-1, got an empty one.`);
+export function checkSlug(slug: string, source?: string): string {
+  if (slug.trim() === '') throw new UsageError(source === undefined ? "missing <slug>: 'models get <vendor/model>'." : `${source} needs a model slug like acme/chat-1, got an empty one.`);
   if (slug.split('/').some((part) => part === '' || part === '.' || part === '..')) {
-    throw new UsageError(`${source}: '${slug}' is not a model slug: a slug looks like vendor/model, with no empty, '.' or '..' part. 'inference-sdk models' lists them.`);
+    throw new UsageError(
+      `'${slug}' is not a model slug${source === undefined ? '' : ` (${source})`}: a slug looks like vendor/model, with no empty, '.' or '..' part. 'inference-sdk models' lists them.`,
+    );
   }
   return slug;
 }

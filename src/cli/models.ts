@@ -132,7 +132,7 @@ export const modelsCommand: Command = defineCommand({
     if (action === 'list' && slug !== undefined) throw new UsageError(`'models list' takes no argument, got '${slug}'.`);
     if (action === 'get' && slug === undefined) throw new UsageError("missing <slug>: 'models get <vendor/model>'.");
     if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0] ?? ''}'.`);
-    if (slug !== undefined) checkSlug(slug, 'models get');
+    if (slug !== undefined) checkSlug(slug);
 
     const output = outputFor(io, values.verbose);
     const { client, endpoint, close } = await connect(values, io, output);
