@@ -213,6 +213,7 @@ describe('errors and exit codes', () => {
       [['models', '--base-url', 'notaurl'], "--base-url is not a URL: 'notaurl'. It looks like https://host/v1."],
       [['models'], "INFERENCE_BASE_URL must be an http:// or https:// URL, got 'ftp:'.", { INFERENCE_BASE_URL: 'ftp://example.com/v1' }],
       [['complete', '--mock', '--base-url', 'http://x/v1', 'hi'], '--mock runs its own server'],
+      [['models', '--base-url', 'http://user:pw-secret@127.0.0.1/v1'], '--base-url must not hold a user name or password: give the key with INFERENCE_API_KEY or --api-key.'],
     ];
     const results = await Promise.all(cases.map(([args, , extra]) => cli(args, extra === undefined ? {} : { env: extra })));
     for (const [i, [args, message]] of cases.entries()) {
@@ -222,7 +223,7 @@ describe('errors and exit codes', () => {
       expect(stderr).toContain(`Usage: inference-sdk ${args[0] ?? ''}`);
       expect(stderr).toContain(`Run 'inference-sdk ${args[0] ?? ''} --help' for every option.`);
       // Neither parseArgs' texts nor the SDK's method and option names.
-      expect(stderr).not.toMatch(/Unknown option|argument missing|To specify a positional|models\.retrieve|baseURL/);
+      expect(stderr).not.toMatch(/Unknown option|argument missing|To specify a positional|models\.retrieve|baseURL|pw-secret/);
     }
     expect(server.requests).toEqual([]);
   });

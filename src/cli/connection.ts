@@ -10,7 +10,7 @@ import { Client, type Logger, type Model } from '../index';
 import { startMockServer } from '../testing';
 import type { CommandIO } from './command';
 import { CommandError, UsageError } from './command';
-import type { Endpoint } from './explain';
+import { printableURL, type Endpoint } from './explain';
 import { colourEnabled, createStyle, type Style } from './style';
 
 /** The options every API command takes (`-h, --help` comes with every command). */
@@ -126,8 +126,8 @@ export async function connect(values: ConnectionValues, io: CommandIO, output: O
     // Checked above; whatever else the client refuses, say it with the flag's name.
     throw new UsageError(`${source}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  output.note(`base URL: ${client.baseURL}`);
-  return { client, endpoint: { baseURL: client.baseURL, source, flags: flagURL === undefined ? '' : `--base-url ${flagURL}` }, close: () => Promise.resolve() };
+  output.note(`base URL: ${printableURL(client.baseURL)}`);
+  return { client, endpoint: { baseURL: client.baseURL, source, flags: flagURL === undefined ? '' : `--base-url ${printableURL(flagURL)}` }, close: () => Promise.resolve() };
 }
 
 /** An http(s) URL, said in the CLI's words (the client's own check names its `baseURL` option). */
@@ -140,6 +140,9 @@ function checkBaseURL(value: string, source: string): void {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(`${source} must be an http:// or https:// URL, got '${url.protocol}'. It looks like https://host/v1.`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new UsageError(`${source} must not hold a user name or password: give the key with INFERENCE_API_KEY or --api-key.`);
   }
 }
 

@@ -74,16 +74,27 @@ export function hostAndPort(baseURL: string): string {
   }
 }
 
-/** "The base URL is http://…/v1 (from INFERENCE_BASE_URL)." Never with a query or credentials. */
+/** "The base URL is http://…/v1 (from INFERENCE_BASE_URL)." */
 function whereFrom(endpoint: Endpoint): string {
-  let shown = endpoint.baseURL;
+  return `The base URL is ${printableURL(endpoint.baseURL)} (from ${endpoint.source}).`;
+}
+
+/**
+ * A URL as the CLI may print it: scheme, host and path, without credentials or query (either can
+ * hold a secret).
+ *
+ * @example
+ * ```ts
+ * printableURL('https://user:pw@api.example.com/v1?key=s3cret'); // 'https://api.example.com/v1'
+ * ```
+ */
+export function printableURL(value: string): string {
   try {
-    const url = new URL(endpoint.baseURL);
-    shown = `${url.protocol}//${url.host}${url.pathname}`;
+    const url = new URL(value);
+    return `${url.protocol}//${url.host}${url.pathname}`;
   } catch {
-    // Shown as given.
+    return value;
   }
-  return `The base URL is ${shown} (from ${endpoint.source}).`;
 }
 
 /**
