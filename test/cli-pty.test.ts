@@ -158,6 +158,6 @@ describe.skipIf(!hasScript)('under a pseudo-terminal', () => {
   it('usage errors exit 2', async () => {
     const run = pty(['chat', '--no-such-flag']);
     expect((await run.exit).code).toBe(2);
-    expect(screen(run)).toContain("Unknown option '--no-such-flag'");
+    expect(screen(run)).toContain("inference-sdk chat: unknown option '--no-such-flag'.");
   });
 });

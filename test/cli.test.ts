@@ -1,6 +1,7 @@
 // `inference-sdk models | chat | complete` with pipes (no terminal), against the local mock server:
 // output, requests sent, exit codes, no colours, and the key never shown. The pseudo-terminal side
 // (spinner, colours, the interactive session, Ctrl-C) is in test/cli-pty.test.ts.
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startMockServer, type MockServer } from '../src/testing/index';
 import { ANSI, CLI, SECRET_KEY, cleanEnv, killLeftovers, runCli, start, type Result } from './cli-support';
@@ -72,11 +73,14 @@ describe('inference-sdk models', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ id: 'acme/chat-1', context_length: 131072, pricing: [{ input_cache_read: '0.00000007500' }] });
   });
 
-  it('an unknown model exits 1 with the error class and message', async () => {
+  it("an unknown model exits 1 with the error class and message, and points to 'inference-sdk models'", async () => {
     const { code, stdout, stderr } = await cli(['models', 'get', 'acme/nope']);
     expect(code).toBe(1);
     expect(stdout).toBe('');
-    expect(stderr).toBe('inference-sdk models: NotFoundError: 404 GET /v1/models/acme/nope: The model `acme/nope` is not available on this API.\n');
+    expect(stderr).toBe(
+      'inference-sdk models: NotFoundError: 404 GET /v1/models/acme/nope: The model `acme/nope` is not available on this API.\n' +
+        "Run 'inference-sdk models' to see the models you can use.\n",
+    );
   });
 });
 
@@ -184,27 +188,56 @@ describe('--mock', () => {
 });
 
 describe('errors and exit codes', () => {
-  it('usage errors exit 2 with the message and the command help', async () => {
-    const cases: [string[], string][] = [
-      [['models', '--bogus'], "Unknown option '--bogus'"],
+  it("usage errors exit 2 in the CLI's words, with a suggestion, the synopsis, and no request sent", async () => {
+    const cases: [string[], string, Record<string, string>?][] = [
+      [['models', '--bogus'], "unknown option '--bogus'.\n"],
+      [['models', '--jsn'], "unknown option '--jsn'. Did you mean '--json'?"],
+      [['chat', '--modle', 'acme/chat-1', 'hi'], "unknown option '--modle'. Did you mean '--model'?"],
+      [['chat', '--temp', '1', 'hi'], "unknown option '--temp'. Did you mean '--temperature'?"],
+      [['chat', '--max_tokens', '5', 'hi'], "unknown option '--max_tokens'. Did you mean '--max-tokens'?"],
+      [['chat', '-json', 'hi'], "unknown option '-json'. Did you mean '--json'?"],
+      [['chat', '-M', 'acme/chat-1', 'hi'], "unknown option '-M'. Did you mean '-m'?"],
+      [['models', '--json=yes'], "'--json' takes no value, got '--json=yes'."],
       [['models', 'get'], 'missing <slug>'],
-      [['models', 'delete', 'x'], "unknown action 'delete'"],
+      [['models', 'lst'], "unknown action 'lst'. Did you mean 'list'?"],
+      [['models', 'delete', 'x'], "unknown action 'delete'. Use 'models', 'models list' or 'models get <slug>'."],
+      [['models', 'get', '../etc'], "'../etc' is not a model slug: a slug looks like vendor/model, with no empty, '.' or '..' part."],
+      [['models', 'get', ''], "missing <slug>: 'models get <vendor/model>'."],
+      [['chat', '-m', 'acme//chat-1', 'hi'], "'acme//chat-1' is not a model slug (-m)"],
+      [['chat', '-m', '', 'hi'], '-m needs a model slug like acme/chat-1, got an empty one.'],
+      [['chat', 'hi'], "'acme/./x' is not a model slug (INFERENCE_MODEL)", { INFERENCE_MODEL: 'acme/./x' }],
       [['chat', '--max-tokens', 'lots', 'hi'], "--max-tokens must be an integer from 1 to 10000000, got 'lots'"],
       [['chat', '--temperature', '3', 'hi'], '--temperature must be a number from 0 to 2'],
-      [['chat', '-m'], "Option '-m, --model <value>' argument missing"],
+      [['chat', '-m'], "'-m, --model <slug>' needs a value."],
+      [['chat', '-m', '--json', 'hi'], "'-m, --model <slug>' needs a value, got the option '--json'. To pass a value that starts with '-', write --model=--json."],
+      [['models', '--base-url', 'notaurl'], "--base-url is not a URL: 'notaurl'. It looks like https://host/v1."],
+      [['models'], "INFERENCE_BASE_URL must be an http:// or https:// URL, got 'ftp:'.", { INFERENCE_BASE_URL: 'ftp://example.com/v1' }],
       [['complete', '--mock', '--base-url', 'http://x/v1', 'hi'], '--mock runs its own server'],
+      [['models', '--base-url', 'http://user:pw-secret@127.0.0.1/v1'], '--base-url must not hold a user name or password: give the key with INFERENCE_API_KEY or --api-key.'],
     ];
-    const results = await Promise.all(cases.map(([args]) => cli(args)));
+    const results = await Promise.all(cases.map(([args, , extra]) => cli(args, extra === undefined ? {} : { env: extra })));
     for (const [i, [args, message]] of cases.entries()) {
       const { code, stdout, stderr } = results[i] as Result;
       expect({ args, code, stdout }).toEqual({ args, code: 2, stdout: '' });
-      expect(stderr).toContain(`inference-sdk ${args[0] ?? ''}: `);
-      expect(stderr).toContain(message);
+      expect(stderr).toContain(`inference-sdk ${args[0] ?? ''}: ${message}`);
       expect(stderr).toContain(`Usage: inference-sdk ${args[0] ?? ''}`);
+      expect(stderr).toContain(`Run 'inference-sdk ${args[0] ?? ''} --help' for every option.`);
+      // Neither parseArgs' texts nor the SDK's method and option names.
+      expect(stderr).not.toMatch(/Unknown option|argument missing|To specify a positional|models\.retrieve|baseURL|pw-secret/);
     }
+    expect(server.requests).toEqual([]);
+  });
+
+  it('an unknown command or a misplaced option exits 2 with a suggestion', async () => {
     const unknown = await cli(['chats']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain("unknown command 'chats'");
+    expect(unknown.stderr).toMatch(/^inference-sdk: unknown command 'chats'\. Did you mean 'chat'\?\n\nUsage: inference-sdk <command>/);
+    const misplaced = await cli(['--mock', 'models']);
+    expect(misplaced.code).toBe(2);
+    expect(misplaced.stderr).toContain("inference-sdk: unknown option '--mock': options go after the command (inference-sdk <command> [options]). Did you mean 'inference-sdk models --mock'?");
+    const version = await cli(['-v']);
+    expect(version.code).toBe(2);
+    expect(version.stderr).toContain("Did you mean '--version'?");
   });
 
   it('a missing key or base URL is a usage error that says how to give one', async () => {
@@ -216,17 +249,49 @@ describe('errors and exit codes', () => {
     expect(noURL.stderr).toContain('no base URL: set INFERENCE_BASE_URL or pass --base-url');
   });
 
-  it('API and connection errors exit 1 with the class name and message', async () => {
+  it('API errors exit 1 with the class name and message, and a hint', async () => {
     const wrongKey = await cli(['models'], { env: { INFERENCE_API_KEY: 'sk-wrong-but-long-enough' } });
     expect(wrongKey.code).toBe(1);
-    expect(wrongKey.stderr).toMatch(/^inference-sdk models: AuthenticationError: 401 GET \/v1\/models: /);
+    expect(wrongKey.stderr).toMatch(/^inference-sdk models: AuthenticationError: 401 GET \/v1\/models: .*\nCheck the API key \(INFERENCE_API_KEY or --api-key\) for 127\.0\.0\.1:\d+\.\n$/);
 
+    // A 404 that is not about a model: the URL is wrong.
+    const wrongPath = await cli(['models'], { env: { INFERENCE_BASE_URL: server.url.replace(/\/v1$/, '/v2') } });
+    expect(wrongPath.code).toBe(1);
+    expect(wrongPath.stderr).toContain(`NotFoundError: 404 GET /v2/models: `);
+    expect(wrongPath.stderr).toContain(`The base URL is ${server.url.replace(/\/v1$/, '/v2')} (from INFERENCE_BASE_URL). Does it end in /v1?`);
+  });
+
+  it("an unknown model in chat and complete points to 'inference-sdk models', with the same connection flags", async () => {
+    const chat = await cli(['chat', '-m', 'acme/nope', 'hi']);
+    expect(chat.code).toBe(1);
+    expect(chat.stderr).toBe(
+      'inference-sdk chat: NotFoundError: 404 POST /v1/chat/completions: The model `acme/nope` is not available on this API.\n' +
+        "Run 'inference-sdk models' to see the models you can use.\n",
+    );
+    const complete = await cli(['complete', '-m', 'acme/nope', '--base-url', server.url, 'hi'], { env: { INFERENCE_BASE_URL: '' } });
+    expect(complete.code).toBe(1);
+    expect(complete.stderr).toContain(`Run 'inference-sdk models --base-url ${server.url}' to see the models you can use.`);
+    const mock = await runCli(['chat', '--mock', '-m', 'acme/nope', 'hi']);
+    expect(mock.code).toBe(1);
+    expect(mock.stderr).toContain("Run 'inference-sdk models --mock' to see the models you can use.");
+  });
+
+  it('connection errors name the host and port, and where the URL came from', async () => {
     const dead = await startMockServer();
     const url = dead.url;
+    const port = new URL(url).port;
     await dead.close();
     const refused = await cli(['chat', '-m', 'mock/echo', 'hi'], { env: { INFERENCE_BASE_URL: url } });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^inference-sdk chat: APIConnectionError: Connection error: POST \/v1\/chat\/completions: /);
+    // The middle line is the SDK's own error, as it words it.
+    const [first, sdk, hint, end] = refused.stderr.split('\n');
+    expect(first).toBe(`inference-sdk chat: cannot connect to 127.0.0.1:${port}: connection refused.`);
+    expect(sdk).toMatch(/^ {2}APIConnectionError: .*POST \/v1\/chat\/completions/);
+    expect(hint).toBe(`  The base URL is ${url} (from INFERENCE_BASE_URL). Check that a server is running there and that the URL is right.`);
+    expect(end).toBe('');
+    const flag = await cli(['models', '--base-url', url]);
+    expect(flag.stderr).toMatch(new RegExp(`^inference-sdk models: cannot connect to 127\\.0\\.0\\.1:${port}: connection refused\\.\\n`));
+    expect(flag.stderr).toContain('(from --base-url)');
   });
 
   it('no ready model: exit 1 with a hint', async () => {
@@ -264,11 +329,22 @@ describe('output hygiene', () => {
   });
 });
 
+describe('inference-sdk --version', () => {
+  it("prints the package's version", async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    const result = await runCli(['--version']);
+    expect(result).toEqual({ code: 0, signal: null, stdout: `inference-sdk ${version}\n`, stderr: '' });
+    const misplaced = await runCli(['chat', '--version']);
+    expect(misplaced.code).toBe(2);
+    expect(misplaced.stderr).toContain("unknown option '--version': the version is 'inference-sdk --version'.");
+  });
+});
+
 describe('inference-sdk --help', () => {
-  it('lists the commands; each command documents its flags', async () => {
+  it('lists the commands and the global options; each command documents its flags', async () => {
     const top = await runCli(['--help']);
     expect(top.code).toBe(0);
-    for (const name of ['models', 'chat', 'complete', 'mock-server']) expect(top.stdout).toContain(`  ${name}`);
+    for (const name of ['models', 'chat', 'complete', 'mock-server', '-h, --help', '--version']) expect(top.stdout).toContain(`  ${name}`);
     for (const [name, flags] of [
       ['models', ['--json', '--api-key <key>', '--base-url <url>', '--mock', '--verbose']],
       ['chat', ['--model <slug>', '--system <text>', '--max-tokens <n>', '--temperature <x>', '--json', '--mock']],
@@ -277,6 +353,19 @@ describe('inference-sdk --help', () => {
       const help = await runCli([name, '--help']);
       expect(help.code).toBe(0);
       for (const flag of flags) expect(help.stdout).toContain(flag);
+    }
+  });
+});
+
+describe('the CLI is a user of the package', () => {
+  it('imports only the public entries (../index, ../testing), its own files and node: modules', () => {
+    const dir = new URL('../src/cli/', import.meta.url);
+    const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(5);
+    for (const file of files) {
+      const source = readFileSync(new URL(file, dir), 'utf8');
+      const specifiers = [...source.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+'([^']+)'/gm), ...source.matchAll(/import\(\s*'([^']+)'\s*\)/g)].map((m) => m[1]);
+      for (const specifier of specifiers) expect({ file, specifier }).toEqual({ file, specifier: expect.stringMatching(/^(\.\/[\w-]+|\.\.\/index|\.\.\/testing|node:[\w/]+)$/) });
     }
   });
 });

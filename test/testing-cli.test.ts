@@ -3,6 +3,7 @@
 // run the same tests against the published bin.
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AuthenticationError, Client } from '../src/index';
 
@@ -101,6 +102,35 @@ describe('inference-sdk mock-server', () => {
 
     const badFlag = cli('mock-server', '--prot', '1');
     expect((await badFlag.exit).code).toBe(2);
-    expect(badFlag.stderr()).toContain("Unknown option '--prot'");
+    expect(badFlag.stderr()).toContain("inference-sdk mock-server: unknown option '--prot'. Did you mean '--port'?");
+
+    const extra = cli('mock-server', '8080');
+    expect((await extra.exit).code).toBe(2);
+    expect(extra.stderr()).toContain("unexpected argument '8080': 'mock-server' takes options only.");
+  });
+
+  it('a busy port exits 1, naming the address and suggesting --port 0', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const { port } = busy.address() as AddressInfo;
+    try {
+      const run = cli('mock-server', '--port', String(port));
+      expect(await run.exit).toEqual({ code: 1, signal: null });
+      expect(run.stdout()).toBe('');
+      expect(run.stderr()).toBe(
+        `inference-sdk mock-server: 127.0.0.1:${port} is already in use. Stop what listens there, pick another port with --port <n>, or let the system pick a free one with --port 0.\n`,
+      );
+    } finally {
+      await new Promise((resolve) => busy.close(resolve));
+    }
+  });
+
+  it('an address that is not on this machine exits 1 and says which to use', async () => {
+    // 192.0.2.1 is TEST-NET-1 (RFC 5737): never an address of a real machine.
+    const run = cli('mock-server', '--port', '0', '--host', '192.0.2.1');
+    expect(await run.exit).toEqual({ code: 1, signal: null });
+    expect(run.stderr()).toBe(
+      'inference-sdk mock-server: cannot listen on 192.0.2.1: no such address on this machine. Use --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every interface).\n',
+    );
   });
 });

@@ -10,14 +10,14 @@
  * @module
  */
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
-import type { Client } from '../client';
-import type { ChatCompletionChunk, ChatCompletionCreateParams } from '../generated/types.gen';
+import type { ChatCompletionChunk, ChatCompletionCreateParams, Client } from '../index';
 import type { Command, CommandIO } from './command';
 import { interruptedExitCode, UsageError } from './command';
-import { chooseModel, CONNECTION_HELP, CONNECTION_OPTIONS, connect, integerFlag, numberFlag, outputFor, type ChosenModel, type Output } from './connection';
+import { chooseModel, CONNECTION_HELP, CONNECTION_OPTIONS, connect, outputFor, type ChosenModel, type Output } from './connection';
+import { explain, inCLIWords, type Endpoint } from './explain';
+import { defineCommand, integerFlag, numberFlag } from './parse-command';
 import { colourEnabled, createStyle } from './style';
-import { contentText, readAll, streamReply, type StreamedReply } from './stream-reply';
+import { chunkText, readAll, streamReply, type StreamedReply } from './stream-reply';
 import { noteUsage } from './usage';
 
 type Message = ChatCompletionCreateParams['messages'][number];
@@ -45,6 +45,7 @@ exits, as does Ctrl-D.
 
 interface ChatSettings {
   client: Client;
+  endpoint: Endpoint;
   chosen: ChosenModel;
   output: Output;
   json: boolean;
@@ -65,7 +66,7 @@ function reply(io: CommandIO, settings: ChatSettings, messages: Message[], signa
   };
   return streamReply<ChatCompletionChunk>(io, output, {
     open: (s) => client.chat.completions.create(body, { signal: s }),
-    text: (chunk) => contentText(chunk.choices?.[0]?.delta?.content),
+    text: chunkText,
     usage: (chunk) => chunk.usage,
     signal,
     json: settings.json,
@@ -81,29 +82,21 @@ function reply(io: CommandIO, settings: ChatSettings, messages: Message[], signa
  * const code = await chatCommand.run(['--mock', 'Hello'], { stdout: (t) => process.stdout.write(t), stderr: console.error, signal: new AbortController().signal });
  * ```
  */
-export const chatCommand: Command = {
+export const chatCommand: Command = defineCommand({
   name: 'chat',
   summary: 'chat with a model: one prompt, piped input, or an interactive session',
   help,
   usesCredentials: true,
-  async run(args, io) {
-    const { values, positionals } = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        ...CONNECTION_OPTIONS,
-        model: { type: 'string', short: 'm' },
-        system: { type: 'string', short: 's' },
-        'max-tokens': { type: 'string' },
-        temperature: { type: 'string' },
-        json: { type: 'boolean', default: false },
-      },
-    });
-    if (values.help) {
-      io.stdout(help);
-      return 0;
-    }
+  options: {
+    ...CONNECTION_OPTIONS,
+    model: { type: 'string', short: 'm', valueName: 'slug' },
+    system: { type: 'string', short: 's', valueName: 'text' },
+    'max-tokens': { type: 'string', valueName: 'n' },
+    temperature: { type: 'string', valueName: 'x' },
+    json: { type: 'boolean', default: false },
+  },
+  positionals: true,
+  async run({ values, positionals }, io) {
     const maxTokens = integerFlag('--max-tokens', values['max-tokens'], 1, 10_000_000);
     const temperature = numberFlag('--temperature', values.temperature, 0, 2);
     let prompt: string | undefined = positionals.join(' ').trim() || undefined;
@@ -116,10 +109,11 @@ export const chatCommand: Command = {
     }
 
     const output = outputFor(io, values.verbose);
-    const { client, close } = await connect(values, io, output);
+    const { client, endpoint, close } = await connect(values, io, output);
+    let chosen: ChosenModel | undefined;
     try {
-      const chosen = await chooseModel(client, values.model, io, output, io.signal);
-      const settings: ChatSettings = { client, chosen, output, json: values.json, maxTokens, temperature };
+      chosen = await chooseModel(client, values.model, io, output, io.signal);
+      const settings: ChatSettings = { client, endpoint, chosen, output, json: values.json, maxTokens, temperature };
       const messages: Message[] = values.system === undefined ? [] : [{ role: 'system', content: values.system }];
       if (interactive || prompt === undefined) return await session(io, settings, messages);
 
@@ -131,11 +125,13 @@ export const chatCommand: Command = {
       }
       await noteUsage(client, chosen, result.usage, output, io.signal);
       return 0;
+    } catch (error) {
+      throw inCLIWords(error, io.signal, endpoint, chosen?.slug);
     } finally {
       await close();
     }
   },
-};
+});
 
 /** The interactive session: prompt, stream, repeat, until Ctrl-D or Ctrl-C twice. */
 async function session(io: CommandIO, settings: ChatSettings, messages: Message[]): Promise<number> {
@@ -173,9 +169,7 @@ async function session(io: CommandIO, settings: ChatSettings, messages: Message[
       }
     } catch (error) {
       messages.pop();
-      const name = error instanceof Error ? error.name : 'Error';
-      const message = error instanceof Error ? error.message : String(error);
-      io.stderr(`${output.err.red(`${name}: ${message}`)}\n`);
+      io.stderr(`${output.err.red(explain(error, settings.endpoint, settings.chosen.slug))}\n`);
     } finally {
       untrap?.();
       io.signal.removeEventListener('abort', onStop);

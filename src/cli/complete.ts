@@ -3,12 +3,13 @@
  *
  * @module
  */
-import { parseArgs } from 'node:util';
-import type { Completion } from '../generated/types.gen';
+import type { Completion } from '../index';
 import type { Command } from './command';
 import { interruptedExitCode, UsageError } from './command';
-import { chooseModel, CONNECTION_HELP, CONNECTION_OPTIONS, connect, integerFlag, numberFlag, outputFor } from './connection';
-import { readAll, streamReply } from './stream-reply';
+import { chooseModel, CONNECTION_HELP, CONNECTION_OPTIONS, connect, outputFor, type ChosenModel } from './connection';
+import { inCLIWords } from './explain';
+import { defineCommand, integerFlag, numberFlag } from './parse-command';
+import { completionText, readAll, streamReply } from './stream-reply';
 import { noteUsage } from './usage';
 
 const help = `Usage: inference-sdk complete [options] [prompt...]
@@ -33,28 +34,20 @@ ${CONNECTION_HELP}`;
  * const code = await completeCommand.run(['--mock', 'Once upon a time'], { stdout: (t) => process.stdout.write(t), stderr: console.error, signal: new AbortController().signal });
  * ```
  */
-export const completeCommand: Command = {
+export const completeCommand: Command = defineCommand({
   name: 'complete',
   summary: 'complete a text prompt with the legacy /completions endpoint',
   help,
   usesCredentials: true,
-  async run(args, io) {
-    const { values, positionals } = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        ...CONNECTION_OPTIONS,
-        model: { type: 'string', short: 'm' },
-        'max-tokens': { type: 'string' },
-        temperature: { type: 'string' },
-        json: { type: 'boolean', default: false },
-      },
-    });
-    if (values.help) {
-      io.stdout(help);
-      return 0;
-    }
+  options: {
+    ...CONNECTION_OPTIONS,
+    model: { type: 'string', short: 'm', valueName: 'slug' },
+    'max-tokens': { type: 'string', valueName: 'n' },
+    temperature: { type: 'string', valueName: 'x' },
+    json: { type: 'boolean', default: false },
+  },
+  positionals: true,
+  async run({ values, positionals }, io) {
     const maxTokens = integerFlag('--max-tokens', values['max-tokens'], 1, 10_000_000);
     const temperature = numberFlag('--temperature', values.temperature, 0, 2);
     let prompt = positionals.join(' ').trim();
@@ -66,9 +59,10 @@ export const completeCommand: Command = {
     }
 
     const output = outputFor(io, values.verbose);
-    const { client, close } = await connect(values, io, output);
+    const { client, endpoint, close } = await connect(values, io, output);
+    let chosen: ChosenModel | undefined;
     try {
-      const chosen = await chooseModel(client, values.model, io, output, io.signal);
+      chosen = await chooseModel(client, values.model, io, output, io.signal);
       const body = {
         model: chosen.slug,
         prompt,
@@ -79,7 +73,7 @@ export const completeCommand: Command = {
       };
       const result = await streamReply<Completion>(io, output, {
         open: (signal) => client.completions.create(body, { signal }),
-        text: (chunk) => chunk.choices?.[0]?.text ?? '',
+        text: completionText,
         usage: (chunk) => chunk.usage,
         signal: io.signal,
         json: values.json,
@@ -91,8 +85,10 @@ export const completeCommand: Command = {
       }
       await noteUsage(client, chosen, result.usage, output, io.signal);
       return 0;
+    } catch (error) {
+      throw inCLIWords(error, io.signal, endpoint, chosen?.slug);
     } finally {
       await close();
     }
   },
-};
+});

@@ -6,21 +6,19 @@
  * @module
  */
 import { formatWithOptions } from 'node:util';
-import { Client } from '../client';
-import type { Logger } from '../log';
-import type { Model } from '../generated/types.gen';
-import { startMockServer } from '../testing/mock-server';
+import { Client, type Logger, type Model } from '../index';
+import { startMockServer } from '../testing';
 import type { CommandIO } from './command';
 import { CommandError, UsageError } from './command';
+import { printableURL, type Endpoint } from './explain';
 import { colourEnabled, createStyle, type Style } from './style';
 
-/** parseArgs options every API command takes. */
+/** The options every API command takes (`-h, --help` comes with every command). */
 export const CONNECTION_OPTIONS = {
-  'api-key': { type: 'string' },
-  'base-url': { type: 'string' },
+  'api-key': { type: 'string', valueName: 'key' },
+  'base-url': { type: 'string', valueName: 'url' },
   mock: { type: 'boolean', default: false },
   verbose: { type: 'boolean', short: 'v', default: false },
-  help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
 /** The help lines of {@link CONNECTION_OPTIONS}. */
@@ -82,6 +80,8 @@ export function outputFor(io: CommandIO, verbose: boolean): Output {
 /** A client and what to close after the command. */
 export interface Connection {
   client: Client;
+  /** Where the client talks to, for error messages (see `explain`). */
+  endpoint: Endpoint;
   /** Stops the `--mock` server, if any. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -106,21 +106,65 @@ export async function connect(values: ConnectionValues, io: CommandIO, output: O
     }
     const server = await startMockServer();
     output.note(`mock server: ${server.url}`);
-    return { client: new Client({ ...common, apiKey: server.apiKey, baseURL: server.url }), close: () => server.close() };
+    return {
+      client: new Client({ ...common, apiKey: server.apiKey, baseURL: server.url }),
+      endpoint: { baseURL: server.url, source: '--mock', flags: '--mock' },
+      close: () => server.close(),
+    };
   }
   const apiKey = nonEmpty(values['api-key']) ?? nonEmpty(env['INFERENCE_API_KEY']);
-  const baseURL = nonEmpty(values['base-url']) ?? nonEmpty(env['INFERENCE_BASE_URL']);
+  const flagURL = nonEmpty(values['base-url']);
+  const baseURL = flagURL ?? nonEmpty(env['INFERENCE_BASE_URL']);
   if (apiKey === undefined) throw new UsageError('no API key: set INFERENCE_API_KEY or pass --api-key (or try --mock).');
   if (baseURL === undefined) throw new UsageError('no base URL: set INFERENCE_BASE_URL or pass --base-url (it ends in /v1), or try --mock.');
+  const source = flagURL === undefined ? 'INFERENCE_BASE_URL' : '--base-url';
+  checkBaseURL(baseURL, source);
   let client: Client;
   try {
     client = new Client({ ...common, apiKey, baseURL });
   } catch (error) {
-    // The client's option checks name the option, never its value; still, say it in our words.
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    // Checked above; whatever else the client refuses, say it with the flag's name.
+    throw new UsageError(`${source}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  output.note(`base URL: ${client.baseURL}`);
-  return { client, close: () => Promise.resolve() };
+  output.note(`base URL: ${printableURL(client.baseURL)}`);
+  return { client, endpoint: { baseURL: client.baseURL, source, flags: flagURL === undefined ? '' : `--base-url ${printableURL(flagURL)}` }, close: () => Promise.resolve() };
+}
+
+/** An http(s) URL, said in the CLI's words (the client's own check names its `baseURL` option). */
+function checkBaseURL(value: string, source: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`${source} is not a URL: '${value}'. It looks like https://host/v1.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`${source} must be an http:// or https:// URL, got '${url.protocol}'. It looks like https://host/v1.`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new UsageError(`${source} must not hold a user name or password: give the key with INFERENCE_API_KEY or --api-key.`);
+  }
+}
+
+/**
+ * A model slug as the CLI takes it: not empty, and no empty, `.` or `..` part (which would leave
+ * `/models/` in a URL). Said with the flag or variable it came from, when there is one.
+ *
+ * @throws UsageError otherwise.
+ * @example
+ * ```ts
+ * checkSlug('acme/chat-1');  // ok
+ * checkSlug('../x', '-m');   // UsageError: '../x' is not a model slug (-m): a slug looks like vendor/model …
+ * ```
+ */
+export function checkSlug(slug: string, source?: string): string {
+  if (slug.trim() === '') throw new UsageError(source === undefined ? "missing <slug>: 'models get <vendor/model>'." : `${source} needs a model slug like acme/chat-1, got an empty one.`);
+  if (slug.split('/').some((part) => part === '' || part === '.' || part === '..')) {
+    throw new UsageError(
+      `'${slug}' is not a model slug${source === undefined ? '' : ` (${source})`}: a slug looks like vendor/model, with no empty, '.' or '..' part. 'inference-sdk models' lists them.`,
+    );
+  }
+  return slug;
 }
 
 /** The model a command uses, and the Model object when it was looked up. */
@@ -145,10 +189,17 @@ export async function chooseModel(
   output: Output,
   signal: AbortSignal,
 ): Promise<ChosenModel> {
-  const named = nonEmpty(flag) ?? nonEmpty(io.env?.['INFERENCE_MODEL']);
-  if (named !== undefined) {
-    output.note(`model: ${named} (${nonEmpty(flag) !== undefined ? '-m' : 'INFERENCE_MODEL'})`);
-    return { slug: named };
+  // An empty -m is a mistake; an empty INFERENCE_MODEL is unset.
+  if (flag !== undefined) {
+    const slug = checkSlug(flag.trim(), '-m');
+    output.note(`model: ${slug} (-m)`);
+    return { slug };
+  }
+  const fromEnv = nonEmpty(io.env?.['INFERENCE_MODEL']);
+  if (fromEnv !== undefined) {
+    const slug = checkSlug(fromEnv, 'INFERENCE_MODEL');
+    output.note(`model: ${slug} (INFERENCE_MODEL)`);
+    return { slug };
   }
   const { data } = await client.models.list({ signal });
   const model = data.find((m) => m.is_ready !== false);
@@ -177,40 +228,4 @@ function stderrLogger(io: CommandIO): Logger {
 function nonEmpty(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed === undefined || trimmed === '' ? undefined : trimmed;
-}
-
-/**
- * An integer flag in a range.
- *
- * @throws UsageError otherwise.
- * @example
- * ```ts
- * const maxTokens = integerFlag('--max-tokens', values['max-tokens'], 1, 1_000_000);
- * ```
- */
-export function integerFlag(flag: string, raw: string | undefined, min: number, max: number): number | undefined {
-  if (raw === undefined) return undefined;
-  const value = Number(raw);
-  if (raw.trim() === '' || !Number.isInteger(value) || value < min || value > max) {
-    throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got '${raw}'.`);
-  }
-  return value;
-}
-
-/**
- * A number flag in a range.
- *
- * @throws UsageError otherwise.
- * @example
- * ```ts
- * const temperature = numberFlag('--temperature', values.temperature, 0, 2);
- * ```
- */
-export function numberFlag(flag: string, raw: string | undefined, min: number, max: number): number | undefined {
-  if (raw === undefined) return undefined;
-  const value = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(value) || value < min || value > max) {
-    throw new UsageError(`${flag} must be a number from ${min} to ${max}, got '${raw}'.`);
-  }
-  return value;
 }

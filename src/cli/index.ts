@@ -13,6 +13,8 @@ import { chatCommand } from './chat';
 import { completeCommand } from './complete';
 import { mockServerCommand } from './mock-server';
 import { modelsCommand } from './models';
+import { closest, didYouMean } from './suggest';
+import { packageVersion } from './version';
 
 const COMMANDS: readonly Command[] = [modelsCommand, chatCommand, completeCommand, mockServerCommand];
 
@@ -24,6 +26,10 @@ function usage(): string {
     'Commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
+    'Options:',
+    '  -h, --help   show this help',
+    '  --version    print the version',
+    '',
     "Run 'inference-sdk <command> --help' for a command's options.",
     '',
   ].join('\n');
@@ -31,7 +37,7 @@ function usage(): string {
 
 /**
  * Runs one command line; resolves to the exit code (0 ok, 1 failed, 2 usage error, 130 after
- * Ctrl-C). Errors print as `inference-sdk <command>: <Class>: <message>`.
+ * Ctrl-C). Errors print as `inference-sdk <command>: <message>`, in the CLI's words.
  *
  * @example
  * ```ts
@@ -44,18 +50,20 @@ export async function runCli(argv: readonly string[], io: CommandIO): Promise<nu
     (name === undefined ? io.stderr : io.stdout)(usage());
     return name === undefined ? 2 : 0;
   }
+  if (name === '--version') {
+    io.stdout(`inference-sdk ${packageVersion()}\n`);
+    return 0;
+  }
   const command = COMMANDS.find((c) => c.name === name);
   if (command === undefined) {
-    io.stderr(`inference-sdk: unknown command '${name}'.\n\n${usage()}`);
+    io.stderr(`inference-sdk: ${unknownCommand(name, args)}\n\n${usage()}`);
     return 2;
   }
   const safe = command.usesCredentials === true ? redacting(io, secretsIn(args, io.env)) : io;
   try {
     return await command.run(args, safe);
   } catch (error) {
-    // parseArgs throws TypeErrors with a code for unknown or malformed options.
-    const code = (error as { code?: unknown }).code;
-    if (error instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
+    if (error instanceof UsageError) {
       // The message and the synopsis; the full help is one --help away.
       const synopsis = command.help.split('\n\n')[0] ?? '';
       safe.stderr(`inference-sdk ${command.name}: ${(error as Error).message}\n\n${synopsis}\nRun 'inference-sdk ${command.name} --help' for every option.\n`);
@@ -70,6 +78,19 @@ export async function runCli(argv: readonly string[], io: CommandIO): Promise<nu
     safe.stderr(`inference-sdk ${command.name}: ${message}\n`);
     return 1;
   }
+}
+
+/** Why `name` is not a command, and what was probably meant. */
+function unknownCommand(name: string, rest: readonly string[]): string {
+  const names = COMMANDS.map((c) => c.name);
+  if (name.startsWith('-')) {
+    // `inference-sdk --mock models`: options go after the command.
+    const later = rest.find((word) => names.includes(word));
+    const fix = later === undefined ? '' : ` Did you mean 'inference-sdk ${later} ${[name, ...rest.filter((w) => w !== later)].join(' ')}'?`;
+    const version = closest(name.replace(/^-+/, ''), ['version']).length > 0 || name === '-v' || name === '-V' ? " Did you mean '--version'?" : '';
+    return `unknown option '${name}': options go after the command (inference-sdk <command> [options]).${fix || version}`;
+  }
+  return `unknown command '${name}'.${didYouMean(closest(name, names))}`;
 }
 
 /** The API keys of a command line (`--api-key k`, `--api-key=k`) and of INFERENCE_API_KEY. */

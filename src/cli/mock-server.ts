@@ -5,12 +5,10 @@
  *
  * @module
  */
-import { parseArgs } from 'node:util';
-import { startMockServer } from '../testing/mock-server';
-import type { MockServerOptions } from '../testing/mock-server';
-import { DEFAULT_MOCK_MODELS } from '../testing/fixtures';
+import { DEFAULT_MOCK_MODELS, startMockServer, type MockServer, type MockServerOptions } from '../testing';
 import type { Command } from './command';
-import { UsageError } from './command';
+import { CommandError } from './command';
+import { defineCommand, integerFlag } from './parse-command';
 
 const help = `Usage: inference-sdk mock-server [options]
 
@@ -39,39 +37,29 @@ Point a client at it:
  * stop.abort(); // closes the server; `code` resolves to 0
  * ```
  */
-export const mockServerCommand: Command = {
+export const mockServerCommand: Command = defineCommand({
   name: 'mock-server',
   summary: 'run a local mock of the service (for tests and demos)',
   help,
-  async run(args, io) {
-    const { values } = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        port: { type: 'string', default: '8787' },
-        host: { type: 'string', default: '127.0.0.1' },
-        'api-key': { type: 'string', multiple: true },
-        model: { type: 'string', multiple: true },
-        'chunk-delay': { type: 'string', default: '0' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-    if (values.help) {
-      io.stdout(help);
-      return 0;
-    }
-    const options: MockServerOptions = {
-      port: integer('--port', values.port, 0, 65_535),
+  options: {
+    port: { type: 'string', default: '8787', valueName: 'n' },
+    host: { type: 'string', default: '127.0.0.1', valueName: 'addr' },
+    'api-key': { type: 'string', multiple: true, valueName: 'key' },
+    model: { type: 'string', multiple: true, valueName: 'slug' },
+    'chunk-delay': { type: 'string', default: '0', valueName: 'ms' },
+  },
+  async run({ values }, io) {
+    const options: MockServerOptions & { port: number; host: string } = {
+      port: integerFlag('--port', values.port, 0, 65_535) ?? 8787,
       host: values.host,
-      chunkDelayMs: integer('--chunk-delay', values['chunk-delay'], 0, 60_000),
+      chunkDelayMs: integerFlag('--chunk-delay', values['chunk-delay'], 0, 60_000) ?? 0,
     };
     const keys = values['api-key'];
     if (keys !== undefined) options.apiKeys = Object.fromEntries(keys.map((key) => [key, 'all' as const]));
     const models = values.model;
     if (models !== undefined) options.models = models.map((id) => ({ id }));
 
-    const server = await startMockServer(options);
+    const server = await listen(options);
     const served = (models ?? DEFAULT_MOCK_MODELS.map((m) => m.id)).join(', ');
     io.stdout(
       [
@@ -95,12 +83,28 @@ export const mockServerCommand: Command = {
     io.stdout(`Stopped (${server.requests.length} requests served).\n`);
     return 0;
   },
-};
+});
 
-function integer(flag: string, raw: string | undefined, min: number, max: number): number {
-  const value = Number(raw);
-  if (raw === undefined || raw.trim() === '' || !Number.isInteger(value) || value < min || value > max) {
-    throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got '${raw ?? ''}'.`);
+/** Starts the server; a port or address it cannot have is said in the CLI's words, with what to do. */
+async function listen(options: MockServerOptions & { port: number; host: string }): Promise<MockServer> {
+  try {
+    return await startMockServer(options);
+  } catch (error) {
+    const { port, host } = options;
+    const code = (error as { code?: unknown }).code;
+    const at = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+    if (code === 'EADDRINUSE') {
+      throw new CommandError(`${at} is already in use. Stop what listens there, pick another port with --port <n>, or let the system pick a free one with --port 0.`, { cause: error });
+    }
+    if (code === 'EACCES') {
+      throw new CommandError(`no permission to listen on ${at} (ports below 1024 usually need it). Use --port 8787, or --port 0 for a free one.`, { cause: error });
+    }
+    if (code === 'EADDRNOTAVAIL') {
+      throw new CommandError(`cannot listen on ${host}: no such address on this machine. Use --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every interface).`, { cause: error });
+    }
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+      throw new CommandError(`cannot listen on ${host}: no such host. Use --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every interface).`, { cause: error });
+    }
+    throw error;
   }
-  return value;
 }

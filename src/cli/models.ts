@@ -4,12 +4,13 @@
  *
  * @module
  */
-import { parseArgs } from 'node:util';
-import type { CompletionUsage, Model } from '../generated/types.gen';
-import { estimateCost } from '../lib/cost';
+import { estimateCost, type CompletionUsage, type Model } from '../index';
 import type { Command } from './command';
 import { UsageError } from './command';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, connect, outputFor, type Output } from './connection';
+import { checkSlug, CONNECTION_HELP, CONNECTION_OPTIONS, connect, outputFor, type Output } from './connection';
+import { inCLIWords } from './explain';
+import { defineCommand } from './parse-command';
+import { closest, didYouMean } from './suggest';
 import { formatTable } from './style';
 
 const help = `Usage: inference-sdk models [list] [options]
@@ -116,30 +117,25 @@ function details(model: Model, output: Output): string {
  * const code = await modelsCommand.run(['--mock'], { stdout: console.log, stderr: console.error, signal: new AbortController().signal });
  * ```
  */
-export const modelsCommand: Command = {
+export const modelsCommand: Command = defineCommand({
   name: 'models',
   summary: 'list the models (a table), or show one: models get <slug>',
   help,
   usesCredentials: true,
-  async run(args, io) {
-    const { values, positionals } = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: true,
-      options: { ...CONNECTION_OPTIONS, json: { type: 'boolean', default: false } },
-    });
-    if (values.help) {
-      io.stdout(help);
-      return 0;
-    }
+  options: { ...CONNECTION_OPTIONS, json: { type: 'boolean', default: false } },
+  positionals: true,
+  async run({ values, positionals }, io) {
     const [action = 'list', slug, ...extra] = positionals;
-    if (action !== 'list' && action !== 'get') throw new UsageError(`unknown action '${action}': use 'models', 'models list' or 'models get <slug>'.`);
+    if (action !== 'list' && action !== 'get') {
+      throw new UsageError(`unknown action '${action}'.${didYouMean(closest(action, ['list', 'get']))} Use 'models', 'models list' or 'models get <slug>'.`);
+    }
     if (action === 'list' && slug !== undefined) throw new UsageError(`'models list' takes no argument, got '${slug}'.`);
     if (action === 'get' && slug === undefined) throw new UsageError("missing <slug>: 'models get <vendor/model>'.");
     if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0] ?? ''}'.`);
+    if (slug !== undefined) checkSlug(slug);
 
     const output = outputFor(io, values.verbose);
-    const { client, close } = await connect(values, io, output);
+    const { client, endpoint, close } = await connect(values, io, output);
     try {
       if (action === 'get' && slug !== undefined) {
         const model = await client.models.retrieve(slug, { signal: io.signal });
@@ -149,8 +145,10 @@ export const modelsCommand: Command = {
         io.stdout(values.json ? `${JSON.stringify(list, null, 2)}\n` : table(list.data, output));
       }
       return 0;
+    } catch (error) {
+      throw inCLIWords(error, io.signal, endpoint, slug);
     } finally {
       await close();
     }
   },
-};
+});

@@ -5,8 +5,7 @@
  *
  * @module
  */
-import { APIUserAbortError } from '../errors';
-import type { CompletionUsage } from '../generated/types.gen';
+import { APIUserAbortError, type ChatCompletionChunk, type Completion, type CompletionUsage } from '../index';
 import type { CommandIO } from './command';
 import type { Output } from './connection';
 import { startSpinner } from './style';
@@ -81,18 +80,34 @@ export async function streamReply<T>(io: CommandIO, output: Output, options: Str
   return { text, usage, cancelled };
 }
 
+// The CLI's only reading of reply text: the two functions below.
+
 /**
- * The text of a delta's `content`: a string, or (Mistral) an array of typed parts.
+ * The text a chat chunk adds: its first choice's `delta.content`, a string or (Mistral) an array
+ * of typed parts, whose `text` fields are joined.
  *
  * @example
  * ```ts
- * contentText([{ type: 'text', text: 'Hi' }]); // 'Hi'
+ * chunkText({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { content: 'Hi' }, finish_reason: null }] }); // 'Hi'
  * ```
  */
-export function contentText(content: unknown): string {
+export function chunkText(chunk: ChatCompletionChunk): string {
+  const content: unknown = chunk.choices?.[0]?.delta?.content;
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content.map((part: unknown) => (typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : '')).join('');
+}
+
+/**
+ * The text a legacy completion chunk adds: its first choice's `text`.
+ *
+ * @example
+ * ```ts
+ * completionText({ id: 'c', object: 'text_completion', created: 0, model: 'm', choices: [{ index: 0, text: 'upon', finish_reason: null }] }); // 'upon'
+ * ```
+ */
+export function completionText(chunk: Completion): string {
+  return chunk.choices?.[0]?.text ?? '';
 }
 
 /**

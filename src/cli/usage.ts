@@ -4,9 +4,7 @@
  *
  * @module
  */
-import type { Client } from '../client';
-import type { CompletionUsage } from '../generated/types.gen';
-import { estimateCost } from '../lib/cost';
+import { estimateCost, type Client, type CompletionUsage } from '../index';
 import type { ChosenModel, Output } from './connection';
 
 /**

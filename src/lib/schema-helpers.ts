@@ -42,9 +42,10 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * A `response_format` for structured outputs from a zod 4 schema (classic or mini) or any
- * Standard JSON Schema. The JSON Schema sent is strict: every property required,
- * `additionalProperties: false`, optional properties nullable (a `null` the model writes for one
- * is removed again before validation). Use it with `client.chat.completions.parse()`.
+ * Standard JSON Schema, an object or a function (ArkType's types are callable). The JSON Schema
+ * sent is strict: every property required, `additionalProperties: false`, optional properties
+ * nullable (a `null` the model writes for one is removed again before validation). Use it with
+ * `client.chat.completions.parse()`.
  *
  * @param name the format's name (letters, digits, `_`, `-`; up to 64).
  * @param options `description` for the model; `strict: false` to send the schema as it is.
@@ -53,6 +54,7 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * @example
  * ```ts
  * import * as z from 'zod';
+ * import { type } from 'arktype';
  * import { zodResponseFormat } from 'inference-sdk/helpers/zod';
  *
  * const Weather = z.object({ city: z.string(), celsius: z.number(), note: z.string().optional() });
@@ -62,6 +64,9 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
  *   response_format: zodResponseFormat(Weather, 'weather'),
  * });
  * const weather = completion.choices[0]?.message.parsed; // { city: string; celsius: number; note?: string } | null
+ *
+ * // Any Standard JSON Schema works the same, e.g. an ArkType type (a function):
+ * const report = zodResponseFormat(type({ city: 'string', celsius: 'number' }), 'report');
  * ```
  */
 export function zodResponseFormat<S extends StandardSchema>(
@@ -80,8 +85,9 @@ export function zodResponseFormat<S extends StandardSchema>(
 }
 
 /**
- * A function tool from a zod 4 schema (classic or mini) or any Standard JSON Schema for its
- * arguments, sent with `strict: true` and a strict JSON Schema (see {@link zodResponseFormat}).
+ * A function tool from a zod 4 schema (classic or mini) or any Standard JSON Schema (ArkType
+ * types included) for its arguments, sent with `strict: true` and a strict JSON Schema (see
+ * {@link zodResponseFormat}).
  * With `function`, `client.chat.completions.runTools()` calls it with the validated arguments.
  *
  * @throws InferenceError for a zod 3 schema, a schema without JSON Schema, or an invalid name.

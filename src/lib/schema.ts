@@ -28,7 +28,8 @@ export type JSONSchema = Record<string, unknown>;
 
 /**
  * The part of the Standard Schema interface (v1) this SDK relies on: a vendor, a `validate`
- * function and the inferred types. Zod 4, Valibot, ArkType and others implement it.
+ * function and the inferred types. Zod 4, Valibot, ArkType and others implement it. The schema
+ * may be an object or a function (ArkType's types are callable); only its `~standard` is read.
  *
  * @example
  * ```ts
@@ -107,7 +108,8 @@ const TARGETS = ['draft-2020-12', 'draft-07'] as const;
  * @throws InferenceError for a zod 3 schema, or a value that is neither zod 4 nor Standard JSON Schema.
  */
 export function toJSONSchema(schema: unknown, where: string): JSONSchema {
-  if (typeof schema !== 'object' || schema === null) {
+  // A schema may be a function: ArkType's types are callable (`User(data)` validates).
+  if ((typeof schema !== 'object' && typeof schema !== 'function') || schema === null) {
     throw new InferenceError(`${where}: expected a zod 4 schema or a Standard JSON Schema, got ${schema === null ? 'null' : typeof schema}.`);
   }
   const standard = (schema as Partial<StandardSchema>)['~standard'];
@@ -145,7 +147,7 @@ export function toJSONSchema(schema: unknown, where: string): JSONSchema {
         'so its JSON Schema is unknown. Use a version of the library that offers it, or pass the JSON Schema yourself.',
     );
   }
-  throw new InferenceError(`${where}: expected a zod 4 schema or a Standard JSON Schema (an object with \`~standard\`).`);
+  throw new InferenceError(`${where}: expected a zod 4 schema or a Standard JSON Schema (a schema with \`~standard\`).`);
 }
 
 /**
