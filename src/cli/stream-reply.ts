@@ -83,8 +83,8 @@ export async function streamReply<T>(io: CommandIO, output: Output, options: Str
 // The CLI's only reading of reply text: the two functions below.
 
 /**
- * The text a chat chunk adds: its first choice's `delta.content`, a string or (Mistral) an array
- * of typed parts, whose `text` fields are joined.
+ * The text a chat chunk adds: its first choice's `delta.content` (always text: the SDK reads
+ * Mistral's typed parts into it).
  *
  * @example
  * ```ts
@@ -92,10 +92,7 @@ export async function streamReply<T>(io: CommandIO, output: Output, options: Str
  * ```
  */
 export function chunkText(chunk: ChatCompletionChunk): string {
-  const content: unknown = chunk.choices?.[0]?.delta?.content;
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content.map((part: unknown) => (typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : '')).join('');
+  return chunk.choices[0]?.delta.content ?? '';
 }
 
 /**
@@ -107,7 +104,7 @@ export function chunkText(chunk: ChatCompletionChunk): string {
  * ```
  */
 export function completionText(chunk: Completion): string {
-  return chunk.choices?.[0]?.text ?? '';
+  return chunk.choices[0]?.text ?? '';
 }
 
 /**
