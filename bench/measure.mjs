@@ -15,6 +15,7 @@ import { REPLY, eventCount, expectedText } from './workload.mjs';
 
 const CLIENTS = {
   floor: async (/** @type {string} */ url) => (await import('./clients/floor.mjs')).create(url),
+  'floor-iter': async (/** @type {string} */ url) => (await import('./clients/floor-iter.mjs')).create(url),
   openai: async (/** @type {string} */ url) => (await import('./clients/openai.mjs')).create(url),
   sdk: async (/** @type {string} */ url) => (await import('./clients/sdk.mjs')).create(url, 'error'),
   'sdk-off': async (/** @type {string} */ url) => (await import('./clients/sdk.mjs')).create(url, 'off'),

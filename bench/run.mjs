@@ -30,8 +30,10 @@ const RUNS = runsArg ? Number(runsArg.slice('--runs='.length)) : quick ? 3 : 7;
 const COLD_RUNS = quick ? 8 : 20;
 const wanted = (/** @type {string} */ metric) => !only || only.includes(metric);
 
-const CLIENTS = ['floor', 'openai', 'sdk', 'sdk-off'];
-const LABELS = { floor: 'floor', openai: 'openai', sdk: 'inference-sdk', 'sdk-off': "inference-sdk 'off'" };
+const CLIENTS = ['floor', 'floor-iter', 'openai', 'sdk', 'sdk-off'];
+const LABELS = { floor: 'floor (reader)', 'floor-iter': 'floor (for await)', openai: 'openai', sdk: 'inference-sdk', 'sdk-off': "inference-sdk 'off'" };
+/** The floors: ratios are taken to the lower of the two, so that the SDK is held to the leanest reader. */
+const FLOORS = ['floor', 'floor-iter'];
 
 // ---------------------------------------------------------------------------------------------
 // The package under test, as built
@@ -156,8 +158,27 @@ const STREAMING_CHAT = {
     import { Client } from ${JSON.stringify(sdkEntry)};
     const client = new Client({ apiKey: 'k', baseURL: 'https://example.test/v1', dangerouslyAllowBrowser: true });
     const stream = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true });
-    for await (const chunk of stream) console.log(chunk.choices?.[0]?.delta.content ?? '');`,
+    for await (const chunk of stream) console.log(chunk.choices[0]?.delta.content ?? '');`,
 };
+
+/**
+ * What a Worker or a Lambda ships: one file, no code splitting, so everything the code may load
+ * (validation included) is in it.
+ * @param {string} name @param {string} contents
+ */
+async function singleFile(name, contents) {
+  const result = await build({
+    stdin: { contents, resolveDir: root, loader: 'js', sourcefile: `${name}-entry.js` },
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    minify: true,
+    treeShaking: true,
+    write: false,
+    logLevel: 'silent',
+  });
+  return result.outputFiles.reduce((total, file) => total + gzipSync(file.contents).length, 0);
+}
 
 async function bundleSizes() {
   /** @type {Record<string, any>} */
@@ -196,7 +217,7 @@ async function bundleSizes() {
           inputs[key] = (inputs[key] ?? 0) + bytesInOutput;
         }
       }
-      sizes[name] = { total, initial: first, files: result.outputFiles.length, inputs };
+      sizes[name] = { single: await singleFile(name, contents), total, initial: first, files: result.outputFiles.length, inputs };
     } finally {
       rmSync(outdir, { recursive: true, force: true });
     }
@@ -293,23 +314,23 @@ rmSync(snapshot, { recursive: true, force: true });
 const rows = [];
 /** `median [min–max] (ratio)` for a runtime cell. @param {any} s @param {any} floor */
 const cell = (s, floor) => (s ? `${fmt(s.median)} [${fmt(s.min)}–${fmt(s.max)}]${floor ? ` ${(s.median / floor.median).toFixed(2)}×` : ''}` : '–');
+/** The lower floor of a metric (`value` or `rss`). @param {any} r @param {'value' | 'rss'} key */
+const lowest = (r, key) => FLOORS.map((f) => r[f]?.[key]).filter(Boolean).reduce((a, b) => (b.median < a.median ? b : a));
 /** The sdk's ratio against a target. @param {number} ratio @param {number} limit */
 const verdict = (ratio, limit) => `${ratio <= limit ? 'met' : 'MISSED'} (${ratio.toFixed(2)}× ≤ ${limit}×)`;
 
 for (const [metric, label, limit] of /** @type {const} */ ([
-  ['chunk', 'CPU per streamed chunk, µs', 1.5],
+  ['chunk', 'CPU per streamed chunk, µs', 1.3],
   ['request', 'CPU per short request, µs', 1.3],
   ['concurrent', '200 × 500 streams, wall ms', 1.5],
 ])) {
   const r = results[metric];
   if (!r) continue;
-  rows.push([label, ...CLIENTS.map((c) => cell(r[c].value, c === 'floor' ? undefined : r.floor.value)), verdict(r.sdk.value.median / r.floor.value.median, limit)]);
+  const floor = lowest(r, 'value');
+  rows.push([label, ...CLIENTS.map((c) => cell(r[c].value, FLOORS.includes(c) ? undefined : floor)), verdict(r.sdk.value.median / floor.median, limit)]);
   if (metric === 'concurrent') {
-    rows.push([
-      '200 × 500 streams, peak RSS MiB',
-      ...CLIENTS.map((c) => cell(r[c].rss, c === 'floor' ? undefined : r.floor.rss)),
-      verdict(r.sdk.rss.median / r.floor.rss.median, 1.2),
-    ]);
+    const rss = lowest(r, 'rss');
+    rows.push(['200 × 500 streams, peak RSS MiB', ...CLIENTS.map((c) => cell(r[c].rss, FLOORS.includes(c) ? undefined : rss)), verdict(r.sdk.rss.median / rss.median, 1.2)]);
   }
 }
 if (results.cold) {
@@ -320,6 +341,7 @@ if (results.cold) {
   rows.push([
     `cold start over node -e 0 (${fmt(c.node.median)} ms)`,
     over('floor'),
+    '(same)',
     over('openai'),
     over('sdk'),
     '(same)',
@@ -329,13 +351,15 @@ if (results.cold) {
 if (results.bundle) {
   const b = results.bundle;
   const kib = (/** @type {number} */ n) => `${(n / 1024).toFixed(1)} KiB`;
-  const size = (/** @type {string} */ k) => `${kib(b[k].total)}${b[k].files > 1 ? ` (${kib(b[k].initial)} initial)` : ''}${k === 'floor' ? '' : ` ${(b[k].total / b.floor.total).toFixed(1)}×`}`;
-  rows.push(['construct + streaming chat, gzip', size('floor'), size('openai'), size('sdk'), '(same)', `${b.sdk.total <= 12 * 1024 ? 'met' : 'MISSED'} (${kib(b.sdk.total)} ≤ 12 KiB)`]);
+  const single = (/** @type {string} */ k) => `${kib(b[k].single)}${k === 'floor' ? '' : ` ${(b[k].single / b.floor.single).toFixed(1)}×`}`;
+  const split = (/** @type {string} */ k) => `${kib(b[k].total)} in ${b[k].files} (${kib(b[k].initial)} initial)`;
+  rows.push(['construct + streaming chat, one file, gzip', single('floor'), '(same)', single('openai'), single('sdk'), '(same)', `${b.sdk.single <= 16 * 1024 ? 'met' : 'MISSED'} (${kib(b.sdk.single)} ≤ 16 KiB)`]);
+  rows.push(['the same, split into chunks, gzip', split('floor'), '(same)', split('openai'), split('sdk'), '(same)', '(no target)']);
 }
 if (results.install) {
   const i = results.install;
   const kib = (/** @type {number} */ n) => `${(n / 1024).toFixed(0)} KiB`;
-  rows.push(['installed size (node_modules)', '0', kib(i.openai), `${kib(i.sdk)} (tarball ${kib(i.tarball)})`, '(same)', '(no target)']);
+  rows.push(['installed size (node_modules)', '0', '0', kib(i.openai), `${kib(i.sdk)} (tarball ${kib(i.tarball)})`, '(same)', '(no target)']);
 }
 
 const header = ['metric (median [min–max], ratio to floor)', ...CLIENTS.map((c) => LABELS[/** @type {keyof typeof LABELS} */ (c)]), 'target (inference-sdk)'];

@@ -22,8 +22,9 @@ function streamBody(n) {
   let body = streams.get(n);
   if (body) return body;
   /** @param {object} delta @param {string | null} finish */
+  // A realistic chunk: what OpenAI and most servers send on every event, nulls included.
   const event = (delta, finish) =>
-    `data: ${JSON.stringify({ id: ID, object: 'chat.completion.chunk', created: CREATED, model: MODEL, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    `data: ${JSON.stringify({ id: ID, object: 'chat.completion.chunk', created: CREATED, model: MODEL, system_fingerprint: null, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
   const parts = [event({ role: 'assistant', content: '' }, null)];
   for (let i = 0; i < n; i++) parts.push(event({ content: chunkText(i) }, null));
   parts.push(event({}, 'stop'), 'data: [DONE]\n\n');

@@ -12,7 +12,7 @@ try {
     temperature: 0,
     max_tokens: 50,
   });
-  console.log(completion.choices[0]?.message?.content);
+  console.log(completion.choices[0]!.message.content);
   console.log('usage:', completion.usage);
 } finally {
   await done();

@@ -10,8 +10,7 @@ try {
     stream_options: { include_usage: true },
   });
   for await (const chunk of stream) {
-    const content = chunk.choices?.[0]?.delta.content; // a string, or typed parts on some servers
-    if (typeof content === 'string') process.stdout.write(content);
+    process.stdout.write(chunk.choices[0]?.delta.content ?? '');
   }
   const final = await stream.finalChatCompletion();
   console.log(`\nfinish_reason=${final.choices[0]?.finish_reason} usage=${JSON.stringify(final.usage)}`);

@@ -1,4 +1,5 @@
-// Fails when src/generated/ is not exactly what `npm run generate` produces from spec/openapi.yaml.
+// Fails when src/generated/ (or docs/normalization-fields.md) is not exactly what `npm run generate`
+// produces from spec/openapi.yaml.
 //
 //   npm run check:generated        (tsx scripts/check-generated.ts)
 //
@@ -37,7 +38,7 @@ function main(): number {
     try {
       execFileSync(
         process.execPath,
-        ['--import', 'tsx', path.join(root, 'scripts', 'generate.ts'), '--out', fresh],
+        ['--import', 'tsx', path.join(root, 'scripts', 'generate.ts'), '--out', fresh, '--docs', path.join(tmp, 'normalization-fields.md')],
         { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
       );
     } catch (error) {
@@ -49,6 +50,10 @@ function main(): number {
     }
 
     const problems: string[] = [];
+    const docsOnDisk = path.join(root, 'docs', 'normalization-fields.md');
+    const docsFresh = readFileSync(path.join(tmp, 'normalization-fields.md'), 'utf8');
+    if (!existsSync(docsOnDisk)) problems.push('docs/normalization-fields.md: generated but missing on disk');
+    else if (readFileSync(docsOnDisk, 'utf8') !== docsFresh) problems.push(`docs/normalization-fields.md: differs at ${firstDifference(readFileSync(docsOnDisk, 'utf8'), docsFresh)}`);
     const onDisk = new Set(readdirSync(committed));
     const regenerated = new Set(readdirSync(fresh));
     for (const name of [...new Set([...onDisk, ...regenerated])].sort()) {

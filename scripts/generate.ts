@@ -5,8 +5,11 @@
 //   wire.gen.ts       what the normalizer accepts from a server, as zod/mini schemas (a test oracle)
 //   normalize.gen.ts  the normalizer the SDK runs on every response and stream event
 //
-//   npm run generate                      write src/generated/
-//   tsx scripts/generate.ts --out <dir>   write the same files to <dir> (used by check-generated.ts)
+//   docs/normalization-fields.md  every field the normalizer reads into shape, as a table
+//
+//   npm run generate                      write src/generated/ and docs/normalization-fields.md
+//   tsx scripts/generate.ts --out <dir> --docs <file>
+//                                         write the same files elsewhere (used by check-generated.ts)
 //
 // The spec's description defines the normalization extensions (`x-default`, `x-convert`, ...);
 // scripts/generate/model.ts reads them, and each emitter turns them into its file. Every component
@@ -22,6 +25,7 @@ import { parse } from 'yaml';
 
 import { readSchemas, type Json, type Schema } from './generate/model';
 import { ROOTS, emitNormalizer } from './generate/normalizer';
+import { emitFieldsDoc } from './generate/docs';
 import { docComment, emitType } from './generate/types';
 import { emitZod } from './generate/zod';
 
@@ -34,11 +38,11 @@ const HEADER = [
   '',
 ].join('\n');
 
-function parseOut(argv: readonly string[]): string {
-  const i = argv.indexOf('--out');
-  if (i === -1) return defaultOut;
+function argument(argv: readonly string[], name: string, fallback: string): string {
+  const i = argv.indexOf(name);
+  if (i === -1) return fallback;
   const value = argv[i + 1];
-  if (value === undefined || value.startsWith('--')) throw new Error('--out needs a directory');
+  if (value === undefined || value.startsWith('--')) throw new Error(`${name} needs a path`);
   return path.resolve(value);
 }
 
@@ -94,7 +98,8 @@ function readSchemaNames(schemas: readonly Schema[]): Set<string> {
 }
 
 async function main(): Promise<void> {
-  const out = parseOut(process.argv.slice(2));
+  const out = argument(process.argv.slice(2), '--out', defaultOut);
+  const docs = argument(process.argv.slice(2), '--docs', path.join(root, 'docs', 'normalization-fields.md'));
   const spec: unknown = parse(readFileSync(path.join(root, 'spec', 'openapi.yaml'), 'utf8'));
   const schemas = readSchemas(spec);
   const wired = readSchemaNames(schemas);
@@ -150,6 +155,7 @@ async function main(): Promise<void> {
   for (const [name, source] of Object.entries(files)) {
     writeFileSync(path.join(out, name), await prettier.format(source, { ...options, parser: 'typescript' }));
   }
+  writeFileSync(docs, emitFieldsDoc(schemas, wired));
   const written = readdirSync(out).sort();
   if (written.join(',') !== Object.keys(files).sort().join(',')) throw new Error(`unexpected files in ${out}: ${written.join(', ')}`);
 }

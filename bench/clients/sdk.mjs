@@ -17,12 +17,12 @@ export function create(baseURL, validation) {
     async stream(n) {
       const stream = await client.chat.completions.create({ model: MODEL, messages: /** @type {any} */ (MESSAGES), stream: true, max_tokens: n });
       let text = '';
-      for await (const chunk of stream) text += chunk.choices?.[0]?.delta.content ?? '';
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
       return text;
     },
     async request() {
       const completion = await client.chat.completions.create({ model: MODEL, messages: /** @type {any} */ (MESSAGES) });
-      return completion.choices[0]?.message?.content;
+      return completion.choices[0]?.message.content;
     },
   };
 }

@@ -14,8 +14,8 @@ export async function summarize(client: Client, text: string, model = 'mock/echo
     ],
     temperature: 0,
   });
-  const content = completion.choices[0]?.message?.content;
-  if (typeof content !== 'string' || content === '') throw new Error('The model returned no summary.');
+  const content = completion.choices[0]?.message.content;
+  if (!content) throw new Error('The model returned no summary.');
   return content.trim();
 }
 
@@ -59,7 +59,7 @@ export async function forecast(client: Client, question: string, model = 'mock/e
       },
     },
   });
-  const value = JSON.parse(String(completion.choices[0]?.message?.content)) as Partial<Forecast>;
+  const value = JSON.parse(completion.choices[0]?.message.content ?? '{}') as Partial<Forecast>;
   if (typeof value.city !== 'string' || typeof value.celsius !== 'number') throw new Error('The forecast has the wrong shape.');
   return { city: value.city, celsius: value.celsius };
 }

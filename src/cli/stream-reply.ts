@@ -45,7 +45,7 @@ export interface StreamReplyOptions<T> {
  * ```ts
  * const reply = await streamReply(io, output, {
  *   open: (signal) => client.chat.completions.create({ model, messages, stream: true }, { signal }),
- *   text: (chunk) => (typeof chunk.choices?.[0]?.delta.content === 'string' ? chunk.choices[0].delta.content : ''),
+ *   text: (chunk) => chunk.choices[0]?.delta.content ?? '',
  *   usage: (chunk) => chunk.usage,
  *   signal, json: false, label: model,
  * });
