@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { createClient } from '@hey-api/openapi-ts';
 import * as prettier from 'prettier';
 
-import config from '../openapi-ts.config';
+import config from './codegen/openapi-ts.config';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const defaultOut = path.join(root, 'src', 'generated');
