@@ -5,8 +5,9 @@
 //   3. @arethetypeswrong/cli on the tarball (node10, node16 CJS/ESM, bundler)
 //   4. every relative link in the packed Markdown (README, CHANGELOG, docs/) resolves inside the
 //      tarball, anchors included: the README on npm and in node_modules has no dead link
-//   5. gzip size ceilings (size.ts), with the biggest contributors
-//   6. install the tarball into a temp dir and run a smoke there: ESM import and CJS require of
+//   5. the docs match package.json: getting-started names its dependencies, the README its scripts
+//   6. gzip size ceilings (size.ts), with the biggest contributors
+//   7. install the tarball into a temp dir and run a smoke there: ESM import and CJS require of
 //      both entries against the packed mock server, names as written in the source (`console.log`
 //      of an error says `APIError`), and tsc (nodenext, skipLibCheck off) on a consumer file
 //
@@ -17,6 +18,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
+import ts from 'typescript';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { ensureBuilt, installTarball, pack, quietNpmEnv, root, type Packed } from './artifact';
@@ -136,6 +138,32 @@ async function main(): Promise<number> {
       if (dead.length > 0) throw new Error(`${dead.length} dead link(s) in the packed Markdown`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  await step('the docs match package.json: its dependencies, its scripts', () => {
+    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+      scripts?: Record<string, string>;
+    };
+    // The README's development section lists every script (`prepare` runs by itself; `npm test`).
+    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+    const development = readme.slice(readme.indexOf('## Development'));
+    const undocumented = Object.keys(pkg.scripts ?? {}).filter(
+      (name) => name !== 'prepare' && !development.includes(name === 'test' ? '`npm test`' : `\`npm run ${name}\``),
+    );
+    console.log(`  README.md, Development: ${Object.keys(pkg.scripts ?? {}).length - undocumented.length} of the scripts`);
+    if (undocumented.length > 0) throw new Error(`README.md's Development section does not list: ${undocumented.join(', ')}`);
+
+    const names = Object.keys(pkg.dependencies ?? {});
+    const guide = readFileSync(path.join(root, 'docs', 'getting-started.md'), 'utf8');
+    const words = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+    const count = /\b(\w+) dependenc(?:y|ies)\b/.exec(guide)?.[1];
+    const missing = names.filter((name) => !guide.includes(`\`${name}\``));
+    console.log(`  package.json: ${names.join(', ')}; the guide says "${count ?? '?'} dependencies"`);
+    if (missing.length > 0) throw new Error(`docs/getting-started.md does not name ${missing.join(', ')}`);
+    if (count !== words[names.length]) {
+      throw new Error(`docs/getting-started.md says "${count} dependencies", package.json has ${names.length}`);
     }
   });
 
@@ -360,6 +388,60 @@ async function smoke(dir: string): Promise<void> {
   console.log(
     '  tsc (nodenext, skipLibCheck false) consumer.mts (ESM types) + consumer.cts (CJS types): ok',
   );
+  goToDefinition(dir);
+}
+
+/**
+ * Go-to-definition in an editor, as TypeScript's language service answers it for a consumer of the
+ * tarball: every symbol must land in a file with a readable name (not a `zod-<hash>.d.ts` chunk).
+ */
+function goToDefinition(dir: string): void {
+  const source = [
+    "import { APIError, Client, type ChatCompletion } from 'inference-sdk';",
+    "import { zodResponseFormat } from 'inference-sdk/helpers/zod';",
+    "import { startMockServer } from 'inference-sdk/testing';",
+    'export const used: [typeof APIError, typeof Client, ChatCompletion | undefined, typeof zodResponseFormat, typeof startMockServer] = [APIError, Client, undefined, zodResponseFormat, startMockServer];',
+  ].join('\n');
+  const landings: string[] = [];
+  for (const ext of ['mts', 'cts']) {
+    const file = path.join(dir, `definitions.${ext}`);
+    writeFileSync(file, source);
+    const options: ts.CompilerOptions = {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      strict: true,
+      types: [],
+    };
+    const host: ts.LanguageServiceHost = {
+      getScriptFileNames: () => [file],
+      getScriptVersion: () => '1',
+      getScriptSnapshot: (name) =>
+        ts.sys.fileExists(name) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(name) ?? '') : undefined,
+      getCurrentDirectory: () => dir,
+      getCompilationSettings: () => options,
+      getDefaultLibFileName: ts.getDefaultLibFilePath,
+      fileExists: ts.sys.fileExists,
+      readFile: ts.sys.readFile,
+      readDirectory: ts.sys.readDirectory,
+      directoryExists: ts.sys.directoryExists,
+      getDirectories: ts.sys.getDirectories,
+    };
+    const service = ts.createLanguageService(host);
+    for (const name of ['APIError', 'Client', 'ChatCompletion', 'zodResponseFormat', 'startMockServer']) {
+      const at = source.lastIndexOf(name);
+      const found = service.getDefinitionAtPosition(file, at) ?? [];
+      const target = found[0]?.fileName;
+      if (target === undefined) throw new Error(`${ext}: go to definition of ${name} found nothing`);
+      const shown = path.relative(path.join(dir, 'node_modules', 'inference-sdk'), target);
+      landings.push(`${name} -> ${shown}`);
+      if (!/^dist\/(?:[\w]+\/)?[a-z]+\.d\.c?ts$/.test(shown)) {
+        throw new Error(`${ext}: go to definition of ${name} lands in ${shown}, not a readable file name`);
+      }
+    }
+    service.dispose();
+  }
+  console.log(`  go to definition: ${[...new Set(landings)].join(', ')}`);
 }
 
 function report(): number {
