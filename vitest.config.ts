@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Its own package.json and node_modules (openai, ai, undici): `npm run test:third-party`.
+    exclude: ['test/third-party/**', '**/node_modules/**'],
     // Type tests (expectTypeOf in *.test-d.ts) are checked by tsc as part of `npm test`.
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
     // Tests start real servers on 127.0.0.1; none may outlive its file.

@@ -51,7 +51,8 @@ cpSync(join(root, 'dist'), snapshot, { recursive: true });
 // Inside the repository, so that the snapshot resolves zod and eventsource-parser as dist/ does.
 const sdkEntry = join(snapshot, 'index.js');
 const env = { ...process.env, BENCH_SDK: pathToFileURL(sdkEntry).href };
-const openaiVersion = JSON.parse(readFileSync(join(root, 'node_modules', 'openai', 'package.json'), 'utf8')).version;
+// openai is installed on demand in bench/node_modules (bench/package.json; `npm run bench` does it).
+const openaiVersion = JSON.parse(readFileSync(join(root, 'bench', 'node_modules', 'openai', 'package.json'), 'utf8')).version;
 
 // ---------------------------------------------------------------------------------------------
 // Statistics and the table
@@ -187,7 +188,7 @@ async function bundleSizes() {
     const outdir = mkdtempSync(join(tmpdir(), 'bench-bundle-'));
     try {
       const result = await build({
-        stdin: { contents, resolveDir: root, loader: 'js', sourcefile: `${name}-entry.js` },
+        stdin: { contents, resolveDir: join(root, 'bench'), loader: 'js', sourcefile: `${name}-entry.js` },
         bundle: true,
         platform: 'browser',
         format: 'esm',
@@ -253,8 +254,8 @@ function installedSizes() {
     // Pack from a staging copy: the manifest, the docs it ships and the dist snapshot.
     const stage = join(work, 'stage');
     mkdirSync(stage);
-    for (const file of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) {
-      if (existsSync(join(root, file))) cpSync(join(root, file), join(stage, file));
+    for (const file of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'docs', 'spec']) {
+      if (existsSync(join(root, file))) cpSync(join(root, file), join(stage, file), { recursive: true });
     }
     cpSync(snapshot, join(stage, 'dist'), { recursive: true });
     const tarball = join(work, npm(['pack', '--silent', '--ignore-scripts', '--pack-destination', work], stage).trim().split('\n').pop() ?? '');

@@ -1,7 +1,28 @@
 /**
- * inference-sdk: the public contract. Exports only; no logic.
+ * The TypeScript client for the Model Inference Service, and for any server that speaks the
+ * chat-completions wire format. Construct a {@link Client}, then call its resources:
+ * `client.models`, `client.chat.completions` (streaming, structured outputs, tools) and
+ * `client.completions`. Every failure is an {@link InferenceError}; its subclasses below say what
+ * went wrong. Test helpers are in `inference-sdk/testing`, the zod helpers in
+ * `inference-sdk/helpers/zod`.
+ *
+ * @example
+ * ```ts
+ * import { Client } from 'inference-sdk';
+ *
+ * const client = new Client(); // reads INFERENCE_API_KEY and INFERENCE_BASE_URL
+ * const stream = await client.chat.completions.create({
+ *   model: 'acme/chat-1',
+ *   messages: [{ role: 'user', content: 'Hello!' }],
+ *   stream: true,
+ * });
+ * for await (const text of stream.textStream()) process.stdout.write(text);
+ * ```
+ *
  * @packageDocumentation
  */
+
+// The public contract: exports only, no logic.
 
 // The client and its options
 export { Client } from './client';

@@ -1,4 +1,4 @@
-// Runs the jest example: `npx jest --config examples/testing/jest.config.cjs` (after `npm run build`).
+// Runs the jest example: `npm run examples:testing` (builds dist/ if stale, installs jest into this folder).
 /* global module, __dirname */
 /** @type {import('jest').Config} */
 module.exports = {

@@ -83,7 +83,8 @@ export function pack(): Packed {
   const dest = path.join(cacheDir, 'pack');
   rmSync(dest, { recursive: true, force: true });
   mkdirSync(dest, { recursive: true });
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dest], {
+  // --ignore-scripts: `prepare` would build again; ensureBuilt() has just made dist/ current.
+  const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dest], {
     cwd: root,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],

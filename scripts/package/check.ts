@@ -3,23 +3,31 @@
 //   1. build if dist/ is stale, `npm pack`, and check the tarball holds exactly what users need
 //   2. publint (strict) on the tarball
 //   3. @arethetypeswrong/cli on the tarball (node10, node16 CJS/ESM, bundler)
-//   4. gzip size ceilings (size.ts), with the biggest contributors
-//   5. install the tarball into a temp dir and run a smoke there: ESM import and CJS require of
-//      both entries against the packed mock server, and tsc (nodenext, skipLibCheck off) on a
-//      consumer file
+//   4. every relative link in the packed Markdown (README, CHANGELOG, docs/) resolves inside the
+//      tarball, anchors included: the README on npm and in node_modules has no dead link
+//   5. the docs match package.json: getting-started names its dependencies, the README its scripts
+//   6. gzip size ceilings (size.ts), with the biggest contributors
+//   7. install the tarball into a temp dir and run a smoke there: ESM import and CJS require of
+//      both entries against the packed mock server, names as written in the source (`console.log`
+//      of an error says `APIError`), and tsc (nodenext, skipLibCheck off) on a consumer file
 //
+// publint and attw are installed on demand in scripts/package/ (`npm run check:package` does it).
 // Every step runs even after a failure; exits 1 if any failed.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
+import ts from 'typescript';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { ensureBuilt, installTarball, pack, quietNpmEnv, root, type Packed } from './artifact';
+import { deadLinks } from './links';
 import { CEILINGS, TARGET_STREAMING_CHAT, measureSizes } from './size';
 
-const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
+/** A binary of this folder's tools (attw), else of the root (tsc). */
+const bin = (name: string, where: 'tools' | 'root') =>
+  path.join(where === 'tools' ? path.join(root, 'scripts', 'package') : root, 'node_modules', '.bin', name);
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 /** Every file in the tarball must match one of these; anything else is a leak (tests, src, maps). */
@@ -28,6 +36,9 @@ const ALLOWED = [
   /^README\.md$/,
   /^CHANGELOG\.md$/,
   /^LICENSE(\.md)?$/,
+  // The guides and the API description the README links to.
+  /^docs\/[\w-]+\.md$/,
+  /^spec\/openapi\.yaml$/,
   // Entries, their types, and the ESM chunks tsup splits off for code loaded with import().
   /^dist\/(testing\/|helpers\/)?[\w.-]+\.(js|cjs|d\.ts|d\.cts)$/,
 ];
@@ -110,10 +121,50 @@ async function main(): Promise<number> {
 
   await step('are the types wrong (attw, on the tarball)', () => {
     // Exits non-zero on any problem in any resolution mode; its table is the explanation.
-    execFileSync(bin('attw'), [tarball, '--format', 'table-flipped', '--no-color', '--no-emoji'], {
+    execFileSync(bin('attw', 'tools'), [tarball, '--format', 'table-flipped', '--no-color', '--no-emoji'], {
       stdio: 'inherit',
       env: quietNpmEnv,
     });
+  });
+
+  await step('links in the packed Markdown resolve inside the tarball', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'inference-sdk-links-'));
+    try {
+      execFileSync('tar', ['-xzf', tarball, '-C', dir]);
+      const { checked, dead } = deadLinks(path.join(dir, 'package'));
+      console.log(`  ${checked.links} relative links in ${checked.files.length} Markdown files: ${checked.files.join(", ")}`);
+      if (!checked.files.includes('README.md')) throw new Error('README.md is not in the tarball');
+      for (const link of dead) console.log(`  dead: ${link.file}:${link.line}: ${link.target} (${link.why})`);
+      if (dead.length > 0) throw new Error(`${dead.length} dead link(s) in the packed Markdown`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  await step('the docs match package.json: its dependencies, its scripts', () => {
+    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+      scripts?: Record<string, string>;
+    };
+    // The README's development section lists every script (`prepare` runs by itself; `npm test`).
+    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+    const development = readme.slice(readme.indexOf('## Development'));
+    const undocumented = Object.keys(pkg.scripts ?? {}).filter(
+      (name) => name !== 'prepare' && !development.includes(name === 'test' ? '`npm test`' : `\`npm run ${name}\``),
+    );
+    console.log(`  README.md, Development: ${Object.keys(pkg.scripts ?? {}).length - undocumented.length} of the scripts`);
+    if (undocumented.length > 0) throw new Error(`README.md's Development section does not list: ${undocumented.join(', ')}`);
+
+    const names = Object.keys(pkg.dependencies ?? {});
+    const guide = readFileSync(path.join(root, 'docs', 'getting-started.md'), 'utf8');
+    const words = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+    const count = /\b(\w+) dependenc(?:y|ies)\b/.exec(guide)?.[1];
+    const missing = names.filter((name) => !guide.includes(`\`${name}\``));
+    console.log(`  package.json: ${names.join(', ')}; the guide says "${count ?? '?'} dependencies"`);
+    if (missing.length > 0) throw new Error(`docs/getting-started.md does not name ${missing.join(', ')}`);
+    if (count !== words[names.length]) {
+      throw new Error(`docs/getting-started.md says "${count} dependencies", package.json has ${names.length}`);
+    }
   });
 
   await step(
@@ -199,6 +250,46 @@ const { runChecks } = require('./checks.cjs');
   }
 })();
 `;
+// Names as written in the source, in both builds: bundlers rename a class that refers to itself
+// (`class _APIError`), which `console.log(err)` and stack traces then show (tsup keepNames).
+const NAMES_SMOKE = (load: string) => `
+${load}
+const { inspect } = require('node:util');
+(async () => {
+  const entries = { 'inference-sdk': sdk, 'inference-sdk/helpers/zod': zodHelpers, 'inference-sdk/testing': testing };
+  const wrong = [];
+  for (const [entry, exports] of Object.entries(entries)) {
+    for (const [key, value] of Object.entries(exports)) {
+      if (typeof value === 'function' && value.name !== key) wrong.push(entry + ': ' + key + ' is named ' + value.name);
+    }
+  }
+  const server = await testing.startMockServer();
+  const printed = [];
+  try {
+    const client = new sdk.Client({ apiKey: server.apiKey, baseURL: server.url, maxRetries: 0 });
+    const calls = [
+      () => client.models.retrieve('nope/missing'),
+      () => (server.enqueue({ error: { status: 418 } }), client.models.list()),
+    ];
+    for (const call of calls) {
+      const err = await call().then(() => undefined, (e) => e);
+      printed.push(inspect(err).split('\\n').slice(0, 2).join(' | '));
+    }
+  } finally {
+    await server.close();
+  }
+  console.log(JSON.stringify({ wrong, printed }));
+})();
+`;
+const NAMES_ESM = NAMES_SMOKE(`import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+const sdk = await import('inference-sdk');
+const zodHelpers = await import('inference-sdk/helpers/zod');
+const testing = await import('inference-sdk/testing');`);
+const NAMES_CJS = NAMES_SMOKE(`const sdk = require('inference-sdk');
+const zodHelpers = require('inference-sdk/helpers/zod');
+const testing = require('inference-sdk/testing');`);
+
 // Type-checked against the tarball's .d.ts/.d.cts with the resolution Node uses; not run.
 const TYPES_SMOKE = `
 import { Client, NotFoundError, type ChatCompletion } from 'inference-sdk';
@@ -260,6 +351,22 @@ async function smoke(dir: string): Promise<void> {
     }
   }
 
+  writeFileSync(path.join(dir, 'names.mjs'), NAMES_ESM);
+  writeFileSync(path.join(dir, 'names.cjs'), NAMES_CJS);
+  for (const file of ['names.mjs', 'names.cjs']) {
+    const out = execFileSync(process.execPath, [file], { cwd: dir, encoding: 'utf8', env: quietNpmEnv, timeout: 60_000 });
+    const { wrong, printed } = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as { wrong: string[]; printed: string[] };
+    for (const line of printed) console.log(`  node ${file}: console.log(err) prints: ${line.slice(0, 110)}`);
+    const expected = [/^NotFoundError: 404 /, /^APIError: 418 /];
+    const problems = [
+      ...wrong,
+      ...expected.flatMap((re, i) => (re.test(printed[i] ?? '') ? [] : [`console.log(err) printed ${JSON.stringify(printed[i])}, expected ${re}`])),
+      ...printed.flatMap((line) => (/\b_[A-Z]\w*/.test(line) ? [`a renamed class in: ${line}`] : [])),
+    ];
+    if (problems.length > 0) throw new Error(`${file}: ${problems.join('; ')}`);
+    console.log(`  node ${file}: every exported class and function has its source name`);
+  }
+
   // The same consumer as ESM (.mts → dist/*.d.ts) and as CJS (.cts → dist/*.d.cts), one program.
   writeFileSync(path.join(dir, 'consumer.mts'), TYPES_SMOKE);
   writeFileSync(path.join(dir, 'consumer.cts'), TYPES_SMOKE);
@@ -274,13 +381,67 @@ async function smoke(dir: string): Promise<void> {
     'es2022,dom,dom.iterable',
   );
   tscArgs.push('--types', 'node', '--typeRoots', path.join(root, 'node_modules/@types'));
-  execFileSync(bin('tsc'), [...tscArgs, 'consumer.mts', 'consumer.cts'], {
+  execFileSync(bin('tsc', 'root'), [...tscArgs, 'consumer.mts', 'consumer.cts'], {
     cwd: dir,
     stdio: 'inherit',
   });
   console.log(
     '  tsc (nodenext, skipLibCheck false) consumer.mts (ESM types) + consumer.cts (CJS types): ok',
   );
+  goToDefinition(dir);
+}
+
+/**
+ * Go-to-definition in an editor, as TypeScript's language service answers it for a consumer of the
+ * tarball: every symbol must land in a file with a readable name (not a `zod-<hash>.d.ts` chunk).
+ */
+function goToDefinition(dir: string): void {
+  const source = [
+    "import { APIError, Client, type ChatCompletion } from 'inference-sdk';",
+    "import { zodResponseFormat } from 'inference-sdk/helpers/zod';",
+    "import { startMockServer } from 'inference-sdk/testing';",
+    'export const used: [typeof APIError, typeof Client, ChatCompletion | undefined, typeof zodResponseFormat, typeof startMockServer] = [APIError, Client, undefined, zodResponseFormat, startMockServer];',
+  ].join('\n');
+  const landings: string[] = [];
+  for (const ext of ['mts', 'cts']) {
+    const file = path.join(dir, `definitions.${ext}`);
+    writeFileSync(file, source);
+    const options: ts.CompilerOptions = {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      strict: true,
+      types: [],
+    };
+    const host: ts.LanguageServiceHost = {
+      getScriptFileNames: () => [file],
+      getScriptVersion: () => '1',
+      getScriptSnapshot: (name) =>
+        ts.sys.fileExists(name) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(name) ?? '') : undefined,
+      getCurrentDirectory: () => dir,
+      getCompilationSettings: () => options,
+      getDefaultLibFileName: ts.getDefaultLibFilePath,
+      fileExists: ts.sys.fileExists,
+      readFile: ts.sys.readFile,
+      readDirectory: ts.sys.readDirectory,
+      directoryExists: ts.sys.directoryExists,
+      getDirectories: ts.sys.getDirectories,
+    };
+    const service = ts.createLanguageService(host);
+    for (const name of ['APIError', 'Client', 'ChatCompletion', 'zodResponseFormat', 'startMockServer']) {
+      const at = source.lastIndexOf(name);
+      const found = service.getDefinitionAtPosition(file, at) ?? [];
+      const target = found[0]?.fileName;
+      if (target === undefined) throw new Error(`${ext}: go to definition of ${name} found nothing`);
+      const shown = path.relative(path.join(dir, 'node_modules', 'inference-sdk'), target);
+      landings.push(`${name} -> ${shown}`);
+      if (!/^dist\/(?:[\w]+\/)?[a-z]+\.d\.c?ts$/.test(shown)) {
+        throw new Error(`${ext}: go to definition of ${name} lands in ${shown}, not a readable file name`);
+      }
+    }
+    service.dispose();
+  }
+  console.log(`  go to definition: ${[...new Set(landings)].join(', ')}`);
 }
 
 function report(): number {

@@ -1,7 +1,8 @@
 // Installs the runtimes of the matrix, idempotently, exactly as ../shared/RUNTIMES.md shows:
 // Node 22/24, Bun and Deno from the npm registry into .runtimes/ (never the root node_modules, whose
 // .bin/node would shadow the system node: RUNTIMES.md gotcha 1), and Debian's chromium via apt.
-// miniflare, edge-runtime and playwright-core are devDependencies (installed by `npm ci`).
+// miniflare, edge-runtime and playwright-core are in scripts/runtimes/package.json, installed on
+// demand by `npm run test:runtimes` (scripts/tools.mjs).
 //
 //   tsx scripts/runtimes/install.ts     (test:runtimes calls ensureRuntimes() itself)
 import { execFileSync } from 'node:child_process';

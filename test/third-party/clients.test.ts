@@ -5,8 +5,8 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, jsonSchema, Output, streamText, tool } from 'ai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockServer } from '../src/testing';
-import type { MockServer } from '../src/testing';
+import { startMockServer } from '../../src/testing';
+import type { MockServer } from '../../src/testing';
 
 let server: MockServer;
 beforeAll(async () => {
