@@ -22,6 +22,8 @@ export interface WithResponse<T> {
   response: Response;
   /** The `x-request-id` response header, if the server sent one. */
   requestId: string | undefined;
+  /** The same as `requestId`, under the official `openai` client's name (`null` when absent, as there). */
+  request_id: string | null;
 }
 
 /**
@@ -63,7 +65,8 @@ export class APIPromise<T> implements PromiseLike<T> {
   /** The parsed body, the raw response and its request id. */
   async withResponse(): Promise<WithResponse<T>> {
     const { data, response } = await this.#start();
-    return { data: data as T, response, requestId: response.headers.get('x-request-id') ?? undefined };
+    const id = response.headers.get('x-request-id');
+    return { data: data as T, response, requestId: id ?? undefined, request_id: id };
   }
 
   /**
@@ -98,5 +101,25 @@ export class APIPromise<T> implements PromiseLike<T> {
   /** `'APIPromise'`, for `Object.prototype.toString`. */
   get [Symbol.toStringTag](): string {
     return 'APIPromise';
+  }
+}
+
+/**
+ * The promise `models.list()` returns: await it for the list object (`{ object, data }`), or
+ * iterate it with `for await` for the models themselves, as with the official `openai` client.
+ * The service has no pagination, so the iteration reads one list.
+ *
+ * @example
+ * ```ts
+ * for await (const model of client.models.list()) console.log(model.id);
+ *
+ * const { object, data } = await client.models.list(); // 'list', Model[]
+ * ```
+ */
+export class PagePromise<Page extends { data: Item[] }, Item> extends APIPromise<Page> implements AsyncIterable<Item> {
+  /** Every item of the list, in order (the request is made once, when iteration starts). */
+  async *[Symbol.asyncIterator](): AsyncGenerator<Item> {
+    const page = await this;
+    yield* page.data;
   }
 }

@@ -2,14 +2,22 @@
  * One API call, start to finish: send (with retries) → normalize → `APIPromise`, for a JSON
  * body or an event stream. Resources describe the call; this runs it.
  */
-import { APIPromise } from './api-promise';
+import { APIPromise, type Runner } from './api-promise';
 import { readJSON, readNothing, send, type RequestContext, type RequestSpec } from './request';
 import { readStream, type EventReader, type Stream } from './stream';
 import { validator, type Normalizer } from './validate';
 
-/** One JSON API call: send (with retries) → the body read into its documented shape (`normalize`). */
-export function jsonCall<T>(ctx: RequestContext, spec: RequestSpec, normalize: Normalizer<T>): APIPromise<T> {
-  return new APIPromise<T>(async (raw) => {
+/**
+ * One JSON API call: send (with retries) → the body read into its documented shape (`normalize`).
+ * `Kind` is the class of promise returned (`PagePromise` for a list).
+ */
+export function jsonCall<T, P extends APIPromise<T> = APIPromise<T>>(
+  ctx: RequestContext,
+  spec: RequestSpec,
+  normalize: Normalizer<T>,
+  Kind: new (run: Runner<T>) => P = APIPromise as unknown as new (run: Runner<T>) => P,
+): P {
+  return new Kind(async (raw) => {
     if (raw) return { response: await send(ctx, spec, readNothing) };
     const sent = await send(ctx, spec, readJSON);
     const check = validator(normalize, {

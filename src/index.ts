@@ -31,7 +31,7 @@ export type { LogLevel, Logger } from './log';
 export type { PreflightMode } from './lib/preflight';
 
 // Promises of responses
-export { APIPromise } from './api-promise';
+export { APIPromise, PagePromise } from './api-promise';
 export type { WithResponse } from './api-promise';
 
 // Resources

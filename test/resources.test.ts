@@ -32,6 +32,21 @@ describe('models', () => {
     expect(last()).toMatchObject({ method: 'GET', path: '/models' });
   });
 
+  it('iterates the models with for await, as the official client does, and still awaits to the list', async () => {
+    const ids: string[] = [];
+    for await (const model of client.models.list()) ids.push(model.id);
+    const list = await client.models.list();
+    expect(ids).toEqual(list.data.map((m) => m.id));
+    expect(ids.length).toBeGreaterThan(1);
+    expect(Object.keys(list).sort()).toEqual(['data', 'object']);
+  });
+
+  it('withResponse() gives the request id under both names', async () => {
+    const { requestId, request_id } = await client.models.list().withResponse();
+    expect(requestId).toMatch(/.+/);
+    expect(request_id).toBe(requestId);
+  });
+
   it('lists only the models available to the key', async () => {
     const limited = client.withOptions({ apiKey: 'key-one' });
     expect((await limited.models.list()).data.map((m) => m.id)).toEqual(['mock/echo']);

@@ -2,6 +2,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { extras } from '../src/index';
 import type {
+  PagePromise,
   APIPromise,
   APIError,
   Client,
@@ -29,7 +30,9 @@ declare const client: Client;
 
 describe('resources', () => {
   it('return APIPromises of the resource types', () => {
-    expectTypeOf(client.models.list()).toEqualTypeOf<APIPromise<ModelList>>();
+    expectTypeOf(client.models.list()).toEqualTypeOf<PagePromise<ModelList, Model>>();
+    expectTypeOf(client.models.list()).toExtend<APIPromise<ModelList>>();
+    expectTypeOf(client.models.list()).toExtend<AsyncIterable<Model>>();
     expectTypeOf(client.models.retrieve('a/b')).toEqualTypeOf<APIPromise<Model>>();
     expectTypeOf(client.chat.completions.create({ model: 'm', messages: [] })).toEqualTypeOf<APIPromise<ChatCompletion>>();
     expectTypeOf(client.completions.create({ model: 'm', prompt: 'p' })).toEqualTypeOf<APIPromise<Completion>>();
@@ -38,6 +41,7 @@ describe('resources', () => {
   it('await to the data; withResponse and asResponse add the response', () => {
     expectTypeOf<Awaited<APIPromise<ModelList>>>().toEqualTypeOf<ModelList>();
     expectTypeOf(client.models.list().withResponse()).toEqualTypeOf<Promise<WithResponse<ModelList>>>();
+    expectTypeOf<WithResponse<ModelList>['request_id']>().toEqualTypeOf<string | null>();
     expectTypeOf(client.models.list().asResponse()).toEqualTypeOf<Promise<Response>>();
   });
 

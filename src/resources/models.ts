@@ -3,7 +3,7 @@ import { APIUserAbortError, InferenceError, ModelNotReadyError } from '../errors
 import { sleep } from '../retry';
 import type { Model, ModelList } from '../generated/types.gen';
 import { normalizeModel, normalizeModelList } from '../generated/normalize.gen';
-import type { APIPromise } from '../api-promise';
+import { PagePromise, type APIPromise } from '../api-promise';
 import { checkRequestOptions, type RequestOptions } from '../options';
 import type { RequestContext } from '../request';
 
@@ -25,16 +25,18 @@ export class Models {
   }
 
   /**
-   * `GET /models`: every model available to the caller's API key.
+   * `GET /models`: every model available to the caller's API key. Await it for the list object,
+   * or iterate it for the models.
    *
    * @example
    * ```ts
-   * for (const model of (await client.models.list()).data) console.log(model.id);
+   * for await (const model of client.models.list()) console.log(model.id);
+   * const { data } = await client.models.list();
    * ```
    */
-  list(options?: RequestOptions): APIPromise<ModelList> {
+  list(options?: RequestOptions): PagePromise<ModelList, Model> {
     checkRequestOptions(options, 'models.list');
-    return jsonCall(this.#ctx, { method: 'GET', path: '/models', options }, normalizeModelList);
+    return jsonCall(this.#ctx, { method: 'GET', path: '/models', options }, normalizeModelList, PagePromise<ModelList, Model>);
   }
 
   /**
