@@ -3,27 +3,38 @@
  * body or an event stream. Resources describe the call; this runs it.
  */
 import { APIPromise } from './api-promise';
+import { InferenceError, ResponseValidationError } from './errors';
 import { readJSON, readNothing, send, type RequestContext, type RequestSpec } from './request';
 import { readStream, type Stream } from './stream';
 import { checker, type Schema } from './validate';
 
 /**
  * One JSON API call: send (with retries) → validate → the typed body. `schema` is a zod schema
- * or a `LazySchema` (src/fast/schemas.ts).
+ * or a `LazySchema` (src/fast/schemas.ts). Validation runs inside the attempt, so that its errors
+ * have the key masked like every other, and a check that crashes on a hostile body (nesting
+ * deeper than a recursive walk survives) is a `ResponseValidationError` with the status, not a
+ * connection error that would be retried.
  */
 export function jsonCall<T>(ctx: RequestContext, spec: RequestSpec, schema: Schema<T>): APIPromise<T> {
   return new APIPromise<T>(async (raw) => {
     if (raw) return { response: await send(ctx, spec, readNothing) };
-    const sent = await send(ctx, spec, readJSON);
-    const checked = checker(schema, {
-      mode: ctx.options.validation,
-      log: ctx.log,
-      target: sent.target,
-      status: sent.response.status,
-      headers: sent.response.headers,
-    })(sent.body);
-    const data = checked instanceof Promise ? await checked : checked;
-    return { data, response: sent.response };
+    return send(ctx, spec, async (sent) => {
+      const { response, body, target } = await readJSON(sent);
+      const context = { mode: ctx.options.validation, log: ctx.log, target, status: response.status, headers: response.headers };
+      try {
+        const checked = checker(schema, context)(body);
+        const data = checked instanceof Promise ? await checked : checked;
+        return { data, response };
+      } catch (error) {
+        if (error instanceof InferenceError) throw error;
+        throw new ResponseValidationError(target, {
+          issues: [{ path: '', message: `the body could not be checked (${error instanceof Error ? error.message : String(error)})`, received: undefined }],
+          raw: body,
+          status: response.status,
+          headers: response.headers,
+        });
+      }
+    });
   });
 }
 

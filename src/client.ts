@@ -60,13 +60,15 @@ export class Client {
     let preflight: Preflight | undefined;
     const ctx: RequestContext = {
       options: resolved,
-      apiKey: typeof apiKey === 'string' ? () => Promise.resolve(apiKey) : () => callKeyFunction(apiKey),
+      apiKey: typeof apiKey === 'string' ? () => apiKey : () => callKeyFunction(apiKey),
       log,
-      preflight: (body) => preflight?.check(body) ?? Promise.resolve(),
+      preflight: (body, wait) => preflight?.check(body, wait) ?? Promise.resolve(),
     };
+    if (typeof apiKey === 'string') log.addSecret(apiKey);
     this.models = new Models(ctx);
     if (resolved.preflight !== 'off') {
-      preflight = new Preflight(resolved.preflight, (slug) => this.models.retrieve(slug), log);
+      // One attempt per lookup: it is advisory, and a caller never waits longer than its own timeout.
+      preflight = new Preflight(resolved.preflight, (slug, signal) => this.models.retrieve(slug, { signal, maxRetries: 0 }), log);
     }
     this.chat = new Chat(ctx);
     this.completions = new Completions(ctx);
@@ -85,9 +87,18 @@ export class Client {
   }
 }
 
-/** Resolve an `apiKey` function, checking what it returns (without ever quoting it). */
+/**
+ * Resolve an `apiKey` function, checking what it returns (without ever quoting it). Its own
+ * failure becomes an `InferenceError` with the original as `cause`. The request path races
+ * this against the call's signal and timeout.
+ */
 async function callKeyFunction(fn: () => string | Promise<string>): Promise<string> {
-  const key = await fn();
+  let key: unknown;
+  try {
+    key = await fn();
+  } catch (error) {
+    throw new InferenceError(`The \`apiKey\` function failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
   if (typeof key !== 'string' || key === '') {
     throw new InferenceError('The `apiKey` function must return a non-empty string.');
   }

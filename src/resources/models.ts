@@ -118,7 +118,12 @@ export function encodeSlug(slug: string): string {
           `models.retrieve(slug): ${JSON.stringify(slug)} has an empty, "." or ".." segment; a slug looks like "vendor/model".`,
         );
       }
-      return encodeURIComponent(segment);
+      try {
+        return encodeURIComponent(segment);
+      } catch {
+        // URIError: a lone surrogate (half of an emoji, cut from a longer string) cannot be encoded.
+        throw new InferenceError(`models.retrieve(slug): the slug contains a lone surrogate (a broken UTF-16 character), which cannot be sent in a URL.`);
+      }
     })
     .join('/');
 }
