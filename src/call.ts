@@ -3,7 +3,7 @@
  * body or an event stream. Resources describe the call; this runs it.
  */
 import { APIPromise } from './api-promise';
-import { InferenceError, ResponseValidationError } from './errors';
+import { bodyError, InferenceError } from './errors';
 import { readJSON, readNothing, send, type RequestContext, type RequestSpec } from './request';
 import { readStream, type Stream } from './stream';
 import { checker, type Schema } from './validate';
@@ -27,12 +27,7 @@ export function jsonCall<T>(ctx: RequestContext, spec: RequestSpec, schema: Sche
         return { data, response };
       } catch (error) {
         if (error instanceof InferenceError) throw error;
-        throw new ResponseValidationError(target, {
-          issues: [{ path: '', message: `the body could not be checked (${error instanceof Error ? error.message : String(error)})`, received: undefined }],
-          raw: body,
-          status: response.status,
-          headers: response.headers,
-        });
+        throw bodyError(target, response, `the body could not be checked (${String(error)})`, body, undefined, undefined);
       }
     });
   });

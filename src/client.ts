@@ -3,7 +3,7 @@
  * `request.ts`; the key lives in a private field that no log, error or `util.inspect` shows.
  */
 import { InferenceError } from './errors';
-import { Preflight } from './lib/preflight';
+import type { Preflight } from './lib/preflight';
 import { Log } from './log';
 import { resolveClientOptions, type ClientOptions } from './options';
 import type { RequestContext } from './request';
@@ -57,19 +57,24 @@ export class Client {
     this.maxRetries = resolved.maxRetries;
 
     const log = new Log(resolved.logLevel, resolved.logger);
-    let preflight: Preflight | undefined;
+    const mode = resolved.preflight;
+    let preflight: Promise<Preflight> | undefined;
     const ctx: RequestContext = {
       options: resolved,
       apiKey: typeof apiKey === 'string' ? () => apiKey : () => callKeyFunction(apiKey),
       log,
-      preflight: (body, wait) => preflight?.check(body, wait) ?? Promise.resolve(),
+      // Loaded on the first check, so that clients without `preflight` never ship it. One attempt
+      // per lookup: it is advisory, and a caller never waits longer than its own timeout.
+      preflight:
+        mode === 'off'
+          ? undefined
+          : async (body, wait) =>
+              (await (preflight ??= import('./lib/preflight').then(
+                ({ Preflight }) => new Preflight(mode, (slug, signal) => this.models.retrieve(slug, { signal, maxRetries: 0 }), log),
+              ))).check(body, wait),
     };
     if (typeof apiKey === 'string') log.addSecret(apiKey);
     this.models = new Models(ctx);
-    if (resolved.preflight !== 'off') {
-      // One attempt per lookup: it is advisory, and a caller never waits longer than its own timeout.
-      preflight = new Preflight(resolved.preflight, (slug, signal) => this.models.retrieve(slug, { signal, maxRetries: 0 }), log);
-    }
     this.chat = new Chat(ctx);
     this.completions = new Completions(ctx);
   }

@@ -75,50 +75,28 @@ function scalar(value: unknown): string {
 }
 
 /**
- * JSON text of `value`, cut after `max` characters. Iterative, with an explicit stack, so nesting
- * of any depth is safe, and it stops as soon as it has enough: a 64 KiB body costs no more than
- * its first `max` characters.
+ * JSON text of `value`, cut after `max` characters. It stops as soon as it has enough, and goes
+ * no deeper than 32 levels, so a body nested as deep as `JSON.parse` allows cannot overflow the
+ * stack, and a 64 KiB body costs no more than its first `max` characters.
  */
 export function preview(value: unknown, max = MAX_TEXT): string {
   let out = '';
-  const work: ({ text: string } | { value: unknown })[] = [{ value }];
-  while (work.length > 0 && out.length <= max) {
-    const item = work.pop()!;
-    if ('text' in item) {
-      out += item.text;
-      continue;
-    }
-    const v = item.value;
-    if (Array.isArray(v)) {
-      work.push({ text: ']' });
-      // Only as many items as could fit: the rest would be cut anyway.
-      const count = Math.min(v.length, max);
-      if (count < v.length) work.push({ text: ',…' });
-      for (let i = count - 1; i >= 0; i--) {
-        work.push({ value: v[i] === undefined ? null : v[i] });
-        if (i > 0) work.push({ text: ',' });
-      }
-      work.push({ text: '[' });
-    } else if (isRecord(v)) {
-      const keys = Object.keys(v).filter((k) => v[k] !== undefined && typeof v[k] !== 'function');
-      const count = Math.min(keys.length, max);
-      work.push({ text: count < keys.length ? ',…}' : '}' });
-      for (let i = count - 1; i >= 0; i--) {
-        const key = keys[i]!;
-        work.push({ value: v[key] });
-        work.push({ text: `${i > 0 ? ',' : ''}${JSON.stringify(key)}:` });
-      }
-      work.push({ text: '{' });
-    } else if (typeof v === 'string') {
-      out += JSON.stringify(v.length > max ? v.slice(0, max) : v);
-    } else if (typeof v === 'number') {
-      out += Number.isFinite(v) ? String(v) : 'null';
-    } else if (typeof v === 'boolean' || typeof v === 'bigint') {
-      out += String(v);
+  const put = (v: unknown, depth: number): boolean => {
+    if (typeof v === 'string') out += JSON.stringify(v.slice(0, max));
+    else if (typeof v !== 'object' || v === null) out += typeof v === 'number' && !Number.isFinite(v) ? 'null' : String(v);
+    else if (depth > 32) out += '…';
+    else if (Array.isArray(v)) {
+      out += '[';
+      v.some((item, i) => ((out += i ? ',' : ''), put(item, depth + 1)));
+      out += ']';
     } else {
-      out += 'null';
+      out += '{';
+      Object.keys(v).some((key, i) => ((out += `${i ? ',' : ''}${JSON.stringify(key)}:`), put((v as Record<string, unknown>)[key], depth + 1)));
+      out += '}';
     }
-  }
+    return out.length > max; // enough: stop
+  };
+  put(value, 0);
   return out.length > max ? `${out.slice(0, max)}…` : out;
 }
 

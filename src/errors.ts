@@ -296,6 +296,22 @@ export class ResponseValidationError extends InferenceError {
 }
 
 /**
+ * A `ResponseValidationError` with one issue about the whole body (or event): not JSON, too large,
+ * empty, or impossible to check.
+ * @internal
+ */
+export function bodyError(
+  target: RequestTarget,
+  response: Response,
+  message: string,
+  raw: unknown,
+  what?: string,
+  received: unknown = raw,
+): ResponseValidationError {
+  return new ResponseValidationError(target, { issues: [{ path: '', message, received }], raw, status: response.status, headers: response.headers, what });
+}
+
+/**
  * `models.waitUntilReady()` gave up: the model did not report `is_ready: true` in time.
  *
  * @example

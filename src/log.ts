@@ -4,7 +4,7 @@
  * Every line, and every value logged with it, has the API key masked (see mask.ts), whatever
  * its level: servers echo keys in the error messages and bodies that warnings quote.
  */
-import { isCredentialName, mask, maskText, MASK } from './mask';
+import { mask, maskText } from './mask';
 
 /**
  * How much the client logs. `'debug'` logs every request and response: method, URL (query values
@@ -90,14 +90,4 @@ export class Log {
     const secrets = this.#secrets;
     return [`[inference-sdk] ${maskText(message, secrets)}`, ...rest.map((value) => mask(value, secrets))];
   }
-}
-
-/** The headers as a plain object for logging, every credential-like header (see mask.ts) as `***`. */
-export function redactHeaders(headers: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    // The idempotency key is no credential, and seeing it repeat is how one reads a retry.
-    out[name] = isCredentialName(name) && name !== 'idempotency-key' ? MASK : value;
-  });
-  return out;
 }

@@ -349,10 +349,7 @@ export function assertHeaderValue(name: string, value: string, isHeader = true):
   // eslint-disable-next-line no-control-regex -- the range is the point: Latin-1 is U+0000 to U+00FF
   const outside = /[^\u0000-\u00ff]/.exec(value);
   if (outside) {
-    throw new InferenceError(
-      `${what} contains a character outside Latin-1 (at position ${outside.index}), which HTTP headers cannot carry` +
-        (isHeader ? '; encode the value first (e.g. with encodeURIComponent).' : '; check that it was copied whole and without typographic quotes.'),
-    );
+    throw new InferenceError(`${what} has a character HTTP headers cannot carry (outside Latin-1, at position ${outside.index})${isHeader ? '; encode it first' : ''}.`);
   }
 }
 
@@ -366,13 +363,11 @@ function checkHeaders(headers: HeadersInit | undefined, option: string): void {
   }
   for (const [name, value] of Object.entries(headers)) {
     if (!HEADER_NAME.test(name)) {
-      throw new InferenceError(
-        `\`${option}\`: ${JSON.stringify(name)} is not a valid header name (letters, digits and !#$%&'*+-.^_\`|~ only; no spaces, colons or brackets).`,
-      );
+      throw new InferenceError(`\`${option}\`: ${JSON.stringify(name)} is not a valid header name.`);
     }
     if (value === null || value === undefined) continue;
     if (typeof value !== 'string') {
-      throw new InferenceError(`\`${option}\`: the value of header "${name}" must be a string (or null to remove it); got ${typeof value}.`);
+      throw new InferenceError(`\`${option}\`: header "${name}" must be a string or null.`);
     }
     assertHeaderValue(name, value);
   }
@@ -392,9 +387,7 @@ function normaliseBaseURL(value: string): string {
     throw new InferenceError('`baseURL` must not contain credentials; pass the key as `apiKey`.');
   }
   if (url.hash !== '' || value.includes('#')) {
-    throw new InferenceError(
-      `\`baseURL\` must not contain a fragment ("#…"): it is never sent to the server. Expected e.g. "https://host/v1" (a query such as "?api-version=…" is kept).`,
-    );
+    throw new InferenceError('`baseURL` must not contain a fragment ("#…"), which is never sent.');
   }
   // Keep the path (it ends in /v1) without trailing slashes, so paths join with exactly one; a
   // query (Azure's ?api-version=…) stays, and buildURL applies it to every request.

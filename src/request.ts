@@ -8,12 +8,13 @@
  *
  * Every error leaving this file has the API key masked (mask.ts): servers echo keys back.
  */
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, InferenceError, ResponseValidationError, type RequestTarget } from './errors';
-import { redactHeaders, type Log } from './log';
-import { isCredentialName, mask, maskBody, maskQuery } from './mask';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, bodyError, InferenceError, type RequestTarget } from './errors';
+import type { Trace } from './debug';
+import type { Log } from './log';
+import { isCredentialName, mask } from './mask';
 import type { HeadersInit, QueryInit, RequestOptions, ResolvedOptions } from './options';
 import { readText } from './body';
-import { isRetryableStatus, retryDelay, sleep } from './retry';
+import { isRetryableStatus, retryDelay, sleep, within } from './retry';
 
 /** Error bodies past this are cut (an HTML page from a proxy can be large; its start says enough). */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -26,8 +27,8 @@ export interface RequestContext {
   /** The key: a string, or a promise of one when `apiKey` is a function. */
   apiKey(): string | Promise<string>;
   log: Log;
-  /** The pre-flight check of completion bodies (a no-op unless the `preflight` option is on). */
-  preflight?(body: object, wait?: Wait): Promise<void>;
+  /** The pre-flight check of completion bodies (absent unless the `preflight` option is on). */
+  preflight?: ((body: object, wait: Wait) => Promise<void>) | undefined;
 }
 
 /** What bounds a wait before anything is sent: the caller's signal and the call's timeout. */
@@ -75,10 +76,10 @@ export interface Sent {
   maxEventSize: number;
   /** The resolved API key, so readers can keep it out of what they report. */
   secret: string;
-  /** The client's log (it masks the key); debug lines name `url`, query values masked. */
+  /** The client's log (it masks the key). */
   log: Log;
-  /** The request URL. */
-  url: string;
+  /** The debug lines of this call, when debug logging is on. */
+  trace: Trace | undefined;
 }
 
 /**
@@ -91,27 +92,17 @@ export type Reader<T> = (sent: Sent) => Promise<T>;
 /** Read the whole body as JSON within the attempt's timeout. */
 export const readJSON: Reader<{ response: Response; body: unknown; target: RequestTarget }> = async (sent) => {
   try {
-    const { response, target, log } = sent;
+    const { response, target } = sent;
     const { text, truncated, bytes } = await readText(response, sent.maxBodySize);
-    if (log.enabled('debug')) log.debug(`${response.status} ${target.method} ${maskQuery(sent.url)} body (${bytes} bytes):`, maskBody(text, log.secrets));
+    sent.trace?.body(response.status, bytes, text);
     if (truncated) {
-      throw new ResponseValidationError(target, {
-        issues: [{ path: '', message: `the body is larger than maxBodySize (${sent.maxBodySize} bytes; read ${bytes})`, received: undefined }],
-        raw: text.slice(0, 1024),
-        status: response.status,
-        headers: response.headers,
-      });
+      throw bodyError(target, response, `the body is larger than maxBodySize (${sent.maxBodySize} bytes; read ${bytes})`, text.slice(0, 1024), undefined, undefined);
     }
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
-      throw new ResponseValidationError(target, {
-        issues: [{ path: '', message: describeNonJSON(text, response.headers), received: text }],
-        raw: text,
-        status: response.status,
-        headers: response.headers,
-      });
+      throw bodyError(target, response, describeNonJSON(text, response.headers), text);
     }
     // Some gateways (OpenRouter) report failures as a 200 whose body is an error object.
     if (isErrorEnvelope(body)) throw APIError.fromResponse(target, response.status, response.headers, body);
@@ -151,8 +142,17 @@ export async function send<T>(ctx: RequestContext, spec: RequestSpec, read: Read
       throw error;
     }
   }
-  const pendingKey = ctx.apiKey();
-  const apiKey = typeof pendingKey === 'string' ? pendingKey : await bounded(pendingKey, target, userSignal, timeout);
+  const key = ctx.apiKey();
+  let apiKey: string;
+  if (typeof key === 'string') apiKey = key;
+  else {
+    // A slow token refresh cannot outlive its call: raced against the signal and the timeout.
+    const got = await within(key, timeout, userSignal).catch((error: unknown) => {
+      throw userSignal?.aborted ? new APIUserAbortError(target, userSignal.reason) : error;
+    });
+    if (!got) throw new APIConnectionTimeoutError(target, timeout, 'apiKey');
+    apiKey = got.value;
+  }
   log.addSecret(apiKey);
   const masked = <E>(error: E): E => mask(error, log.secrets);
 
@@ -162,28 +162,20 @@ export async function send<T>(ctx: RequestContext, spec: RequestSpec, read: Read
   // Looked up per request, so that msw (which patches globalThis.fetch) and test doubles work.
   const fetchImpl = client.fetch ?? globalThis.fetch;
   const fetchOptions = { ...client.fetchOptions, ...opts.fetchOptions };
+  // Loaded only when debug logging is on: nobody else pays for formatting log lines.
+  const trace = log.enabled('debug') ? (await import('./debug')).trace(log, target.method, url) : undefined;
 
   for (let attempt = 0; ; attempt++) {
     if (userSignal?.aborted) throw new APIUserAbortError(target, userSignal.reason);
     const started = Date.now();
-    if (log.enabled('debug')) {
-      log.debug(`→ ${target.method} ${maskQuery(url)} (attempt ${attempt + 1} of ${maxRetries + 1})`, {
-        headers: redactHeaders(headers),
-        ...(body === undefined ? {} : { body: maskBody(body, log.secrets) }),
-      });
-    }
+    trace?.request(attempt + 1, maxRetries + 1, headers, body);
 
     const link = linkSignals(userSignal, timeout);
     let error: APIError;
     try {
       const init = { ...fetchOptions, method: spec.method, headers, signal: link.signal, ...(body === undefined ? {} : { body }) };
-      const response = await fetchFollowingRedirects(fetchImpl, url, init, target, log);
-      if (log.enabled('debug')) {
-        const id = response.headers.get('x-request-id');
-        log.debug(`← ${response.status} ${target.method} ${maskQuery(url)} in ${Date.now() - started} ms${id ? ` (request id ${id})` : ''}`, {
-          headers: redactHeaders(response.headers),
-        });
-      }
+      const response = await fetchFollowingRedirects(fetchImpl, url, init, target, trace);
+      trace?.response(response, started);
       if (response.ok) {
         return await read({
           response,
@@ -200,11 +192,11 @@ export async function send<T>(ctx: RequestContext, spec: RequestSpec, read: Read
           maxEventSize,
           secret: apiKey,
           log,
-          url,
+          trace,
         });
       }
       const errorBody = await readErrorBody(response);
-      if (log.enabled('debug')) log.debug(`${response.status} ${target.method} ${maskQuery(url)} error body:`, errorBody);
+      trace?.errorBody(response.status, errorBody);
       error = APIError.fromResponse(target, response.status, response.headers, errorBody, response.status === 404 ? missingV1(client.baseURL) : undefined);
     } catch (cause) {
       if (userSignal?.aborted) {
@@ -237,48 +229,12 @@ export async function send<T>(ctx: RequestContext, spec: RequestSpec, read: Read
   }
 }
 
-/**
- * `promise` (the `apiKey` function's), unless the caller's signal aborts or `timeout` passes
- * first: then the matching error at once. A slow token refresh cannot outlive its call.
- */
-function bounded<T>(promise: Promise<T>, target: RequestTarget, signal: AbortSignal | undefined, timeout: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    };
-    const onAbort = () => {
-      done();
-      reject(new APIUserAbortError(target, signal?.reason));
-    };
-    const timer = setTimeout(() => {
-      done();
-      reject(new APIConnectionTimeoutError(target, timeout, 'apiKey'));
-    }, timeout);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        done();
-        resolve(value);
-      },
-      (error: unknown) => {
-        done();
-        reject(error);
-      },
-    );
-  });
-}
-
 /** `JSON.stringify`, with a BigInt, a cycle or a throwing `toJSON` turned into an `InferenceError`. */
 export function serializeBody(body: unknown, where: string): string {
   try {
     return JSON.stringify(body);
   } catch (error) {
-    throw new InferenceError(
-      `${where}: the request body cannot be sent as JSON (${error instanceof Error ? error.message.split('\n')[0] : String(error)}). ` +
-        'Pass plain objects, arrays, strings, numbers and booleans (a BigInt as a number or string; no cycles).',
-      { cause: error },
-    );
+    throw new InferenceError(`${where}: the body cannot be sent as JSON (${String(error).split('\n')[0]}).`, { cause: error });
   }
 }
 
@@ -294,7 +250,7 @@ async function fetchFollowingRedirects(
   url: string,
   init: RequestInit,
   target: RequestTarget,
-  log: Log,
+  trace: Trace | undefined,
 ): Promise<Response> {
   if (init.redirect !== undefined) return fetchImpl(url, init);
   let current = new URL(url);
@@ -309,20 +265,20 @@ async function fetchFollowingRedirects(
     void response.body?.cancel().catch(() => {});
 
     const refuse = (why: string) => new APIError(response.status, `${response.status} ${target.method} ${target.path}: ${why}`, { headers: response.headers });
-    if (hop >= MAX_REDIRECTS) throw refuse(`more than ${MAX_REDIRECTS} redirects; the last went to ${maskQuery(current.href)}`);
+    if (hop >= MAX_REDIRECTS) throw refuse(`more than ${MAX_REDIRECTS} redirects; the last went to ${current.origin}${current.pathname}`);
     let next: URL;
     try {
       next = new URL(location, current);
     } catch {
-      throw refuse(`the redirect's location is not a URL: ${JSON.stringify(location.slice(0, 200))}`);
+      throw refuse('the redirect has no valid location');
     }
-    if (next.protocol !== 'https:' && next.protocol !== 'http:') throw refuse(`refused to follow a redirect to ${next.protocol} (only http and https)`);
+    if (!/^https?:$/.test(next.protocol)) throw refuse(`refused to follow a redirect to ${next.protocol}`);
     if (current.protocol === 'https:' && next.protocol === 'http:') {
-      throw refuse(`refused to follow a redirect from https to http (${next.origin}): the request and its key would travel unencrypted`);
+      throw refuse(`refused to follow a redirect from https to http (${next.origin})`);
     }
     const headers = new Headers(request.headers);
     if (next.origin !== current.origin) {
-      for (const name of [...headers.keys()]) if (isCredentialName(name) && name !== 'idempotency-key') headers.delete(name);
+      for (const name of [...headers.keys()]) if (isCredentialName(name)) headers.delete(name);
     }
     // As fetch does: 303 (and 301/302 after a POST) continue as a GET without the body.
     let { method, body } = request;
@@ -331,7 +287,7 @@ async function fetchFollowingRedirects(
       body = undefined;
       headers.delete('content-type');
     }
-    if (log.enabled('debug')) log.debug(`${response.status} redirect: ${target.method} ${maskQuery(current.href)} → ${method} ${maskQuery(next.href)}`);
+    trace?.redirect(response.status, current.href, method ?? 'GET', next.href);
     const { body: _previous, ...rest } = request;
     request = { ...rest, headers, ...(method === undefined ? {} : { method }), ...(body === undefined || body === null ? {} : { body }) };
     current = next;
@@ -381,8 +337,8 @@ async function readErrorBody(response: Response): Promise<unknown> {
 function missingV1(baseURL: string): string | undefined {
   const base = new URL(baseURL);
   if (base.pathname.split('/').some((segment) => /^v\d+/i.test(segment))) return undefined;
-  const suggested = `${base.origin}${base.pathname.replace(/\/+$/, '')}/v1${base.search}`;
-  return `the base URL ${maskQuery(baseURL)} has no /v1; the service answers under /v1: did you mean ${maskQuery(suggested)}?`;
+  const path = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
+  return `the base URL ${path} has no /v1; the service answers under /v1: did you mean ${path}/v1?`;
 }
 
 /** `host:port`, the port spelled out even when it is the scheme's default. */
@@ -430,18 +386,12 @@ function buildHeaders(apiKey: string, spec: RequestSpec, client: ResolvedOptions
   return headers;
 }
 
-/** A random UUID (v4), from the runtime's crypto where it has one. */
+/** A random UUID (v4). `randomUUID` needs a secure context in browsers; `getRandomValues` does not. */
 function newIdempotencyKey(): string {
-  const crypto = globalThis.crypto as Crypto | undefined;
-  if (typeof crypto?.randomUUID === 'function') return crypto.randomUUID();
-  // randomUUID needs a secure context in browsers; getRandomValues does not.
-  const bytes = new Uint8Array(16);
-  if (typeof crypto?.getRandomValues === 'function') crypto.getRandomValues(bytes);
-  else for (let i = 0; i < 16; i++) bytes[i] = Math.floor(Math.random() * 256);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return (
+    crypto.randomUUID?.() ??
+    '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (c) => (+c ^ (crypto.getRandomValues(new Uint8Array(1))[0]! & (15 >> (+c / 4)))).toString(16))
+  );
 }
 
 /**

@@ -6,9 +6,9 @@
  * a stream with no chunk at all; a stream without events (keep-alive comments only) ends after its
  * idle timeout; `break`, `return()` and `cancel()` abort the HTTP request at once.
  */
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, InferenceError, ResponseValidationError, type RequestTarget } from './errors';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, bodyError, InferenceError, ResponseValidationError, type RequestTarget } from './errors';
 import type { Log } from './log';
-import { mask, maskQuery } from './mask';
+import { mask } from './mask';
 import { DEFAULTS, type ValidationMode } from './options';
 import type { Reader, Sent } from './request';
 import { readText } from './body';
@@ -306,14 +306,7 @@ async function* decodeStream<T>(
       const { text } = await readText(response, sent.maxBodySize);
       throw notAStream(target, response, text);
     }
-    const tooLarge = () =>
-      new ResponseValidationError(target, {
-        issues: [{ path: '', message: `a stream event is larger than maxEventSize (${sent.maxEventSize} characters)`, received: undefined }],
-        raw: undefined,
-        status: response.status,
-        headers: response.headers,
-        what: 'stream event',
-      });
+    const tooLarge = () => bodyError(target, response, `a stream event is larger than maxEventSize (${sent.maxEventSize} characters)`, undefined, 'stream event');
     // The hot loop: per event, a few comparisons, JSON.parse and the schema's fast path.
     for await (const events of readEventBatches(response.body, { idle, maxEventSize: sent.maxEventSize, tooLarge })) {
       for (const event of events) {
@@ -321,7 +314,7 @@ async function* decodeStream<T>(
         if (data === '[DONE]') {
           ending = '[DONE]';
           // llama.cpp ends a failed request with [DONE] alone: nothing here is a completion.
-          if (count === 0) throw emptyStream(target, response);
+          if (count === 0) throw bodyError(target, response, 'the stream ended without a single chunk', undefined, 'stream');
           return;
         }
         if (data === '' || data === 'null') continue; // keep-alives (AgentRouter sends `data: null`)
@@ -358,9 +351,7 @@ async function* decodeStream<T>(
   } finally {
     idle.stop();
     cleanup();
-    if (log.enabled('debug')) {
-      log.debug(`${target.method} ${maskQuery(sent.url)}: stream ended: ${count} ${count === 1 ? 'event' : 'events'} in ${Date.now() - started} ms (${ending})`);
-    }
+    sent.trace?.streamEnd(count, started, ending);
   }
 
   /** What went wrong, as the error the caller gets. */
@@ -374,23 +365,6 @@ async function* decodeStream<T>(
   }
 }
 
-/** A stream that ended (with `[DONE]`) before a single chunk. */
-function emptyStream(target: RequestTarget, response: Response): ResponseValidationError {
-  return new ResponseValidationError(target, {
-    issues: [
-      {
-        path: '',
-        message: 'the stream ended without a single chunk (some servers, such as llama.cpp, send their error in a way the stream format has no place for)',
-        received: undefined,
-      },
-    ],
-    raw: undefined,
-    status: response.status,
-    headers: response.headers,
-    what: 'stream',
-  });
-}
-
 /**
  * An event the SDK could not process: its own typed errors pass; anything else (a check that
  * crashed on nesting deeper than a recursive walk survives) is a `ResponseValidationError` with
@@ -398,26 +372,14 @@ function emptyStream(target: RequestTarget, response: Response): ResponseValidat
  */
 function unprocessable(error: unknown, target: RequestTarget, response: Response, data: string): unknown {
   if (error instanceof InferenceError) return error;
-  return new ResponseValidationError(target, {
-    issues: [{ path: '', message: `the event could not be checked (${error instanceof Error ? error.message : String(error)})`, received: undefined }],
-    raw: data.length > 1024 ? `${data.slice(0, 1024)}…` : data,
-    status: response.status,
-    headers: response.headers,
-    what: 'stream event',
-  });
+  return bodyError(target, response, `the event could not be checked (${String(error)})`, data.length > 1024 ? `${data.slice(0, 1024)}…` : data, 'stream event', undefined);
 }
 
 function parseEvent(data: string, target: RequestTarget, response: Response): unknown {
   try {
     return JSON.parse(data);
   } catch {
-    throw new ResponseValidationError(target, {
-      issues: [{ path: '', message: 'expected a JSON event, got text that is not valid JSON', received: data }],
-      raw: data,
-      status: response.status,
-      headers: response.headers,
-      what: 'stream event',
-    });
+    throw bodyError(target, response, 'expected a JSON event, got text that is not valid JSON', data, 'stream event');
   }
 }
 
@@ -433,12 +395,7 @@ function parseLoosely(text: string): unknown {
 function notAStream(target: RequestTarget, response: Response, text: string): InferenceError {
   const body = parseLoosely(text);
   if (isErrorEvent(body)) return APIError.fromResponse(target, response.status, response.headers, body);
-  return new ResponseValidationError(target, {
-    issues: [{ path: '', message: 'expected an event stream (text/event-stream), got a JSON body', received: body }],
-    raw: body,
-    status: response.status,
-    headers: response.headers,
-  });
+  return bodyError(target, response, 'expected an event stream (text/event-stream), got a JSON body', body);
 }
 
 /** `{"error": …}` (OpenRouter, Groq, vercel's structured error parts), also beside `choices: []`. */

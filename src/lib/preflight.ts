@@ -13,6 +13,7 @@ import { APIError, PreflightError } from '../errors';
 import type { Model } from '../generated/types.gen';
 import type { Log } from '../log';
 import type { Wait } from '../request';
+import { within } from '../retry';
 
 /**
  * `'off'` (default): no check. `'warn'`: log a warning and send. `'error'`: reject with `PreflightError`.
@@ -68,45 +69,21 @@ export class Preflight {
   }
 
   /** The model's limits, waiting for the shared lookup only as long as this caller may. */
-  #wait(slug: string, wait: Wait | undefined): Promise<Model | undefined> {
+  async #wait(slug: string, wait: Wait | undefined): Promise<Model | undefined> {
     const lookup = this.#lookup(slug);
     if (lookup.settled || wait === undefined) return lookup.model;
-    const { signal, timeout } = wait;
-    if (signal?.aborted) return Promise.reject(signal.reason);
     lookup.waiting++;
-    return new Promise<Model | undefined>((resolve, reject) => {
-      let left = false;
-      const leave = () => {
-        if (left) return false;
-        left = true;
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        lookup.waiting--;
-        return true;
-      };
-      const abandon = () => {
-        // Nobody else waits: cancel the request instead of letting it run for nobody.
-        if (lookup.waiting === 0 && !lookup.settled) {
-          lookup.controller.abort();
-          if (this.#cache.get(slug) === lookup) this.#cache.delete(slug);
-        }
-      };
-      const onAbort = () => {
-        if (!leave()) return;
-        abandon();
-        reject(signal?.reason);
-      };
-      const timer = setTimeout(() => {
-        if (!leave()) return;
-        abandon();
-        this.log.debug(`preflight: the limits of ${slug} did not arrive within ${timeout} ms; sending unchecked`);
-        resolve(undefined);
-      }, timeout);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      lookup.model.then((model) => {
-        if (leave()) resolve(model);
-      });
-    });
+    try {
+      const got = await within(lookup.model, wait.timeout, wait.signal);
+      if (!got) this.log.debug(`preflight: no limits for ${slug} within ${wait.timeout} ms; sending unchecked`);
+      return got?.value;
+    } finally {
+      // Nobody else waits: cancel the lookup instead of letting it run for nobody.
+      if (--lookup.waiting === 0 && !lookup.settled) {
+        lookup.controller.abort();
+        if (this.#cache.get(slug) === lookup) this.#cache.delete(slug);
+      }
+    }
   }
 
   #lookup(slug: string): Lookup {

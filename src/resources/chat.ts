@@ -78,7 +78,7 @@ export class ChatCompletions {
     const ctx = this.#ctx;
     // Serialised here, so that a body JSON cannot carry (a BigInt, a cycle) throws at the call site.
     const json = serializeBody(body, 'chat.completions.create(body)');
-    const spec = { method: 'POST', path: '/chat/completions', body, json, options, before: async (wait: Wait) => ctx.preflight?.(body, wait) } as const;
+    const spec = { method: 'POST', path: '/chat/completions', body, json, options, before: ctx.preflight && ((wait: Wait) => ctx.preflight!(body, wait)) } as const;
     if (body.stream === true) {
       return streamCall<ChatCompletionChunk, ChatCompletionStream>(
         this.#ctx,

@@ -63,7 +63,7 @@ export class Completions {
     const ctx = this.#ctx;
     // Serialised here, so that a body JSON cannot carry (a BigInt, a cycle) throws at the call site.
     const json = serializeBody(body, 'completions.create(body)');
-    const spec = { method: 'POST', path: '/completions', body, json, options, before: async (wait: Wait) => ctx.preflight?.(body, wait) } as const;
+    const spec = { method: 'POST', path: '/completions', body, json, options, before: ctx.preflight && ((wait: Wait) => ctx.preflight!(body, wait)) } as const;
     if (body.stream === true) {
       // Each event of a legacy stream is a Completion carrying a text fragment.
       return streamCall(this.#ctx, spec, completionSchema, (source, controller) => new Stream(source, controller));

@@ -122,7 +122,7 @@ export function encodeSlug(slug: string): string {
         return encodeURIComponent(segment);
       } catch {
         // URIError: a lone surrogate (half of an emoji, cut from a longer string) cannot be encoded.
-        throw new InferenceError(`models.retrieve(slug): the slug contains a lone surrogate (a broken UTF-16 character), which cannot be sent in a URL.`);
+        throw new InferenceError('models.retrieve(slug): the slug has a lone surrogate (half a UTF-16 character).');
       }
     })
     .join('/');
