@@ -5,11 +5,17 @@
  * any depth, an attached `Request`) and of every log line.
  *
  * Masking replaces the key's occurrences only: an error keeps its class, code, status and causes,
- * so a short test key does not wipe out what the error says. Values are copied only where a
- * secret was found; everything else is returned as it is.
+ * so a short test key does not wipe out what the error says. Identifiers (`name`, `code`, `type`,
+ * `param`, `syscall`) are never rewritten, and secrets shorter than 4 characters are not masked
+ * (they occur in every word; no real key is that short). Values are copied only where a secret
+ * was found; everything else is returned as it is.
  */
 
 export const MASK = '***';
+/** Shorter secrets are not masked: "k" would garble every message and no real key is that short. */
+const MIN_SECRET = 4;
+/** Fields that name things, never quote them: left alone even when a short key occurs in them. */
+const IDENTIFIERS = new Set<PropertyKey>(['name', 'code', 'type', 'param', 'syscall', 'errno', 'status']);
 
 /**
  * Header names treated as credentials: by rule, not by list, because every gateway names its own
@@ -23,11 +29,11 @@ export function isCredentialName(name: string): boolean {
 
 /** `text` with every occurrence of every secret replaced by `***`. */
 export function maskText(text: string, secrets: readonly string[]): string {
-  for (const secret of secrets) if (secret && text.includes(secret)) text = text.split(secret).join(MASK);
+  for (const secret of secrets) if (secret.length >= MIN_SECRET && text.includes(secret)) text = text.split(secret).join(MASK);
   return text;
 }
 
-const has = (text: string, secrets: readonly string[]) => secrets.some((secret) => secret && text.includes(secret));
+const has = (text: string, secrets: readonly string[]) => secrets.some((secret) => secret.length >= MIN_SECRET && text.includes(secret));
 
 /** Past this depth a value is not copied key by key (a recursive walk would overflow the stack). */
 const MAX_DEPTH = 64;
@@ -38,7 +44,7 @@ const MAX_DEPTH = 64;
  * holds a secret is replaced by `'***'` as a whole.
  */
 export function mask<T>(value: T, secrets: readonly string[]): T {
-  return secrets.some(Boolean) ? (walk(value, secrets, new Map(), 0) as T) : value;
+  return secrets.some((secret) => secret.length >= MIN_SECRET) ? (walk(value, secrets, new Map(), 0) as T) : value;
 }
 
 function walk(value: unknown, secrets: readonly string[], seen: Map<object, unknown>, depth: number): unknown {
@@ -91,7 +97,7 @@ function copyOwn(value: object, proto: object | null, error: boolean, secrets: r
   }
   for (const key of Reflect.ownKeys(descriptors)) {
     const descriptor = descriptors[key]!;
-    if (!('value' in descriptor) || ((key === 'message' || key === 'stack') && error)) continue;
+    if (!('value' in descriptor) || IDENTIFIERS.has(key) || ((key === 'message' || key === 'stack') && error)) continue;
     const masked = walk(descriptor.value, secrets, seen, depth);
     if (masked !== descriptor.value) {
       descriptor.value = masked;
