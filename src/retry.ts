@@ -87,7 +87,17 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  */
 export function within<T>(promise: Promise<T>, ms: number, signal?: AbortSignal): Promise<{ value: T } | undefined> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
+    // Handlers first: a promise given up on must not end as an unhandled rejection later.
+    promise.then(
+      (value) => {
+        done();
+        resolve({ value });
+      },
+      (error: unknown) => {
+        done();
+        reject(error);
+      },
+    );
     const done = () => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
@@ -100,16 +110,7 @@ export function within<T>(promise: Promise<T>, ms: number, signal?: AbortSignal)
       done();
       resolve(undefined);
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        done();
-        resolve({ value });
-      },
-      (error: unknown) => {
-        done();
-        reject(error);
-      },
-    );
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
