@@ -186,8 +186,9 @@ export class Stream<T> implements AsyncIterable<T> {
       let finished = false;
       try {
         for (;;) {
-          if (controller.signal.aborted) throw new APIUserAbortError({ method: '', path: 'Stream.fromReadableStream' }, controller.signal.reason);
           const { done, value } = await reader.read();
+          // An abort cancels the body, which then reads as done: the loop must not end as if complete.
+          if (controller.signal.aborted) throw new APIUserAbortError({ method: 'read', path: 'Stream.fromReadableStream' }, controller.signal.reason);
           buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
           let start = 0;
           let newline: number;

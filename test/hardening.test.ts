@@ -624,6 +624,25 @@ describe('7. hostile bodies', () => {
     expect((error as ResponseValidationError).raw).toBe('not json');
   });
 
+  it('Stream.fromReadableStream: aborting its controller cancels the body and ends the loop with APIUserAbortError', async () => {
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(`${JSON.stringify(chunk('a'))}\n`));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const controller = new AbortController();
+    const stream = Stream.fromReadableStream<ChatCompletionChunk>(body, controller);
+    const error = await outcome(async () => {
+      for await (const _ of stream) controller.abort();
+    });
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(cancelled).toBe(true);
+  });
+
   it('Stream.fromReadableStream: its line buffer is bounded by maxEventSize', async () => {
     let pulled = 0;
     const endless = new ReadableStream<Uint8Array>({
