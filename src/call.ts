@@ -3,13 +3,17 @@
  * body or an event stream. Resources describe the call; this runs it.
  */
 import { APIPromise, type Runner } from './api-promise';
+import { bodyError, InferenceError } from './errors';
 import { readJSON, readNothing, send, type RequestContext, type RequestSpec } from './request';
 import { readStream, type EventReader, type Stream } from './stream';
 import { validator, type Normalizer } from './validate';
 
 /**
  * One JSON API call: send (with retries) → the body read into its documented shape (`normalize`).
- * `Kind` is the class of promise returned (`PagePromise` for a list).
+ * `Kind` is the class of promise returned (`PagePromise` for a list). The body is read inside the
+ * attempt, so that its errors have the key masked like every other, and a reading that crashes
+ * on a hostile body is a `ResponseValidationError` with the status, not a connection error that
+ * would be retried.
  */
 export function jsonCall<T, P extends APIPromise<T> = APIPromise<T>>(
   ctx: RequestContext,
@@ -19,15 +23,16 @@ export function jsonCall<T, P extends APIPromise<T> = APIPromise<T>>(
 ): P {
   return new Kind(async (raw) => {
     if (raw) return { response: await send(ctx, spec, readNothing) };
-    const sent = await send(ctx, spec, readJSON);
-    const check = validator(normalize, {
-      mode: ctx.options.validation,
-      log: ctx.log,
-      target: sent.target,
-      status: sent.response.status,
-      headers: sent.response.headers,
+    return send(ctx, spec, async (sent) => {
+      const { response, body, text, target } = await readJSON(sent);
+      const check = validator(normalize, { mode: ctx.options.validation, log: ctx.log, target, status: response.status, headers: response.headers });
+      try {
+        return { data: check(body, text), response };
+      } catch (error) {
+        if (error instanceof InferenceError) throw error;
+        throw bodyError(target, response, `the body could not be read (${String(error)})`, body, undefined, undefined);
+      }
     });
-    return { data: check(sent.body, sent.text), response: sent.response };
   });
 }
 

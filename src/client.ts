@@ -3,7 +3,7 @@
  * `request.ts`; the key lives in a private field that no log, error or `util.inspect` shows.
  */
 import { InferenceError } from './errors';
-import { Preflight } from './lib/preflight';
+import type { Preflight } from './lib/preflight';
 import { Log } from './log';
 import { resolveClientOptions, type ClientOptions } from './options';
 import type { RequestContext } from './request';
@@ -57,17 +57,24 @@ export class Client {
     this.maxRetries = resolved.maxRetries;
 
     const log = new Log(resolved.logLevel, resolved.logger);
-    let preflight: Preflight | undefined;
+    const mode = resolved.preflight;
+    let preflight: Promise<Preflight> | undefined;
     const ctx: RequestContext = {
       options: resolved,
-      apiKey: typeof apiKey === 'string' ? () => Promise.resolve(apiKey) : () => callKeyFunction(apiKey),
+      apiKey: typeof apiKey === 'string' ? () => apiKey : () => callKeyFunction(apiKey),
       log,
-      preflight: (body) => preflight?.check(body) ?? Promise.resolve(),
+      // Loaded on the first check, so that clients without `preflight` never ship it. One attempt
+      // per lookup: it is advisory, and a caller never waits longer than its own timeout.
+      preflight:
+        mode === 'off'
+          ? undefined
+          : async (body, wait) =>
+              (await (preflight ??= import('./lib/preflight').then(
+                ({ Preflight }) => new Preflight(mode, (slug, signal) => this.models.retrieve(slug, { signal, maxRetries: 0 }), log),
+              ))).check(body, wait),
     };
+    if (typeof apiKey === 'string') log.addSecret(apiKey);
     this.models = new Models(ctx);
-    if (resolved.preflight !== 'off') {
-      preflight = new Preflight(resolved.preflight, (slug) => this.models.retrieve(slug), log);
-    }
     this.chat = new Chat(ctx);
     this.completions = new Completions(ctx);
   }
@@ -85,9 +92,18 @@ export class Client {
   }
 }
 
-/** Resolve an `apiKey` function, checking what it returns (without ever quoting it). */
+/**
+ * Resolve an `apiKey` function, checking what it returns (without ever quoting it). Its own
+ * failure becomes an `InferenceError` with the original as `cause`. The request path races
+ * this against the call's signal and timeout.
+ */
 async function callKeyFunction(fn: () => string | Promise<string>): Promise<string> {
-  const key = await fn();
+  let key: unknown;
+  try {
+    key = await fn();
+  } catch (error) {
+    throw new InferenceError(`The \`apiKey\` function failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
   if (typeof key !== 'string' || key === '') {
     throw new InferenceError('The `apiKey` function must return a non-empty string.');
   }

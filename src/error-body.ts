@@ -23,10 +23,14 @@ export interface ErrorDetails {
 
 const MAX_TEXT = 300;
 
-/** `body` is the parsed JSON of the response, or its text when it was not JSON. */
+/**
+ * `body` is the parsed JSON of the response, or its text when it was not JSON. Nothing here
+ * recurses into the body: a hostile server can nest JSON as deep as `JSON.parse` allows (far
+ * deeper than `JSON.stringify` or `String()` survive), and the error must still carry its status.
+ */
 export function readErrorBody(body: unknown): ErrorDetails {
   if (typeof body === 'string') return fromText(body);
-  if (!isRecord(body)) return details(body === undefined || body === null ? 'no body' : JSON.stringify(body));
+  if (!isRecord(body)) return details(body === undefined || body === null ? 'no body' : preview(body));
 
   const inner = body.error;
   if (isRecord(inner)) return fromObject(inner);
@@ -34,14 +38,11 @@ export function readErrorBody(body: unknown): ErrorDetails {
 
   if ('detail' in body) return details(fromDetail(body.detail));
   if (typeof body.message === 'string') return fromObject(body);
-  return details(truncate(JSON.stringify(body)));
+  return details(preview(body));
 }
 
 function fromObject(obj: Record<string, unknown>): ErrorDetails {
-  const message =
-    typeof obj.message === 'string' && obj.message !== ''
-      ? obj.message
-      : truncate(JSON.stringify(obj));
+  const message = typeof obj.message === 'string' && obj.message !== '' ? obj.message : preview(obj);
   const result = details(
     message,
     typeof obj.type === 'string' ? obj.type : undefined,
@@ -58,14 +59,45 @@ function fromObject(obj: Record<string, unknown>): ErrorDetails {
 function fromDetail(detail: unknown): string {
   if (typeof detail === 'string') return detail;
   if (Array.isArray(detail)) {
-    const parts = detail.map((d) => {
-      if (!isRecord(d)) return String(d);
-      const msg = Array.isArray(d.msg) ? d.msg.map(String).join(', ') : String(d.msg ?? JSON.stringify(d));
-      return Array.isArray(d.loc) ? `${d.loc.join('.')}: ${msg}` : msg;
+    const parts = detail.slice(0, 20).map((d) => {
+      if (!isRecord(d)) return scalar(d);
+      const msg = Array.isArray(d.msg) ? d.msg.map(scalar).join(', ') : d.msg === undefined ? preview(d) : scalar(d.msg);
+      return Array.isArray(d.loc) ? `${d.loc.map(scalar).join('.')}: ${msg}` : msg;
     });
-    return parts.join('; ');
+    return truncate(parts.join('; ') + (detail.length > 20 ? ` (and ${detail.length - 20} more)` : ''));
   }
-  return truncate(JSON.stringify(detail));
+  return preview(detail);
+}
+
+/** A string or number as itself, anything else as a short JSON preview. */
+function scalar(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : preview(value);
+}
+
+/**
+ * JSON text of `value`, cut after `max` characters. It stops as soon as it has enough, and goes
+ * no deeper than 32 levels, so a body nested as deep as `JSON.parse` allows cannot overflow the
+ * stack, and a 64 KiB body costs no more than its first `max` characters.
+ */
+export function preview(value: unknown, max = MAX_TEXT): string {
+  let out = '';
+  const put = (v: unknown, depth: number): boolean => {
+    if (typeof v === 'string') out += JSON.stringify(v.slice(0, max));
+    else if (typeof v !== 'object' || v === null) out += typeof v === 'number' && !Number.isFinite(v) ? 'null' : String(v);
+    else if (depth > 32) out += '…';
+    else if (Array.isArray(v)) {
+      out += '[';
+      v.some((item, i) => ((out += i ? ',' : ''), put(item, depth + 1)));
+      out += ']';
+    } else {
+      out += '{';
+      Object.keys(v).some((key, i) => ((out += `${i ? ',' : ''}${JSON.stringify(key)}:`), put((v as Record<string, unknown>)[key], depth + 1)));
+      out += '}';
+    }
+    return out.length > max; // enough: stop
+  };
+  put(value, 0);
+  return out.length > max ? `${out.slice(0, max)}…` : out;
 }
 
 function fromText(text: string): ErrorDetails {

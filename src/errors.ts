@@ -11,8 +11,9 @@
  * └── ResponseValidationError       the server answered 2xx, but the body is not what the types promise
  * ```
  *
- * Messages name the method, the path and the status, and never hold the API key: the key only
- * travels in the Authorization header, which no error copies.
+ * Messages name the method, the path and the status, and never hold the API key: the key
+ * travels in the Authorization header, which no error copies, and where a server echoes it back
+ * (in a message, a body, a header) the request path masks it as `***` (mask.ts).
  */
 import { readErrorBody, type ErrorDetails } from './error-body';
 
@@ -28,6 +29,8 @@ export interface RequestTarget {
   method: string;
   /** The URL path, without origin or query (queries can carry secrets on some servers). */
   path: string;
+  /** `host:port` of the server, named in connection errors. */
+  host?: string | undefined;
 }
 
 /**
@@ -49,7 +52,7 @@ export class InferenceError extends Error {
 /**
  * The server answered with an error status (or an error body in a 200), or no answer came.
  * `status` is the HTTP status; for an error delivered inside a 200 response it is the numeric
- * `code` the provider gave, when that is an HTTP error status, else `undefined`.
+ * `code` (or `status_code`) the provider gave, when that is an HTTP error status, else 200.
  *
  * @example
  * ```ts
@@ -102,19 +105,14 @@ export class APIError<TStatus extends number | undefined = number | undefined> e
    * from the body, whatever shape it has (see `readErrorBody`).
    * @internal
    */
-  static fromResponse(
-    target: RequestTarget,
-    status: number,
-    headers: Headers,
-    body: unknown,
-  ): APIError<number> | APIError<undefined> {
+  static fromResponse(target: RequestTarget, status: number, headers: Headers, body: unknown, hint?: string): APIError<number> {
     const details = readErrorBody(body);
     const init = { headers, error: body, details };
-    // An error inside a 200 (OpenRouter) has no error status; its numeric code stands in.
-    const effective = status >= 400 ? status : (details.status ?? statusFromCode(details.code));
-    const message = `${effective ?? status} ${target.method} ${target.path}: ${details.message}`;
-    const Class = effective === undefined ? undefined : classForStatus(effective);
-    if (effective === undefined) return new APIError(undefined, message, init);
+    // An error inside a 200 (OpenRouter) has no error status; its numeric code stands in, and
+    // without one the status stays the one the server sent.
+    const effective = status >= 400 ? status : (details.status ?? statusFromCode(details.code) ?? status);
+    const message = `${effective} ${target.method} ${target.path}: ${details.message}${hint ? ` (${hint})` : ''}`;
+    const Class = classForStatus(effective);
     return Class ? new Class(effective, message, init) : new APIError(effective, message, init);
   }
 }
@@ -166,7 +164,7 @@ export class APIConnectionError extends APIError<undefined> {
   constructor(target: RequestTarget, init: { cause?: unknown; message?: string } = {}) {
     super(
       undefined,
-      init.message ?? `Connection error: ${target.method} ${target.path}: ${describeCause(init.cause)}`,
+      init.message ?? `Connection error: ${target.method} ${target.path}: ${describeCause(init.cause)}${target.host ? ` reaching ${target.host}` : ''}`,
       { cause: init.cause },
     );
   }
@@ -185,12 +183,21 @@ export class APIConnectionError extends APIError<undefined> {
  */
 export class APIConnectionTimeoutError extends APIConnectionError {
   override name = 'APIConnectionTimeoutError';
-  constructor(target: RequestTarget, timeoutMs: number, phase: 'request' | 'stream' = 'request') {
+  /**
+   * `phase`: `'request'` (no headers within `timeout`), `'apiKey'` (the `apiKey` function did not
+   * return within `timeout`), `'stream'` (no event within `streamIdleTimeout`), or
+   * `'keep-alive'` (the same, while the server sent only keep-alive comments).
+   */
+  constructor(target: RequestTarget, timeoutMs: number, phase: 'request' | 'apiKey' | 'stream' | 'keep-alive' = 'request') {
     super(target, {
       message:
         phase === 'stream'
-          ? `Stream stalled: no data for ${timeoutMs} ms (streamIdleTimeout): ${target.method} ${target.path}`
-          : `Request timed out after ${timeoutMs} ms: ${target.method} ${target.path}`,
+          ? `Stream stalled: no event for ${timeoutMs} ms (streamIdleTimeout): ${target.method} ${target.path}`
+          : phase === 'keep-alive'
+            ? `Stream stalled: no event for ${timeoutMs} ms (streamIdleTimeout), only keep-alive comments: ${target.method} ${target.path}`
+            : phase === 'apiKey'
+              ? `The \`apiKey\` function did not return within the timeout (${timeoutMs} ms): ${target.method} ${target.path}`
+              : `Request timed out after ${timeoutMs} ms: ${target.method} ${target.path}`,
     });
   }
 }
@@ -271,6 +278,10 @@ export class ResponseValidationError extends InferenceError {
       status: number;
       headers?: Headers | undefined;
       what?: string | undefined;
+      /** Replaces "status method path" at the start of the message (for bodies read without a request). */
+      where?: string | undefined;
+      /** The issues came from reading a JSON value into shape: the `validation` option can relax them. */
+      relaxable?: boolean | undefined;
     },
   ) {
     const list = init.issues
@@ -279,8 +290,8 @@ export class ResponseValidationError extends InferenceError {
       .join('; ');
     const more = init.issues.length > 5 ? ` (and ${init.issues.length - 5} more)` : '';
     super(
-      `${init.status} ${target.method} ${target.path}: ${init.what ?? 'response'} cannot be read as the documented shape: ${list}${more}. ` +
-        "To accept such responses as sent, set `validation: 'warn'` (or 'off') on the client.",
+      `${init.where ?? `${init.status} ${target.method} ${target.path}`}: ${init.what ?? 'response'} cannot be read as the documented shape: ${list}${more}` +
+        (init.relaxable ? ". To accept such responses as sent, set `validation: 'warn'` (or 'off') on the client." : ''),
     );
     this.issues = init.issues;
     this.raw = init.raw;
@@ -299,6 +310,22 @@ function preview(value: unknown): string {
   if (typeof value === 'object' && value !== null) return 'an object';
   const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/**
+ * A `ResponseValidationError` with one issue about the whole body (or event): not JSON, too large,
+ * empty, or impossible to check.
+ * @internal
+ */
+export function bodyError(
+  target: RequestTarget,
+  response: Response,
+  message: string,
+  raw: unknown,
+  what?: string,
+  received: unknown = raw,
+): ResponseValidationError {
+  return new ResponseValidationError(target, { issues: [{ path: '', message, received }], raw, status: response.status, headers: response.headers, what });
 }
 
 /**

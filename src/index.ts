@@ -92,7 +92,7 @@ export type {
   ParsedOutputOf,
   ParsedToolCallOf,
 } from './lib/parse';
-// A type here, not a value: the class (and partial-json) then load only when a parse() stream starts.
+// A type here, not a value: the class (and its partial-JSON parser) then load only when a parse() stream starts.
 export type { ParsedChatCompletionStream, DeepPartial } from './lib/parse-stream';
 export { ChatCompletionRunner } from './lib/run-tools';
 export type { RunnableTool, RunnableFunctionTool, RunToolsParams, RunToolsOptions, RunnerEvent } from './lib/run-tools';

@@ -1,10 +1,16 @@
 /**
  * Levelled logging through a user-supplied logger (default: `console`), with secrets redacted.
  * Nothing is formatted unless the level is enabled, so debug logging costs nothing when off.
+ * Every line, and every value logged with it, has the API key masked (see mask.ts), whatever
+ * its level: servers echo keys in the error messages and bodies that warnings quote.
  */
+import { mask, maskText } from './mask';
 
 /**
- * How much the client logs. `'debug'` logs every request and response (with the key redacted).
+ * How much the client logs. `'debug'` logs every request and response: method, URL (query values
+ * masked), headers (credentials masked), bodies (cut, credentials masked), status, duration,
+ * request id, and each retry with its reason. `'info'` logs retries; `'warn'` (the default)
+ * problems that did not stop a request.
  *
  * @example
  * ```ts
@@ -36,39 +42,52 @@ export const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 
 
 const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
 
-/** Headers whose values are credentials on this service or on servers users point the SDK at. */
-const SECRET_HEADERS = new Set(['authorization', 'api-key', 'x-api-key', 'proxy-authorization', 'cookie']);
+/** How many resolved keys a log remembers to mask (an `apiKey` function may rotate them). */
+const MAX_SECRETS = 4;
 
 /** A logger bound to a level. `enabled(level)` lets callers skip building expensive messages. */
 export class Log {
-  constructor(
-    private readonly level: LogLevel,
-    private readonly logger: Logger,
-  ) {}
+  // Private (#), so that util.inspect of a client never shows the keys kept here for masking.
+  readonly #secrets: string[] = [];
+  readonly #level: LogLevel;
+  readonly #logger: Logger;
+
+  constructor(level: LogLevel, logger: Logger) {
+    this.#level = level;
+    this.#logger = logger;
+  }
+
+  /** Mask `secret` in everything logged from now on. */
+  addSecret(secret: string): void {
+    if (secret === '' || this.#secrets.includes(secret)) return;
+    this.#secrets.unshift(secret);
+    if (this.#secrets.length > MAX_SECRETS) this.#secrets.length = MAX_SECRETS;
+  }
+
+  /** The secrets this log masks (most recent first). */
+  get secrets(): readonly string[] {
+    return this.#secrets;
+  }
 
   enabled(level: Exclude<LogLevel, 'off'>): boolean {
-    return RANK[this.level] >= RANK[level];
+    return RANK[this.#level] >= RANK[level];
   }
 
   error(message: string, ...rest: unknown[]): void {
-    if (this.enabled('error')) this.logger.error(`[inference-sdk] ${message}`, ...rest);
+    if (this.enabled('error')) this.#logger.error(...this.#line(message, rest));
   }
   warn(message: string, ...rest: unknown[]): void {
-    if (this.enabled('warn')) this.logger.warn(`[inference-sdk] ${message}`, ...rest);
+    if (this.enabled('warn')) this.#logger.warn(...this.#line(message, rest));
   }
   info(message: string, ...rest: unknown[]): void {
-    if (this.enabled('info')) this.logger.info(`[inference-sdk] ${message}`, ...rest);
+    if (this.enabled('info')) this.#logger.info(...this.#line(message, rest));
   }
   debug(message: string, ...rest: unknown[]): void {
-    if (this.enabled('debug')) this.logger.debug(`[inference-sdk] ${message}`, ...rest);
+    if (this.enabled('debug')) this.#logger.debug(...this.#line(message, rest));
   }
-}
 
-/** The headers as a plain object for logging, with every credential replaced by `***`. */
-export function redactHeaders(headers: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    out[name] = SECRET_HEADERS.has(name) ? '***' : value;
-  });
-  return out;
+  #line(message: string, rest: unknown[]): [string, ...unknown[]] {
+    const secrets = this.#secrets;
+    return [`[inference-sdk] ${maskText(message, secrets)}`, ...rest.map((value) => mask(value, secrets))];
+  }
 }

@@ -69,15 +69,21 @@ export interface ClientOptions {
    * before each request, so a rotated key takes effect). Default: `INFERENCE_API_KEY`.
    */
   apiKey?: string | (() => string | Promise<string>) | undefined;
-  /** The service's base URL, ending in `/v1`. Default: `INFERENCE_BASE_URL`. */
+  /**
+   * The service's base URL, ending in `/v1`. Default: `INFERENCE_BASE_URL`. A query string in it
+   * (Azure's `?api-version=…`) is sent with every request; a fragment (`#…`) is an error.
+   */
   baseURL?: string | undefined;
   /** Milliseconds before a request attempt is abandoned (retried if retries remain). Default 600 000 (10 min). */
   timeout?: number | undefined;
   /** Retries after the first attempt, for connection errors, timeouts, 408, 409, 429 and 5xx. Default 2. */
   maxRetries?: number | undefined;
   /**
-   * Milliseconds a stream may stay silent (no byte, not even a keep-alive comment) before it is
-   * ended with `APIConnectionTimeoutError`. Default 300 000 (5 min). `timeout` covers only the
+   * Milliseconds a stream may go without an event before it is ended with
+   * `APIConnectionTimeoutError`: from its headers to the first event, and between events. Bytes of
+   * an event still arriving count; keep-alive comments (`: ping`) do not, so a server that only
+   * sends pings cannot hold a stream open for ever. Default 300 000 (5 min), generous because
+   * gateways (OpenRouter) send comments while a request is queued. `timeout` covers only the
    * wait for a stream's headers.
    */
   streamIdleTimeout?: number | undefined;
@@ -110,10 +116,17 @@ export interface ClientOptions {
   /**
    * Check `max_tokens` / `max_completion_tokens` against the model's `max_output_length` before
    * sending a completion: `'warn'` logs, `'error'` rejects with `PreflightError` and sends nothing.
-   * The model's limits are fetched once (`GET /models/{slug}`) and cached for 10 minutes.
-   * Default `'off'`.
+   * The model's limits are fetched once (`GET /models/{slug}`) and cached for 10 minutes. The
+   * lookup waits at most the call's `timeout` and ends with its `signal`; a model it cannot
+   * describe in time is not checked. Default `'off'`.
    */
   preflight?: PreflightMode | undefined;
+  /**
+   * Send a generated `Idempotency-Key` header with every POST, the same on each of its retries,
+   * so that a server or gateway that honours it never runs a retried generation twice. Default
+   * `true`; `false` sends one only when a request passes `idempotencyKey`.
+   */
+  idempotencyKeys?: boolean | undefined;
 }
 
 /**
@@ -134,10 +147,12 @@ export interface RequestOptions {
   maxBodySize?: number | undefined;
   maxEventSize?: number | undefined;
   /**
-   * Sent as the `Idempotency-Key` header, the same on every retry of this request, so a server
-   * that supports it can tell a retry from a new request.
+   * The `Idempotency-Key` header of this request, the same on every retry, so a server that
+   * supports it can tell a retry from a new request. POSTs get a generated one by default (see
+   * the client's `idempotencyKeys`); pass your own to make a retry of your own (a new call)
+   * recognisable too, or `false` to send none.
    */
-  idempotencyKey?: string | undefined;
+  idempotencyKey?: string | false | undefined;
   /** Merged over the client's headers; `null` removes one. */
   headers?: HeadersInit | undefined;
   /** Merged over the client's `defaultQuery`; `null` removes one. */
@@ -175,6 +190,7 @@ export interface ResolvedOptions {
   logger: Logger;
   validation: ValidationMode;
   preflight: PreflightMode;
+  idempotencyKeys: boolean;
 }
 
 const CLIENT_OPTION_NAMES: readonly (keyof ClientOptions)[] = [
@@ -194,6 +210,7 @@ const CLIENT_OPTION_NAMES: readonly (keyof ClientOptions)[] = [
   'logger',
   'validation',
   'preflight',
+  'idempotencyKeys',
 ];
 
 const REQUEST_OPTION_NAMES: readonly (keyof RequestOptions)[] = [
@@ -230,7 +247,8 @@ export function resolveClientOptions(options: ClientOptions): {
   if (typeof apiKey !== 'string' && typeof apiKey !== 'function') {
     throw new InferenceError('`apiKey` must be a string or a function returning one.');
   }
-  if (typeof apiKey === 'string') assertHeaderValue('apiKey', apiKey, false);
+  // Named as the user gave it: the option, or the environment variable it came from.
+  if (typeof apiKey === 'string') assertHeaderValue(options.apiKey === undefined ? 'INFERENCE_API_KEY' : 'apiKey', apiKey, false);
 
   const baseURL = options.baseURL ?? readEnv('INFERENCE_BASE_URL');
   if (baseURL === undefined || baseURL === '') {
@@ -247,7 +265,8 @@ export function resolveClientOptions(options: ClientOptions): {
     );
   }
 
-  const logLevel = options.logLevel ?? envLogLevel() ?? DEFAULTS.logLevel;
+  const logger = options.logger ?? console;
+  const logLevel = options.logLevel ?? envLogLevel(logger) ?? DEFAULTS.logLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new InferenceError(`\`logLevel\` must be one of ${LOG_LEVELS.join(', ')}; got ${JSON.stringify(logLevel)}.`);
   }
@@ -265,6 +284,9 @@ export function resolveClientOptions(options: ClientOptions): {
     throw new InferenceError('`fetch` must be a function with the signature of the global fetch.');
   }
   checkHeaders(options.defaultHeaders, 'defaultHeaders');
+  if (options.idempotencyKeys !== undefined && typeof options.idempotencyKeys !== 'boolean') {
+    throw new InferenceError(`\`idempotencyKeys\` must be true or false; got ${JSON.stringify(options.idempotencyKeys)}.`);
+  }
 
   return {
     apiKey,
@@ -281,9 +303,10 @@ export function resolveClientOptions(options: ClientOptions): {
       defaultQuery: options.defaultQuery,
       dangerouslyAllowBrowser,
       logLevel,
-      logger: options.logger ?? console,
+      logger,
       validation,
       preflight,
+      idempotencyKeys: options.idempotencyKeys ?? true,
     },
   };
 }
@@ -300,9 +323,9 @@ export function checkRequestOptions(options: RequestOptions | undefined, method:
   if (options.streamIdleTimeout !== undefined) checkTimeout(options.streamIdleTimeout, 'streamIdleTimeout');
   if (options.maxBodySize !== undefined) checkSize(options.maxBodySize, 'maxBodySize');
   if (options.maxEventSize !== undefined) checkSize(options.maxEventSize, 'maxEventSize');
-  if (options.idempotencyKey !== undefined) {
+  if (options.idempotencyKey !== undefined && options.idempotencyKey !== false) {
     if (typeof options.idempotencyKey !== 'string' || options.idempotencyKey === '') {
-      throw new InferenceError(`${method}: \`idempotencyKey\` must be a non-empty string.`);
+      throw new InferenceError(`${method}: \`idempotencyKey\` must be a non-empty string, or false to send none.`);
     }
     assertHeaderValue('idempotencyKey', options.idempotencyKey);
   }
@@ -313,16 +336,25 @@ export function checkRequestOptions(options: RequestOptions | undefined, method:
 }
 
 /**
- * A header value with CR or LF could split the request (header injection); the runtime would
- * reject it too, but with a message that quotes the value, which may be the key.
+ * A header value the runtime would refuse, checked here so that the error is an `InferenceError`
+ * that names the header (or option) and never quotes the value, which may be the key. A CR or LF
+ * could split the request (header injection); a character above U+00FF (a `€`, an emoji, a lone
+ * surrogate) cannot be sent at all, since header values are bytes.
  */
-export function assertHeaderValue(name: string, value: string, quote = true): void {
+export function assertHeaderValue(name: string, value: string, isHeader = true): void {
+  const what = isHeader ? `Header "${name}"` : `\`${name}\``;
   if (/[\r\n\0]/.test(value)) {
-    throw new InferenceError(
-      `${quote ? `Header "${name}"` : `\`${name}\``} contains a line break or NUL character, which HTTP headers cannot carry.`,
-    );
+    throw new InferenceError(`${what} contains a line break or NUL character, which HTTP headers cannot carry.`);
+  }
+  // eslint-disable-next-line no-control-regex -- the range is the point: Latin-1 is U+0000 to U+00FF
+  const outside = /[^\u0000-\u00ff]/.exec(value);
+  if (outside) {
+    throw new InferenceError(`${what} has a character HTTP headers cannot carry (outside Latin-1, at position ${outside.index})${isHeader ? '; encode it first' : ''}.`);
   }
 }
+
+/** RFC 9110 token characters: what `Headers` accepts as a name. */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 function checkHeaders(headers: HeadersInit | undefined, option: string): void {
   if (headers === undefined) return;
@@ -330,7 +362,14 @@ function checkHeaders(headers: HeadersInit | undefined, option: string): void {
     throw new InferenceError(`\`${option}\` must be an object of header names to values.`);
   }
   for (const [name, value] of Object.entries(headers)) {
-    if (typeof value === 'string') assertHeaderValue(name, value, !/authorization|key/i.test(name));
+    if (!HEADER_NAME.test(name)) {
+      throw new InferenceError(`\`${option}\`: ${JSON.stringify(name)} is not a valid header name.`);
+    }
+    if (value === null || value === undefined) continue;
+    if (typeof value !== 'string') {
+      throw new InferenceError(`\`${option}\`: header "${name}" must be a string or null.`);
+    }
+    assertHeaderValue(name, value);
   }
 }
 
@@ -347,8 +386,13 @@ function normaliseBaseURL(value: string): string {
   if (url.username || url.password) {
     throw new InferenceError('`baseURL` must not contain credentials; pass the key as `apiKey`.');
   }
-  // Keep the path (it ends in /v1) but drop one trailing slash, so paths join with exactly one.
-  return url.href.replace(/\/+$/, '');
+  if (url.hash !== '' || value.includes('#')) {
+    throw new InferenceError('`baseURL` must not contain a fragment ("#…"), which is never sent.');
+  }
+  // Keep the path (it ends in /v1) without trailing slashes, so paths join with exactly one; a
+  // query (Azure's ?api-version=…) stays, and buildURL applies it to every request.
+  url.pathname = url.pathname.replace(/\/+$/, '');
+  return url.search === '' ? url.href.replace(/\/+$/, '') : url.href;
 }
 
 function checkTimeout(value: number, name: string): number {
@@ -372,9 +416,22 @@ function checkRetries(value: number, name: string): number {
   return value;
 }
 
-function envLogLevel(): LogLevel | undefined {
-  const value = readEnv('INFERENCE_LOG')?.toLowerCase();
-  return value && (LOG_LEVELS as readonly string[]).includes(value) ? (value as LogLevel) : undefined;
+/** INFERENCE_LOG values already warned about: a typo is reported once, not per client. */
+const warnedLogLevels = new Set<string>();
+
+function envLogLevel(logger: Logger): LogLevel | undefined {
+  const raw = readEnv('INFERENCE_LOG');
+  const value = raw?.toLowerCase();
+  if (value === undefined) return undefined;
+  if ((LOG_LEVELS as readonly string[]).includes(value)) return value as LogLevel;
+  // An environment variable cannot throw at the user like an option does; it warns, once.
+  if (!warnedLogLevels.has(value)) {
+    warnedLogLevels.add(value);
+    logger.warn(
+      `[inference-sdk] INFERENCE_LOG=${JSON.stringify(raw)} is not a log level; expected one of ${LOG_LEVELS.join(', ')}. Using "${DEFAULTS.logLevel}".`,
+    );
+  }
+  return undefined;
 }
 
 function rejectUnknown(options: object, known: readonly string[], where: string): void {

@@ -3,24 +3,39 @@
  * response inside the attempt, so that a body cut off mid-way (or a stream that fails before its
  * first event) is retried like a failed status.
  *
- *   buildURL / buildHeaders → fetch → status ≥ 400? → APIError (retry?) → reader (retry?) → caller
+ *   body → JSON, preflight, key (each bounded by signal and timeout) → buildURL / buildHeaders
+ *   → fetch (redirects followed here) → status ≥ 400? → APIError (retry?) → reader (retry?) → caller
+ *
+ * Every error leaving this file has the API key masked (mask.ts): servers echo keys back.
  */
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, InferenceError, ResponseValidationError, type RequestTarget } from './errors';
-import { redactHeaders, type Log } from './log';
-import { assertHeaderValue, type HeadersInit, type QueryInit, type RequestOptions, type ResolvedOptions } from './options';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, bodyError, InferenceError, type RequestTarget } from './errors';
+import type { Trace } from './debug';
+import type { Log } from './log';
+import { isCredentialName, mask } from './mask';
+import type { HeadersInit, QueryInit, RequestOptions, ResolvedOptions } from './options';
 import { readText } from './body';
-import { isRetryableStatus, retryDelay, sleep } from './retry';
+import { isRetryableStatus, retryDelay, sleep, within } from './retry';
 
 /** Error bodies past this are cut (an HTML page from a proxy can be large; its start says enough). */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
+/** Redirects followed before giving up (the fetch standard's limit). */
+const MAX_REDIRECTS = 20;
 
 /** What the client gives the request path: resolved options, the key (resolved per request) and the log. */
 export interface RequestContext {
   options: ResolvedOptions;
-  apiKey(): Promise<string>;
+  /** The key: a string, or a promise of one when `apiKey` is a function. */
+  apiKey(): string | Promise<string>;
   log: Log;
-  /** The pre-flight check of completion bodies (a no-op unless the `preflight` option is on). */
-  preflight?(body: object): Promise<void>;
+  /** The pre-flight check of completion bodies (absent unless the `preflight` option is on). */
+  preflight?: ((body: object, wait: Wait) => Promise<void>) | undefined;
+}
+
+/** What bounds a wait before anything is sent: the caller's signal and the call's timeout. */
+export interface Wait {
+  signal: AbortSignal | undefined;
+  /** Milliseconds. */
+  timeout: number;
 }
 
 /** One API call as a resource describes it. */
@@ -30,11 +45,13 @@ export interface RequestSpec {
   path: string;
   /** JSON body. */
   body?: unknown;
+  /** The body already serialised (at the call site, so that an unserialisable body throws there). */
+  json?: string | undefined;
   options?: RequestOptions | undefined;
   /** Ask for an event stream (sets `Accept: text/event-stream`). */
   stream?: boolean;
   /** Runs before anything is sent (the pre-flight check); its rejection is the call's. */
-  before?: (() => Promise<void>) | undefined;
+  before?: ((wait: Wait) => Promise<void>) | undefined;
 }
 
 /** A response whose status was 2xx, handed to a `Reader` inside its attempt. */
@@ -59,6 +76,10 @@ export interface Sent {
   maxEventSize: number;
   /** The resolved API key, so readers can keep it out of what they report. */
   secret: string;
+  /** The client's log (it masks the key). */
+  log: Log;
+  /** The debug lines of this call, when debug logging is on. */
+  trace: Trace | undefined;
 }
 
 /**
@@ -73,24 +94,15 @@ export const readJSON: Reader<{ response: Response; body: unknown; text: string;
   try {
     const { response, target } = sent;
     const { text, truncated, bytes } = await readText(response, sent.maxBodySize);
+    sent.trace?.body(response.status, bytes, text);
     if (truncated) {
-      throw new ResponseValidationError(target, {
-        issues: [{ path: '', message: `the body is larger than maxBodySize (${sent.maxBodySize} bytes; read ${bytes})`, received: undefined }],
-        raw: text.slice(0, 1024),
-        status: response.status,
-        headers: response.headers,
-      });
+      throw bodyError(target, response, `the body is larger than maxBodySize (${sent.maxBodySize} bytes; read ${bytes})`, text.slice(0, 1024), undefined, undefined);
     }
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
-      throw new ResponseValidationError(target, {
-        issues: [{ path: '', message: describeNonJSON(text, response.headers), received: text }],
-        raw: text,
-        status: response.status,
-        headers: response.headers,
-      });
+      throw bodyError(target, response, describeNonJSON(text, response.headers), text);
     }
     // Some gateways (OpenRouter) report failures as a 200 whose body is an error object.
     if (isErrorEnvelope(body)) throw APIError.fromResponse(target, response.status, response.headers, body);
@@ -112,40 +124,58 @@ export const readNothing: Reader<Response> = async (sent) => {
 export async function send<T>(ctx: RequestContext, spec: RequestSpec, read: Reader<T>): Promise<T> {
   const { options: client, log } = ctx;
   const opts = spec.options ?? {};
-  if (spec.before) await spec.before();
   const url = buildURL(client.baseURL, spec.path, client.defaultQuery, opts.query);
-  const target: RequestTarget = { method: spec.method, path: new URL(url).pathname };
+  const parsed = new URL(url);
+  const target: RequestTarget = { method: spec.method, path: parsed.pathname, host: hostAndPort(parsed) };
   const timeout = opts.timeout ?? client.timeout;
   const maxRetries = opts.maxRetries ?? client.maxRetries;
   const userSignal = opts.signal;
-  const apiKey = await ctx.apiKey();
-  const headers = buildHeaders(apiKey, spec, client.defaultHeaders, opts.headers);
-  // One key for all attempts: a server that saw the first attempt can recognise the retry.
-  if (opts.idempotencyKey !== undefined) headers.set('idempotency-key', opts.idempotencyKey);
+  const body = spec.json ?? (spec.body === undefined ? undefined : serializeBody(spec.body, `${target.method} ${spec.path}`));
+
+  // Before anything is sent, every wait ends with the caller's signal and within the timeout.
+  if (userSignal?.aborted) throw new APIUserAbortError(target, userSignal.reason);
+  if (spec.before) {
+    try {
+      await spec.before({ signal: userSignal, timeout });
+    } catch (error) {
+      if (userSignal?.aborted) throw new APIUserAbortError(target, userSignal.reason);
+      throw error;
+    }
+  }
+  const key = ctx.apiKey();
+  let apiKey: string;
+  if (typeof key === 'string') apiKey = key;
+  else {
+    // A slow token refresh cannot outlive its call: raced against the signal and the timeout.
+    const got = await within(key, timeout, userSignal).catch((error: unknown) => {
+      throw userSignal?.aborted ? new APIUserAbortError(target, userSignal.reason) : error;
+    });
+    if (!got) throw new APIConnectionTimeoutError(target, timeout, 'apiKey');
+    apiKey = got.value;
+  }
+  log.addSecret(apiKey);
+  const masked = <E>(error: E): E => mask(error, log.secrets);
+
+  const headers = buildHeaders(apiKey, spec, client, opts);
   const maxBodySize = opts.maxBodySize ?? client.maxBodySize;
   const maxEventSize = opts.maxEventSize ?? client.maxEventSize;
-  const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
   // Looked up per request, so that msw (which patches globalThis.fetch) and test doubles work.
   const fetchImpl = client.fetch ?? globalThis.fetch;
+  const fetchOptions = { ...client.fetchOptions, ...opts.fetchOptions };
+  // Loaded only when debug logging is on: nobody else pays for formatting log lines.
+  const trace = log.enabled('debug') ? (await import('./debug')).trace(log, target.method, url) : undefined;
 
   for (let attempt = 0; ; attempt++) {
     if (userSignal?.aborted) throw new APIUserAbortError(target, userSignal.reason);
-    if (log.enabled('debug')) {
-      log.debug(`${target.method} ${url} (attempt ${attempt + 1})`, { headers: redactHeaders(headers) });
-    }
+    const started = Date.now();
+    trace?.request(attempt + 1, maxRetries + 1, headers, body);
 
     const link = linkSignals(userSignal, timeout);
     let error: APIError;
     try {
-      const response = await fetchImpl(url, {
-        ...client.fetchOptions,
-        ...opts.fetchOptions,
-        method: spec.method,
-        headers,
-        signal: link.signal,
-        ...(body === undefined ? {} : { body }),
-      });
-      if (log.enabled('debug')) log.debug(`${target.method} ${url} → ${response.status}`);
+      const init = { ...fetchOptions, method: spec.method, headers, signal: link.signal, ...(body === undefined ? {} : { body }) };
+      const response = await fetchFollowingRedirects(fetchImpl, url, init, target, trace);
+      trace?.response(response, started);
       if (response.ok) {
         return await read({
           response,
@@ -161,37 +191,111 @@ export async function send<T>(ctx: RequestContext, spec: RequestSpec, read: Read
           maxBodySize,
           maxEventSize,
           secret: apiKey,
+          log,
+          trace,
         });
       }
-      error = APIError.fromResponse(target, response.status, response.headers, await readErrorBody(response));
+      const errorBody = await readErrorBody(response);
+      trace?.errorBody(response.status, errorBody);
+      error = APIError.fromResponse(target, response.status, response.headers, errorBody, response.status === 404 ? missingV1(client.baseURL) : undefined);
     } catch (cause) {
       if (userSignal?.aborted) {
         link.release();
-        throw new APIUserAbortError(target, userSignal.reason);
+        throw masked(new APIUserAbortError(target, userSignal.reason));
       }
-      // The server answered and its answer is wrong (ResponseValidationError): asking again will not help.
+      // The server answered and its answer is wrong (ResponseValidationError), or the SDK refused
+      // to go on (a redirect): asking again will not help.
       if (cause instanceof InferenceError && !(cause instanceof APIError)) {
         link.release();
-        throw cause;
+        throw masked(cause);
       }
       error =
         cause instanceof APIError
           ? cause
           : link.timedOut
             ? new APIConnectionTimeoutError(target, timeout)
-            : new APIConnectionError(target, { cause: withoutSecret(cause, apiKey) });
+            : new APIConnectionError(target, { cause });
     }
     link.release();
 
     const delay = attempt < maxRetries ? retryDelayFor(error, attempt + 1) : undefined;
-    if (delay === undefined) throw error;
-    log.info(`${error.message}; retrying in ${Math.round(delay)} ms (${maxRetries - attempt} retries left)`);
+    if (delay === undefined) throw masked(error);
+    log.info(`${error.message}; retrying in ${Math.round(delay)} ms (attempt ${attempt + 2} of ${maxRetries + 1})`);
     try {
       await sleep(delay, userSignal);
     } catch (reason) {
-      throw new APIUserAbortError(target, reason);
+      throw masked(new APIUserAbortError(target, reason));
     }
   }
+}
+
+/** `JSON.stringify`, with a BigInt, a cycle or a throwing `toJSON` turned into an `InferenceError`. */
+export function serializeBody(body: unknown, where: string): string {
+  try {
+    return JSON.stringify(body);
+  } catch (error) {
+    throw new InferenceError(`${where}: the body cannot be sent as JSON (${String(error).split('\n')[0]}).`, { cause: error });
+  }
+}
+
+/**
+ * fetch, following redirects here rather than in the runtime: `fetch` drops `Authorization` on a
+ * redirect to another origin but keeps `x-api-key`, `api-key` and every other credential header,
+ * and follows https → http. Here every credential-like header (the rule in mask.ts) is dropped
+ * on a change of origin, and a downgrade to http is refused. `fetchOptions.redirect`, when the
+ * user sets it, leaves redirects to the runtime as asked.
+ */
+async function fetchFollowingRedirects(
+  fetchImpl: typeof fetch,
+  url: string,
+  init: RequestInit,
+  target: RequestTarget,
+  trace: Trace | undefined,
+): Promise<Response> {
+  if (init.redirect !== undefined) return fetchImpl(url, init);
+  let current = new URL(url);
+  let request: RequestInit = { ...init, redirect: 'manual' };
+  for (let hop = 0; ; hop++) {
+    const response = await fetchImpl(current.href, request);
+    // A browser hides where a manual redirect goes; it also enforces CORS and mixed-content rules
+    // itself, so there the runtime may follow.
+    if (response.type === 'opaqueredirect') return fetchImpl(current.href, { ...request, redirect: 'follow' });
+    const location = response.headers.get('location');
+    if (!isRedirect(response.status) || location === null) return response;
+    void response.body?.cancel().catch(() => {});
+
+    const refuse = (why: string) => new APIError(response.status, `${response.status} ${target.method} ${target.path}: ${why}`, { headers: response.headers });
+    if (hop >= MAX_REDIRECTS) throw refuse(`more than ${MAX_REDIRECTS} redirects; the last went to ${current.origin}${current.pathname}`);
+    let next: URL;
+    try {
+      next = new URL(location, current);
+    } catch {
+      throw refuse('the redirect has no valid location');
+    }
+    if (!/^https?:$/.test(next.protocol)) throw refuse(`refused to follow a redirect to ${next.protocol}`);
+    if (current.protocol === 'https:' && next.protocol === 'http:') {
+      throw refuse(`refused to follow a redirect from https to http (${next.origin})`);
+    }
+    const headers = new Headers(request.headers);
+    if (next.origin !== current.origin) {
+      for (const name of [...headers.keys()]) if (isCredentialName(name)) headers.delete(name);
+    }
+    // As fetch does: 303 (and 301/302 after a POST) continue as a GET without the body.
+    let { method, body } = request;
+    if ((response.status === 303 && method !== 'HEAD') || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+      method = 'GET';
+      body = undefined;
+      headers.delete('content-type');
+    }
+    trace?.redirect(response.status, current.href, method ?? 'GET', next.href);
+    const { body: _previous, ...rest } = request;
+    request = { ...rest, headers, ...(method === undefined ? {} : { method }), ...(body === undefined || body === null ? {} : { body }) };
+    current = next;
+  }
+}
+
+function isRedirect(status: number): boolean {
+  return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 }
 
 /** The retry delay for a failed attempt, or `undefined` when it must not be retried. */
@@ -226,9 +330,29 @@ async function readErrorBody(response: Response): Promise<unknown> {
   }
 }
 
-/** Join base URL and path, then apply default and per-request query parameters (`null` removes). */
+/**
+ * The hint for a 404 when the base URL has no version segment (`/v1`): the most common mistake
+ * (`INFERENCE_BASE_URL=http://localhost:8787`), and the service answers only under `/v1`.
+ */
+function missingV1(baseURL: string): string | undefined {
+  const base = new URL(baseURL);
+  if (base.pathname.split('/').some((segment) => /^v\d+/i.test(segment))) return undefined;
+  const path = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
+  return `the base URL ${path} has no /v1; the service answers under /v1: did you mean ${path}/v1?`;
+}
+
+/** `host:port`, the port spelled out even when it is the scheme's default. */
+function hostAndPort(url: URL): string {
+  return `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+}
+
+/**
+ * Join base URL and path, keeping the base URL's own query (Azure's `?api-version=…`), then apply
+ * default and per-request query parameters (`null` removes one).
+ */
 export function buildURL(baseURL: string, path: string, ...queries: (QueryInit | undefined)[]): string {
-  const url = new URL(baseURL + path);
+  const url = new URL(baseURL);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
   for (const query of queries) {
     if (!query) continue;
     for (const [name, value] of Object.entries(query)) {
@@ -239,25 +363,35 @@ export function buildURL(baseURL: string, path: string, ...queries: (QueryInit |
   return url.href;
 }
 
-function buildHeaders(apiKey: string, spec: RequestSpec, ...layers: (HeadersInit | undefined)[]): Headers {
+function buildHeaders(apiKey: string, spec: RequestSpec, client: ResolvedOptions, opts: RequestOptions): Headers {
   const headers = new Headers({
     accept: spec.stream ? 'text/event-stream' : 'application/json',
     authorization: `Bearer ${apiKey}`,
   });
-  if (spec.body !== undefined) headers.set('content-type', 'application/json');
+  if (spec.body !== undefined || spec.json !== undefined) headers.set('content-type', 'application/json');
+  // One key for all attempts: a server that saw the first attempt can recognise the retry. A
+  // default like the others, so `headers: { 'idempotency-key': null }` removes it too.
+  if (spec.method === 'POST' && client.idempotencyKeys) headers.set('idempotency-key', newIdempotencyKey());
   // No telemetry headers (x-stainless-*, user-agent overrides): they trigger CORS preflights
-  // that third-party servers reject.
-  for (const layer of layers) {
+  // that third-party servers reject. Names and values were checked with the options.
+  for (const layer of [client.defaultHeaders, opts.headers] as (HeadersInit | undefined)[]) {
     if (!layer) continue;
     for (const [name, value] of Object.entries(layer)) {
       if (value === null) headers.delete(name);
-      else if (value !== undefined) {
-        assertHeaderValue(name, value, !/authorization|key/i.test(name));
-        headers.set(name, value);
-      }
+      else if (value !== undefined) headers.set(name, value);
     }
   }
+  if (opts.idempotencyKey === false) headers.delete('idempotency-key');
+  else if (opts.idempotencyKey !== undefined) headers.set('idempotency-key', opts.idempotencyKey);
   return headers;
+}
+
+/** A random UUID (v4). `randomUUID` needs a secure context in browsers; `getRandomValues` does not. */
+function newIdempotencyKey(): string {
+  return (
+    crypto.randomUUID?.() ??
+    '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (c) => (+c ^ (crypto.getRandomValues(new Uint8Array(1))[0]! & (15 >> (+c / 4)))).toString(16))
+  );
 }
 
 /**
@@ -292,19 +426,4 @@ function linkSignals(user: AbortSignal | undefined, timeoutMs: number): AttemptS
     controller.abort(new DOMException('The request timed out.', 'TimeoutError'));
   }, timeoutMs);
   return state;
-}
-
-/**
- * A runtime's or custom fetch's error, unless it quotes the key (a logging fetch wrapper might):
- * then a copy with the key replaced, keeping name, code and message otherwise.
- */
-export function withoutSecret(cause: unknown, secret: string): unknown {
-  if (!secret || !(cause instanceof Error)) return cause;
-  const text = `${cause.message}\n${cause.stack ?? ''}\n${String((cause as { cause?: unknown }).cause ?? '')}`;
-  if (!text.includes(secret)) return cause;
-  const clean = new Error(cause.message.split(secret).join('***'));
-  clean.name = cause.name;
-  const code = (cause as { code?: unknown }).code;
-  if (code !== undefined) (clean as { code?: unknown }).code = code;
-  return clean;
 }

@@ -2,24 +2,30 @@
  * Bytes → server-sent events. eventsource-parser does the framing (CR, LF and CRLF line ends,
  * comments, `event:` and multi-line `data:`); this file adds what a stream of completions needs
  * around it: UTF-8 decoding across chunk boundaries, the last event delivered even without its
- * closing blank line, and an idle timeout that any received byte (comments and keep-alives
- * included) resets, and that does not count the consumer's own pauses.
+ * closing blank line, a non-standard `error:` field kept as an error event (llama.cpp sends its
+ * errors that way), and an idle timeout that bytes of events reset, but keep-alive comments and
+ * blank lines do not (a server that only pings cannot hold a stream open for ever), and that does
+ * not count the consumer's own pauses.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 
 export type { EventSourceMessage };
 
 /**
- * Watches a stream for server silence: only time spent waiting for bytes counts, not time the
- * consumer spends between chunks. Cheap per chunk: two timestamps, not a new timer.
+ * Watches a stream for a server that sends nothing useful: only time spent waiting for bytes
+ * counts, not time the consumer spends between chunks; bytes that carry events reset the count,
+ * keep-alive comments do not. Cheap per chunk: a few timestamps, not a new timer.
  */
 export class IdleTimer {
-  #since = Date.now();
+  /** Waiting time since the last bytes that carried data (ms), not counting the current wait. */
+  #quiet = 0;
+  #waitStart = Date.now();
   #waiting = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #fired = false;
+  #keepAliveOnly = false;
 
-  /** `onIdle` runs once, after `ms` of waiting without a byte. */
+  /** `onIdle` runs once, after `ms` of waiting without data. */
   constructor(
     private readonly ms: number,
     private readonly onIdle: () => void,
@@ -31,15 +37,27 @@ export class IdleTimer {
     return this.#fired;
   }
 
+  /** True when bytes did arrive since the last data, but only keep-alive comments or blank lines. */
+  get keepAliveOnly(): boolean {
+    return this.#keepAliveOnly;
+  }
+
   /** A read starts: the server has the floor. */
   waiting(): void {
-    this.#since = Date.now();
+    this.#waitStart = Date.now();
     this.#waiting = true;
   }
 
-  /** Bytes arrived: the consumer has the floor. */
-  received(): void {
+  /** Bytes arrived: the consumer has the floor. `data` is false for keep-alive comments only. */
+  received(data = true): void {
     this.#waiting = false;
+    if (data) {
+      this.#quiet = 0;
+      this.#keepAliveOnly = false;
+    } else {
+      this.#quiet += Date.now() - this.#waitStart;
+      this.#keepAliveOnly = true;
+    }
   }
 
   stop(): void {
@@ -49,18 +67,46 @@ export class IdleTimer {
 
   #schedule(delay: number): void {
     this.#timer = setTimeout(() => {
-      const quiet = Date.now() - this.#since;
+      const quiet = this.#quiet + (this.#waiting ? Date.now() - this.#waitStart : 0);
       if (this.#waiting && quiet >= this.ms) {
         this.#fired = true;
         this.#timer = undefined;
         this.onIdle();
       } else {
-        this.#schedule(this.#waiting ? this.ms - quiet : this.ms);
+        this.#schedule(this.#waiting ? this.ms - quiet : this.ms - this.#quiet);
       }
     }, delay);
     // Never keep a process alive by itself (Node, Bun); a no-op where timers are plain numbers.
     (this.#timer as { unref?: () => void }).unref?.();
   }
+}
+
+/** Where the previous chunk left the current line: at its start, or inside a comment or data. */
+interface LineState {
+  atLineStart: boolean;
+  inComment: boolean;
+}
+
+/** Whether `text` holds bytes of a field line (data, event …), not only comments and line ends. */
+function carriesData(text: string, line: LineState): boolean {
+  const first = text.search(/[\r\n]/);
+  // The chunk's start continues the line the previous chunk left open.
+  const head = first < 0 ? text : text.slice(0, first);
+  if (head !== '' && (line.atLineStart ? head.charCodeAt(0) !== 0x3a : !line.inComment)) return true;
+  return first >= 0 && /[\r\n][^\r\n:]/.test(text.slice(first));
+}
+
+function advance(text: string, line: LineState): void {
+  const last = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'));
+  if (last < 0) {
+    if (line.atLineStart && text !== '') {
+      line.atLineStart = false;
+      line.inComment = text.charCodeAt(0) === 0x3a;
+    }
+    return;
+  }
+  line.atLineStart = last === text.length - 1;
+  line.inComment = !line.atLineStart && text.charCodeAt(last + 1) === 0x3a;
 }
 
 /**
@@ -91,20 +137,29 @@ export async function* readEventBatches(
     maxBufferSize: maxEventSize,
     onError: (error) => {
       if (error.type === 'max-buffer-size-exceeded') overflow = true;
+      // llama.cpp: `error: {"code":400,…}` and no data line. Not SSE, but the only word on what
+      // went wrong: kept as an error event, in its place among the others.
+      else if (error.type === 'unknown-field' && error.field === 'error') batch.push({ event: 'error', data: error.value ?? '' });
     },
   });
+  const line: LineState = { atLineStart: true, inComment: false };
   let finished = false;
   try {
     for (;;) {
       idle?.waiting();
       const { done, value } = await reader.read();
-      idle?.received();
       if (done) {
+        idle?.received();
         // A server that closes without the final blank line still sent its last event.
         parser.feed(`${decoder.decode()}\n\n`);
         finished = true;
       } else {
-        parser.feed(decoder.decode(value, { stream: true }));
+        const text = decoder.decode(value, { stream: true });
+        parser.feed(text);
+        if (idle) {
+          idle.received(batch.length > 0 || carriesData(text, line));
+          advance(text, line);
+        }
       }
       if (overflow) throw tooLarge();
       if (batch.length > 0) {

@@ -1,14 +1,16 @@
 /**
  * Streamed responses: SSE events → validated chunks, with the policy real servers need:
- * `[DONE]` ends the stream; `data: null` and empty data are skipped; an `event: error` or an
- * `{"error": …}` event becomes an `APIError`; a stream cut off before any `finish_reason` and
- * without `[DONE]` is an error, never a silent success; a stalled stream ends after its idle
- * timeout; `break` cancels the HTTP request.
+ * `[DONE]` ends the stream; `data: null` and empty data are skipped; an `event: error`, an
+ * `error:` field (llama.cpp) or an `{"error": …}` event becomes an `APIError`; a stream cut off
+ * before any `finish_reason` and without `[DONE]` is an error, never a silent success, and so is
+ * a stream with no chunk at all; a stream without events (keep-alive comments only) ends after its
+ * idle timeout; `break`, `return()` and `cancel()` abort the HTTP request at once.
  */
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, InferenceError, ResponseValidationError, type RequestTarget } from './errors';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, bodyError, InferenceError, ResponseValidationError, type RequestTarget } from './errors';
 import type { Log } from './log';
-import type { ValidationMode } from './options';
-import { withoutSecret, type Reader, type Sent } from './request';
+import { mask } from './mask';
+import { DEFAULTS, type ValidationMode } from './options';
+import type { Reader, Sent } from './request';
 import { readText } from './body';
 import { IdleTimer, readEventBatches } from './sse';
 import type { ValidationContext } from './validate';
@@ -68,34 +70,46 @@ export class Stream<T> implements AsyncIterable<T> {
     // Each side's queue gets every result, or the error, so both sides see the same ending.
     type Entry = { result: IteratorResult<T> } | { error: unknown };
     const queues: [Entry[], Entry[]] = [[], []];
+    // A side is open until it has ended or been closed; when neither is, the request is cancelled.
+    const open = [true, true];
     let pending: Promise<void> | undefined;
     const pull = () =>
       (pending ??= iterator.next().then(
         (result) => {
           pending = undefined;
-          for (const queue of queues) queue.push({ result });
+          for (let i = 0; i < 2; i++) if (open[i]) queues[i]!.push({ result });
         },
         (error: unknown) => {
           pending = undefined;
-          for (const queue of queues) queue.push({ error });
+          for (let i = 0; i < 2; i++) if (open[i]) queues[i]!.push({ error });
         },
       ));
-    const side = (queue: Entry[]): Stream<T> =>
+    const close = async (i: number) => {
+      if (!open[i]) return;
+      open[i] = false;
+      queues[i]!.length = 0;
+      if (!open[0] && !open[1]) await iterator.return?.();
+    };
+    const side = (i: number): Stream<T> =>
       new Stream<T>(
         (): AsyncIterator<T> => ({
           async next() {
-            while (queue.length === 0) await pull();
-            const entry = queue.shift()!;
+            const queue = queues[i]!;
+            while (open[i] && queue.length === 0) await pull();
+            const entry = queue.shift();
+            if (entry === undefined) return { done: true, value: undefined };
+            if ('error' in entry || entry.result.done) open[i] = false;
             if ('error' in entry) throw entry.error;
             return entry.result;
           },
           async return() {
+            await close(i);
             return { done: true, value: undefined };
           },
         }),
         this.controller,
       );
-    return [side(queues[0]), side(queues[1])];
+    return [side(0), side(1)];
   }
 
   /**
@@ -105,7 +119,7 @@ export class Stream<T> implements AsyncIterable<T> {
    * @example
    * ```ts
    * export async function POST(req: Request) {
-   *   const stream = await client.chat.completions.create({ model, messages, stream: true });
+   *   const stream = await client.chat.completions.create({ model, messages, stream: true }, { signal: req.signal });
    *   return new Response(stream.toReadableStream(), { headers: { 'content-type': 'application/x-ndjson' } });
    * }
    * ```
@@ -121,11 +135,12 @@ export class Stream<T> implements AsyncIterable<T> {
         try {
           const { done, value } = await iterator!.next();
           if (done) controller.close();
-          else controller.enqueue(encoder.encode(`${JSON.stringify(value)}\n`));
+          else controller.enqueue(encoder.encode(`${toJSONLine(value)}\n`));
         } catch (error) {
           controller.error(error);
         }
       },
+      // Called at once, even while a pull waits for the server: the request is aborted then.
       async cancel() {
         await iterator?.return?.();
       },
@@ -134,7 +149,9 @@ export class Stream<T> implements AsyncIterable<T> {
 
   /**
    * Read a body made by `toReadableStream()` (e.g. `(await fetch('/api/chat')).body` in a
-   * browser) as a stream of chunks.
+   * browser) as a stream of chunks. A line that is not JSON, or longer than `maxEventSize`
+   * characters (default 16 MiB), ends the loop with a `ResponseValidationError`; aborting
+   * `controller` cancels the body.
    *
    * @example
    * ```ts
@@ -142,29 +159,55 @@ export class Stream<T> implements AsyncIterable<T> {
    * for await (const chunk of Stream.fromReadableStream<ChatCompletionChunk>(response.body!)) { … }
    * ```
    */
-  static fromReadableStream<T>(body: ReadableStream<Uint8Array>, controller = new AbortController()): Stream<T> {
+  static fromReadableStream<T>(
+    body: ReadableStream<Uint8Array>,
+    controller = new AbortController(),
+    options: { maxEventSize?: number | undefined } = {},
+  ): Stream<T> {
+    const maxEventSize = options.maxEventSize ?? DEFAULTS.maxEventSize;
+    const invalid = (message: string, raw: unknown) =>
+      new ResponseValidationError(
+        { method: '', path: '' },
+        { issues: [{ path: '', message, received: raw }], raw, status: 200, what: 'stream line', where: 'Stream.fromReadableStream' },
+      );
+    const parse = (line: string): T => {
+      try {
+        return JSON.parse(line) as T;
+      } catch {
+        throw invalid('expected a line of JSON (as toReadableStream() writes), got text that is not JSON', line);
+      }
+    };
     async function* lines(): AsyncGenerator<T> {
       const reader = body.getReader();
+      const onAbort = () => void reader.cancel(controller.signal.reason).catch(() => {});
+      controller.signal.addEventListener('abort', onAbort, { once: true });
       const decoder = new TextDecoder();
       let buffer = '';
       let finished = false;
       try {
         for (;;) {
           const { done, value } = await reader.read();
+          // An abort cancels the body, which then reads as done: the loop must not end as if complete.
+          if (controller.signal.aborted) throw new APIUserAbortError({ method: 'read', path: 'Stream.fromReadableStream' }, controller.signal.reason);
           buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
+          let start = 0;
           let newline: number;
-          while ((newline = buffer.indexOf('\n')) >= 0) {
-            const line = buffer.slice(0, newline).trim();
-            buffer = buffer.slice(newline + 1);
-            if (line) yield JSON.parse(line) as T;
+          while ((newline = buffer.indexOf('\n', start)) >= 0) {
+            const line = buffer.slice(start, newline).trim();
+            start = newline + 1;
+            if (line) yield parse(line);
           }
+          buffer = buffer.slice(start);
+          // A body that never ends its line would otherwise be buffered without bound.
+          if (buffer.length > maxEventSize) throw invalid(`a line is longer than maxEventSize (${maxEventSize} characters)`, buffer.slice(0, 1024));
           if (done) {
-            if (buffer.trim()) yield JSON.parse(buffer) as T;
+            if (buffer.trim()) yield parse(buffer.trim());
             finished = true;
             return;
           }
         }
       } finally {
+        controller.signal.removeEventListener('abort', onAbort);
         if (!finished) void reader.cancel().catch(() => {}); // not awaited: a body that was tee'd (msw, a cloning fetch) cancels only when every copy does
         reader.releaseLock();
       }
@@ -179,6 +222,15 @@ export class Stream<T> implements AsyncIterable<T> {
  * it may keep state across the events of one stream.
  */
 export type EventReader<T> = (context: ValidationContext) => (value: unknown, text: string) => T;
+
+/** One chunk as a JSON line; a value JSON cannot hold (nesting deeper than it survives) is a typed error. */
+function toJSONLine(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    throw new InferenceError(`toReadableStream(): a chunk cannot be written as JSON (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+  }
+}
 
 /** What the stream reader needs besides the response. */
 export interface StreamSettings<T> {
@@ -224,10 +276,11 @@ export function readStream<T>(settings: StreamSettings<T>): Reader<Stream<T>> {
         return items.next();
       },
       async return() {
-        // `break` in a for-await loop: cancel the HTTP request and free the connection. Aborting
-        // the fetch as well as cancelling the body also covers bodies that were tee'd (msw).
+        // `break` in a for-await loop, `return()`, `cancel()`: abort the HTTP request now, even
+        // while a read is pending (the generator's own return() would queue behind that read,
+        // and the server would go on generating, and billing, until its next byte).
+        controller.abort();
         await items.return(undefined);
-        sent.abort();
         return { done: true, value: undefined };
       },
     });
@@ -241,7 +294,8 @@ async function* decodeStream<T>(
   streamSignal: AbortSignal,
   cleanup: () => void,
 ): AsyncGenerator<T> {
-  const { response, target } = sent;
+  const { response, target, log } = sent;
+  const started = Date.now();
   const idle = new IdleTimer(settings.idleTimeout, () => sent.abort(new DOMException('Stream idle', 'TimeoutError')));
   const read = settings.read({
     mode: settings.validation,
@@ -252,6 +306,8 @@ async function* decodeStream<T>(
     what: 'stream event',
   });
   let finishSeen = false;
+  let count = 0;
+  let ending = 'cut off';
   try {
     if (!response.body) throw new APIConnectionError(target, { message: `${target.method} ${target.path}: the response has no body` });
     if (/^application\/json/i.test(response.headers.get('content-type') ?? '')) {
@@ -259,61 +315,77 @@ async function* decodeStream<T>(
       const { text } = await readText(response, sent.maxBodySize);
       throw notAStream(target, response, text);
     }
-    const tooLarge = () =>
-      new ResponseValidationError(target, {
-        issues: [{ path: '', message: `a stream event is larger than maxEventSize (${sent.maxEventSize} characters)`, received: undefined }],
-        raw: undefined,
-        status: response.status,
-        headers: response.headers,
-        what: 'stream event',
-      });
+    const tooLarge = () => bodyError(target, response, `a stream event is larger than maxEventSize (${sent.maxEventSize} characters)`, undefined, 'stream event');
     // The hot loop: per event, a few comparisons, JSON.parse and the schema's fast path.
     for await (const events of readEventBatches(response.body, { idle, maxEventSize: sent.maxEventSize, tooLarge })) {
       for (const event of events) {
         const data = event.data.trim();
-        if (data === '[DONE]') return;
+        if (data === '[DONE]') {
+          ending = '[DONE]';
+          // llama.cpp ends a failed request with [DONE] alone: nothing here is a completion.
+          if (count === 0) throw bodyError(target, response, 'the stream ended without a single chunk', undefined, 'stream');
+          return;
+        }
         if (data === '' || data === 'null') continue; // keep-alives (AgentRouter sends `data: null`)
-        if (event.event === 'error') {
-          throw APIError.fromResponse(target, response.status, response.headers, inBandError(parseLoosely(data)));
+        let item: unknown;
+        try {
+          if (event.event === 'error') {
+            throw APIError.fromResponse(target, response.status, response.headers, inBandError(parseLoosely(data)));
+          }
+          const value = parseEvent(data, target, response);
+          if (isErrorEvent(value)) {
+            throw APIError.fromResponse(target, response.status, response.headers, inBandError(value));
+          }
+          item = read(value, data);
+        } catch (error) {
+          throw unprocessable(error, target, response, data);
         }
-        const value = parseEvent(data, target, response);
-        if (isErrorEvent(value)) {
-          throw APIError.fromResponse(target, response.status, response.headers, inBandError(value));
-        }
-        const item = read(value, data);
         finishSeen ||= hasFinishReason(item);
-        yield item;
+        count++;
+        yield item as T;
       }
     }
+    ending = 'end of body';
     if (!finishSeen) {
       throw new APIConnectionError(target, {
         message: `${target.method} ${target.path}: the stream ended before any finish_reason and without [DONE]; the response is incomplete`,
       });
     }
   } catch (error) {
-    if (error instanceof InferenceError) throw error;
-    if (idle.fired) throw new APIConnectionTimeoutError(target, settings.idleTimeout, 'stream');
-    if (streamSignal.aborted || sent.userSignal?.aborted) {
-      throw new APIUserAbortError(target, streamSignal.aborted ? streamSignal.reason : sent.userSignal?.reason);
-    }
-    throw new APIConnectionError(target, { cause: withoutSecret(error, sent.secret) });
+    ending = 'error';
+    throw mask(classify(error), log.secrets);
   } finally {
     idle.stop();
     cleanup();
+    sent.trace?.streamEnd(count, started, ending);
   }
+
+  /** What went wrong, as the error the caller gets. */
+  function classify(error: unknown): InferenceError {
+    if (error instanceof InferenceError) return error;
+    if (idle.fired) return new APIConnectionTimeoutError(target, settings.idleTimeout, idle.keepAliveOnly ? 'keep-alive' : 'stream');
+    if (streamSignal.aborted || sent.userSignal?.aborted) {
+      return new APIUserAbortError(target, streamSignal.aborted ? streamSignal.reason : sent.userSignal?.reason);
+    }
+    return new APIConnectionError(target, { cause: error });
+  }
+}
+
+/**
+ * An event the SDK could not process: its own typed errors pass; anything else (a check that
+ * crashed on nesting deeper than a recursive walk survives) is a `ResponseValidationError` with
+ * the event, never a connection error (that would be retried).
+ */
+function unprocessable(error: unknown, target: RequestTarget, response: Response, data: string): unknown {
+  if (error instanceof InferenceError) return error;
+  return bodyError(target, response, `the event could not be checked (${String(error)})`, data.length > 1024 ? `${data.slice(0, 1024)}…` : data, 'stream event', undefined);
 }
 
 function parseEvent(data: string, target: RequestTarget, response: Response): unknown {
   try {
     return JSON.parse(data);
   } catch {
-    throw new ResponseValidationError(target, {
-      issues: [{ path: '', message: 'expected a JSON event, got text that is not valid JSON', received: data }],
-      raw: data,
-      status: response.status,
-      headers: response.headers,
-      what: 'stream event',
-    });
+    throw bodyError(target, response, 'expected a JSON event, got text that is not valid JSON', data, 'stream event');
   }
 }
 
@@ -329,12 +401,7 @@ function parseLoosely(text: string): unknown {
 function notAStream(target: RequestTarget, response: Response, text: string): InferenceError {
   const body = parseLoosely(text);
   if (isErrorEvent(body)) return APIError.fromResponse(target, response.status, response.headers, body);
-  return new ResponseValidationError(target, {
-    issues: [{ path: '', message: 'expected an event stream (text/event-stream), got a JSON body', received: body }],
-    raw: body,
-    status: response.status,
-    headers: response.headers,
-  });
+  return bodyError(target, response, 'expected an event stream (text/event-stream), got a JSON body', body);
 }
 
 /** `{"error": …}` (OpenRouter, Groq, vercel's structured error parts), also beside `choices: []`. */

@@ -44,6 +44,7 @@ export function validator<T>(normalize: Normalizer<T>, ctx: ValidationContext): 
       status: ctx.status,
       headers: ctx.headers,
       what: ctx.what,
+      relaxable: true,
     });
     if (ctx.mode === 'error') throw error;
     if (ctx.mode === 'warn') ctx.log.warn(error.message);

@@ -30,6 +30,8 @@ declare global {
   const runner: ChatCompletionRunner;
   const server: MockServer;
   const output: { textContent: string };
+  /** Something of the user's that a request stands for. */
+  const order: { id: string };
   const yourOtherHandlers: RequestHandler[];
   const Weather: z.ZodObject<{ city: z.ZodString; celsius: z.ZodNumber }>;
   type Weather = z.infer<typeof Weather>;

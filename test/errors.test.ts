@@ -140,11 +140,11 @@ describe('error bodies', () => {
     expect(error.code).toBe('tool_use_failed');
   });
 
-  it('an error object in a 200 response without a status-like code is a plain APIError', async () => {
+  it('an error object in a 200 response without a status-like code is a plain APIError with status 200', async () => {
     replyChat(200, { error: { message: 'Context length exceeded', code: 'CONTEXT_LENGTH_EXCEEDED' } });
     const error = await failure(chat());
     expect(error.constructor).toBe(APIError);
-    expect(error.status).toBeUndefined();
+    expect(error.status).toBe(200);
     expect(error.code).toBe('CONTEXT_LENGTH_EXCEEDED');
   });
 });

@@ -429,9 +429,11 @@ describe('retry safety', () => {
     expect(mock.requests.map((r) => r.headers['idempotency-key'])).toEqual(['order-42', 'order-42', 'order-42']);
   });
 
-  it('sends no Idempotency-Key unless given one', async () => {
+  it('sends a generated Idempotency-Key unless told not to', async () => {
     await client(mock.url).chat.completions.create({ model: 'mock/echo', messages });
-    expect(mock.requests[0]?.headers['idempotency-key']).toBeUndefined();
+    await client(mock.url).chat.completions.create({ model: 'mock/echo', messages }, { idempotencyKey: false });
+    expect(mock.requests[0]?.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(mock.requests[1]?.headers['idempotency-key']).toBeUndefined();
   });
 
   it('never retries a stream after its first event', async () => {

@@ -246,7 +246,7 @@ describe('time limits and cancellation', () => {
     const error = await failure(() => textOf(s));
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
     expect(error).not.toBeInstanceOf(APIUserAbortError);
-    expect((error as Error).message).toMatch(/no data for 200 ms/);
+    expect((error as Error).message).toMatch(/no event for 200 ms/);
     expect(server.requests).toHaveLength(1);
   });
 

@@ -1653,9 +1653,7 @@ function readReasoningDetail(o: Obj, cx: NormalizeContext, _pos: number): void {
   let n: number;
   // type
   x = o['type'];
-  if (x === undefined || x === null) {
-    if (o['type'] !== undefined) delete o['type'];
-  } else {
+  if (x !== undefined && x !== null) {
     if (typeof x !== 'string') {
       issue(cx, 'type', 'string', x);
     }

@@ -916,7 +916,8 @@ export interface ChatCompletionResponseContentPart {
 }
 
 /**
- * One of OpenRouter's `reasoning_details` blocks, read for its text and kept as sent.
+ * One of OpenRouter's `reasoning_details` blocks, read for its text and kept as sent (every field
+ * may be `null`).
  *
  * @example
  * ```ts
@@ -932,7 +933,7 @@ export interface ReasoningDetail {
   /**
    * `reasoning.text`, `reasoning.summary` or `reasoning.encrypted`.
    */
-  type?: string;
+  type?: string | null;
   /**
    * The text of a `reasoning.text` block.
    */

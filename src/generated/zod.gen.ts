@@ -533,7 +533,8 @@ export const zChatCompletionResponseContentPart = z.looseObject({
 });
 
 /**
- * One of OpenRouter's `reasoning_details` blocks, read for its text and kept as sent.
+ * One of OpenRouter's `reasoning_details` blocks, read for its text and kept as sent (every field
+ * may be `null`).
  *
  * @example
  * ```ts
@@ -544,7 +545,7 @@ export const zChatCompletionResponseContentPart = z.looseObject({
  * ```
  */
 export const zReasoningDetail = z.looseObject({
-  type: z.exactOptional(z.string()),
+  type: z.exactOptional(z.nullable(z.string())),
   text: z.exactOptional(z.nullable(z.string())),
   summary: z.exactOptional(z.nullable(z.string())),
 });

@@ -1,13 +1,13 @@
 /**
  * `chat.completions.parse({ stream: true })`: a `ChatCompletionStream` that also gives the
- * structured output while it grows (partial JSON, parsed by `partial-json`) and, at the end, the
- * parsed completion (validated and typed, as `parse()` without streaming gives it).
+ * structured output while it grows (partial JSON, parsed incrementally by partial-json.ts) and,
+ * at the end, the parsed completion (validated and typed, as `parse()` without streaming gives it).
  */
-import { Allow, parse as parsePartialJSON } from 'partial-json';
 import { InferenceError } from '../errors';
 import type { ChatCompletionCreateParams, ChatCompletionMessageToolCall } from '../generated/types.gen';
 import { ChatCompletionStream } from './chat-stream';
-import { jsonText, parseChatCompletion, type ParsedChatCompletion, type ParsedFunctionToolCall } from './parse';
+import { parseChatCompletion, type ParsedChatCompletion, type ParsedFunctionToolCall } from './parse';
+import { PartialJSON } from './partial-json';
 
 /**
  * `T` with every property optional, all the way down: a structured output still being written.
@@ -78,6 +78,13 @@ export class ParsedChatCompletionStream<ParsedT = null, ToolCall extends ChatCom
    * are not validated: the schema's verdict comes with `finalChatCompletion()`, which works after
    * this loop. Consumes the stream. Needs a `json_schema` or `json_object` response format.
    *
+   * The text is parsed incrementally, once, so the cost grows linearly with the output. Each
+   * value is a new object along the path that changed; parts that were complete before keep their
+   * identity, and no value is changed after it was yielded. For very large outputs (open arrays
+   * or objects of more than about a thousand entries) values are yielded less often, in
+   * proportion to how much the text grew, so that copying them stays linear too; the last value
+   * always comes.
+   *
    * @example
    * ```ts
    * for await (const partial of stream.parsedStream()) console.log(partial.items?.length ?? 0, 'items so far');
@@ -88,31 +95,16 @@ export class ParsedChatCompletionStream<ParsedT = null, ToolCall extends ChatCom
     if (type !== 'json_schema' && type !== 'json_object') {
       throw new InferenceError('parsedStream() needs a response_format of type json_schema (e.g. zodResponseFormat(schema, name)) or json_object.');
     }
-    // Re-reading the whole text per chunk is quadratic in the output length, but outputs are
-    // short next to the time the model takes to write them, and the partial parser is linear.
-    const allow = Allow.STR | Allow.NUM | Allow.ARR | Allow.OBJ | Allow.NULL | Allow.BOOL;
-    let text = '';
-    let previous: string | undefined;
+    const parser = new PartialJSON();
     for await (const chunk of this) {
-      let grew = false;
       for (const choice of chunk.choices) {
-        if (choice.index !== 0 || !choice.delta.content) continue;
-        text += choice.delta.content;
-        grew = true;
+        if (choice.index === 0 && choice.delta.content) parser.push(choice.delta.content);
       }
-      if (!grew) continue;
-      const json = jsonText(text);
-      if (json === undefined || json.trim() === '') continue;
-      let value: unknown;
-      try {
-        value = parsePartialJSON(json, allow);
-      } catch {
-        continue; // a fragment that cannot be read yet (e.g. a lone `-`), or not JSON at all
-      }
-      const seen = JSON.stringify(value);
-      if (seen === previous) continue;
-      previous = seen;
-      yield value as DeepPartial<ParsedT>;
+      // Undefined when nothing visible changed (a key, a comma, whitespace), or when throttled.
+      const next = parser.snapshot();
+      if (next) yield next.value as DeepPartial<ParsedT>;
     }
+    const last = parser.snapshot(true);
+    if (last) yield last.value as DeepPartial<ParsedT>;
   }
 }

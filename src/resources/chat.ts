@@ -8,7 +8,7 @@ import { parseCall, parseStreamCall } from '../lib/parse-call';
 import type { ParsedChatCompletionStream } from '../lib/parse-stream';
 import { ChatCompletionRunner, type RunToolsOptions, type RunToolsParams } from '../lib/run-tools';
 import { checkRequestOptions, type RequestOptions } from '../options';
-import type { RequestContext } from '../request';
+import { serializeBody, type RequestContext, type Wait } from '../request';
 import type { EventReader } from '../stream';
 import { toolCallIndexer } from '../tool-call-index';
 import { validator } from '../validate';
@@ -89,7 +89,9 @@ export class ChatCompletions {
     checkBody(body, 'chat.completions.create', 'messages');
     checkRequestOptions(options, 'chat.completions.create');
     const ctx = this.#ctx;
-    const spec = { method: 'POST', path: '/chat/completions', body, options, before: async () => ctx.preflight?.(body) } as const;
+    // Serialised here, so that a body JSON cannot carry (a BigInt, a cycle) throws at the call site.
+    const json = serializeBody(body, 'chat.completions.create(body)');
+    const spec = { method: 'POST', path: '/chat/completions', body, json, options, before: ctx.preflight && ((wait: Wait) => ctx.preflight!(body, wait)) } as const;
     if (body.stream === true) {
       return streamCall<ChatCompletionChunk, ChatCompletionStream>(
         this.#ctx,

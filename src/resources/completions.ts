@@ -4,7 +4,7 @@ import { Stream } from '../stream';
 import type { Completion, CompletionCreateParams } from '../generated/types.gen';
 import { normalizeCompletion } from '../generated/normalize.gen';
 import { checkRequestOptions, type RequestOptions } from '../options';
-import type { RequestContext } from '../request';
+import { serializeBody, type RequestContext, type Wait } from '../request';
 import { checkBody } from './check-body';
 
 /**
@@ -61,7 +61,9 @@ export class Completions {
     checkBody(body, 'completions.create', 'prompt');
     checkRequestOptions(options, 'completions.create');
     const ctx = this.#ctx;
-    const spec = { method: 'POST', path: '/completions', body, options, before: async () => ctx.preflight?.(body) } as const;
+    // Serialised here, so that a body JSON cannot carry (a BigInt, a cycle) throws at the call site.
+    const json = serializeBody(body, 'completions.create(body)');
+    const spec = { method: 'POST', path: '/completions', body, json, options, before: ctx.preflight && ((wait: Wait) => ctx.preflight!(body, wait)) } as const;
     if (body.stream === true) {
       // Each event of a legacy stream is a Completion carrying a text fragment.
       return streamCall(this.#ctx, spec, eventsOf(normalizeCompletion), (source, controller) => new Stream(source, controller));

@@ -120,7 +120,12 @@ export function encodeSlug(slug: string): string {
           `models.retrieve(slug): ${JSON.stringify(slug)} has an empty, "." or ".." segment; a slug looks like "vendor/model".`,
         );
       }
-      return encodeURIComponent(segment);
+      try {
+        return encodeURIComponent(segment);
+      } catch {
+        // URIError: a lone surrogate (half of an emoji, cut from a longer string) cannot be encoded.
+        throw new InferenceError('models.retrieve(slug): the slug has a lone surrogate (half a UTF-16 character).');
+      }
     })
     .join('/');
 }

@@ -76,7 +76,10 @@ export interface Engine extends Omit<MockControls, 'url'> {
  * ```
  */
 export interface EngineOptions extends MockServiceOptions {
-  /** Path prefix that is removed before routing; default '/v1'. A leading '/v1' is removed either way. */
+  /**
+   * Where the API lives; default '/v1'. Requests outside it get a 404 (as on the service); a
+   * scripted reply's `path` may be given with or without it.
+   */
   basePath?: string;
 }
 
@@ -191,15 +194,23 @@ export function createEngine(options: EngineOptions = {}): Engine {
 async function handle(state: State, request: Request): Promise<Outcome> {
   const body = await readBody(request);
   const url = new URL(request.url);
-  const path = stripBase(url.pathname, state.basePath);
+  const path = underBase(url.pathname, state.basePath);
   const method = request.method;
   state.requests.push({
     method,
-    path,
+    path: path ?? url.pathname,
     url: url.href,
     headers: Object.fromEntries(request.headers),
     body: body.text === '' ? undefined : body.json.ok ? body.json.value : body.text,
   });
+  // As strict as the service: nothing answers outside the base path, so a client whose base URL
+  // lacks /v1 fails in tests as it would in production.
+  if (path === undefined) {
+    const base = `${url.origin}${state.basePath}`;
+    return respondWith(
+      errorResponse(404, `Unknown request URL: ${method} ${url.pathname}. The API is served under ${state.basePath}: use ${base} as the base URL.`, 'invalid_request_error'),
+    );
+  }
 
   if (method === 'OPTIONS') {
     return respondWith(
@@ -874,7 +885,14 @@ function bearerToken(header: string | null): string | undefined {
   return match?.[1];
 }
 
-/** Removes the base path (and a leading /v1 in any case) from a request path. */
+/** The path under the base path, or `undefined` when the request is outside it. */
+function underBase(pathname: string, basePath: string): string | undefined {
+  if (basePath === '') return pathname;
+  if (pathname === basePath) return '/';
+  return pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : undefined;
+}
+
+/** Removes the base path (and a leading /v1 in any case) from a scripted reply's path. */
 function stripBase(pathname: string, basePath: string): string {
   for (const base of [basePath, '/v1']) {
     if (base === '') continue;

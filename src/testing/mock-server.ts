@@ -70,7 +70,8 @@ export interface MockServer extends MockControls {
  * Built-in behaviour: bearer auth (401 otherwise), `GET /v1/models` (the
  * models of the caller's key), `GET /v1/models/{vendor}/{model}`,
  * `POST /v1/chat/completions` (JSON or SSE; tools and `response_format`),
- * `POST /v1/completions` (legacy), `context_length` and `max_output_length`
+ * `POST /v1/completions` (legacy), nothing outside `/v1` (a 404 that names
+ * the right base URL), `context_length` and `max_output_length`
  * enforced, usage counted, 404 for unknown paths, 405 for wrong methods,
  * CORS. Replies come from the deterministic model in `model.ts`
  * (`You said: <last user text>`); see {@link ScriptedReply} for scripting

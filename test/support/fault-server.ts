@@ -10,7 +10,14 @@ export interface FaultServer {
   /** Base URL ending in /v1. */
   url: string;
   origin: string;
-  requests: { method: string; url: string; headers: IncomingMessage['headers']; body: string }[];
+  requests: {
+    method: string;
+    url: string;
+    headers: IncomingMessage['headers'];
+    body: string;
+    /** Resolves when the response (or its connection) closes, e.g. because the client went away. */
+    closed: Promise<void>;
+  }[];
   close(): Promise<void>;
 }
 
@@ -20,11 +27,12 @@ export async function startFaultServer(
   const sockets = new Set<Socket>();
   const requests: FaultServer['requests'] = [];
   const server = createServer((req, res) => {
+    const closed = new Promise<void>((resolve) => res.once('close', () => resolve()));
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, closed });
       void Promise.resolve(handle(req, res, body)).catch(() => res.destroy());
     });
   });
