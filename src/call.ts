@@ -4,8 +4,11 @@
  */
 import { APIPromise, type Runner } from './api-promise';
 import { bodyError, InferenceError } from './errors';
-import { readJSON, readNothing, send, type RequestContext, type RequestSpec } from './request';
-import { readStream, type EventReader, type Stream } from './stream';
+import type { RequestContext, RequestSpec } from './request';
+import { readJSON, readNothing } from './response';
+import { send } from './retry';
+import { readStream, type EventReader } from './stream/events';
+import type { Stream } from './stream/stream';
 import { validator, type Normalizer } from './validate';
 
 /**

@@ -3,11 +3,11 @@
  * `request.ts`; the key lives in a private field that no log, error or `util.inspect` shows.
  */
 import { InferenceError } from './errors';
-import type { Preflight } from './lib/preflight';
+import type { Preflight } from './preflight';
 import { Log } from './log';
 import { resolveClientOptions, type ClientOptions } from './options';
 import type { RequestContext } from './request';
-import { Chat } from './resources/chat';
+import { Chat } from './lib/chat';
 import { Completions } from './resources/completions';
 import { Models } from './resources/models';
 import { assertHeaderValue } from './options';
@@ -69,7 +69,7 @@ export class Client {
         mode === 'off'
           ? undefined
           : async (body, wait) =>
-              (await (preflight ??= import('./lib/preflight').then(
+              (await (preflight ??= import('./preflight').then(
                 ({ Preflight }) => new Preflight(mode, (slug, signal) => this.models.retrieve(slug, { signal, maxRetries: 0 }), log),
               ))).check(body, wait),
     };

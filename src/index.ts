@@ -28,7 +28,7 @@
 export { Client } from './client';
 export type { ClientOptions, RequestOptions, ValidationMode, HeadersInit, QueryInit, FetchOptions } from './options';
 export type { LogLevel, Logger } from './log';
-export type { PreflightMode } from './lib/preflight';
+export type { PreflightMode } from './preflight';
 
 // Promises of responses
 export { APIPromise, PagePromise } from './api-promise';
@@ -36,21 +36,17 @@ export type { WithResponse } from './api-promise';
 
 // Resources
 export type { Models, WaitUntilReadyOptions } from './resources/models';
-export type {
-  Chat,
-  ChatCompletions,
-  ChatCompletionCreateParamsNonStreaming,
-  ChatCompletionCreateParamsStreaming,
-} from './resources/chat';
+export type { Chat, ChatCompletions } from './lib/chat';
+export type { ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming } from './resources/chat';
 export type { Completions, CompletionCreateParamsNonStreaming, CompletionCreateParamsStreaming } from './resources/completions';
 
 // Fields a server sends beyond the documented ones
 export { extras } from './extras';
 
 // Streams
-export { Stream } from './stream';
-export { ChatCompletionStream } from './lib/chat-stream';
-export { ChatCompletionAccumulator } from './lib/accumulate';
+export { Stream } from './stream/stream';
+export { ChatCompletionStream } from './stream/chat-stream';
+export { ChatCompletionAccumulator } from './stream/accumulate';
 
 // Errors
 export {

@@ -4,7 +4,7 @@
  */
 import { isBrowser, readEnv } from './env';
 import { InferenceError } from './errors';
-import type { PreflightMode } from './lib/preflight';
+import type { PreflightMode } from './preflight';
 import { LOG_LEVELS, type LogLevel, type Logger } from './log';
 
 /**

@@ -1,23 +1,23 @@
 /**
- * The request path: build the Request, send it, map failures to errors, retry, and read the
- * response inside the attempt, so that a body cut off mid-way (or a stream that fails before its
- * first event) is retried like a failed status.
+ * Building and sending one request. `prepare()` does everything before the first byte is sent
+ * (the body as JSON, the pre-flight check, the key, the URL and headers), each wait bounded by the
+ * caller's signal and the timeout; `attempt()` sends it once (following redirects here, see
+ * below) and hands a 2xx response to its reader inside the attempt, or throws the error for the
+ * retry loop (retry.ts) to judge.
  *
- *   body → JSON, preflight, key (each bounded by signal and timeout) → buildURL / buildHeaders
- *   → fetch (redirects followed here) → status ≥ 400? → APIError (retry?) → reader (retry?) → caller
+ *   prepare: body → JSON, preflight, key → buildURL / buildHeaders
+ *   attempt: fetch (redirects followed here) → status ≥ 400? → APIError : reader(sent)
  *
- * Every error leaving this file has the API key masked (mask.ts): servers echo keys back.
+ * Every error leaving the request path has the API key masked (mask.ts): servers echo keys back.
  */
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, bodyError, InferenceError, type RequestTarget } from './errors';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, InferenceError, type RequestTarget } from './errors';
 import type { Trace } from './debug';
 import type { Log } from './log';
 import { isCredentialName, mask } from './mask';
 import type { HeadersInit, QueryInit, RequestOptions, ResolvedOptions } from './options';
-import { readText } from './body';
-import { isRetryableStatus, retryDelay, sleep, within } from './retry';
+import { readErrorBody, type Reader } from './response';
+import { within } from './wait';
 
-/** Error bodies past this are cut (an HTML page from a proxy can be large; its start says enough). */
-const MAX_ERROR_BODY_BYTES = 64 * 1024;
 /** Redirects followed before giving up (the fetch standard's limit). */
 const MAX_REDIRECTS = 20;
 
@@ -54,85 +54,32 @@ export interface RequestSpec {
   before?: ((wait: Wait) => Promise<void>) | undefined;
 }
 
-/** A response whose status was 2xx, handed to a `Reader` inside its attempt. */
-export interface Sent {
-  response: Response;
+/** A request ready to send, as many times as the retry policy allows. */
+export interface Prepared {
+  url: string;
   target: RequestTarget;
-  /** Aborts the HTTP request (a stream's `break`). */
-  abort(reason?: unknown): void;
-  /** Stop the attempt's timeout (a stream switches to its idle timeout once headers arrive). */
-  clearTimer(): void;
-  /** Clear the timer and unlink the caller's signal. Idempotent; `send` calls it when a reader fails. */
-  release(): void;
-  /** True once the attempt's timeout fired. */
-  readonly timedOut: boolean;
-  /** The caller's signal, if any. */
-  userSignal: AbortSignal | undefined;
-  /** The attempt's timeout in ms. */
+  init: RequestInit;
+  fetch: typeof fetch;
   timeout: number;
-  /** The largest JSON body to read (bytes). */
+  maxRetries: number;
+  userSignal: AbortSignal | undefined;
   maxBodySize: number;
-  /** The largest single stream event (characters). */
   maxEventSize: number;
-  /** The resolved API key, so readers can keep it out of what they report. */
-  secret: string;
-  /** The client's log (it masks the key). */
   log: Log;
-  /** The debug lines of this call, when debug logging is on. */
   trace: Trace | undefined;
 }
 
-/**
- * Reads a 2xx response inside its attempt. A reader that throws an `APIError` (a body cut off
- * mid-way, an error object in a 200, a stream that fails before its first event) gets the
- * retry policy like a failed status would. A reader owns `sent.release()` once it succeeds.
- */
-export type Reader<T> = (sent: Sent) => Promise<T>;
-
-/** Read the whole body as JSON within the attempt's timeout. */
-export const readJSON: Reader<{ response: Response; body: unknown; text: string; target: RequestTarget }> = async (sent) => {
-  try {
-    const { response, target } = sent;
-    const { text, truncated, bytes } = await readText(response, sent.maxBodySize);
-    sent.trace?.body(response.status, bytes, text);
-    if (truncated) {
-      throw bodyError(target, response, `the body is larger than maxBodySize (${sent.maxBodySize} bytes; read ${bytes})`, text.slice(0, 1024), undefined, undefined);
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw bodyError(target, response, describeNonJSON(text, response.headers), text);
-    }
-    // Some gateways (OpenRouter) report failures as a 200 whose body is an error object.
-    if (isErrorEnvelope(body)) throw APIError.fromResponse(target, response.status, response.headers, body);
-    return { response, body, text, target };
-  } finally {
-    sent.release();
-  }
-};
-
-/** Stop at the headers; the body is the caller's (`asResponse()`). */
-export const readNothing: Reader<Response> = async (sent) => {
-  sent.release();
-  return sent.response;
-};
-
-/**
- * Send `spec` and read its response with `read`, retrying as the policy allows.
- */
-export async function send<T>(ctx: RequestContext, spec: RequestSpec, read: Reader<T>): Promise<T> {
+/** Everything before the first byte is sent; every wait ends with the caller's signal and within the timeout. */
+export async function prepare(ctx: RequestContext, spec: RequestSpec): Promise<Prepared> {
   const { options: client, log } = ctx;
   const opts = spec.options ?? {};
   const url = buildURL(client.baseURL, spec.path, client.defaultQuery, opts.query);
   const parsed = new URL(url);
   const target: RequestTarget = { method: spec.method, path: parsed.pathname, host: hostAndPort(parsed) };
   const timeout = opts.timeout ?? client.timeout;
-  const maxRetries = opts.maxRetries ?? client.maxRetries;
   const userSignal = opts.signal;
   const body = spec.json ?? (spec.body === undefined ? undefined : serializeBody(spec.body, `${target.method} ${spec.path}`));
 
-  // Before anything is sent, every wait ends with the caller's signal and within the timeout.
   if (userSignal?.aborted) throw new APIUserAbortError(target, userSignal.reason);
   if (spec.before) {
     try {
@@ -154,79 +101,67 @@ export async function send<T>(ctx: RequestContext, spec: RequestSpec, read: Read
     apiKey = got.value;
   }
   log.addSecret(apiKey);
-  const masked = <E>(error: E): E => mask(error, log.secrets);
 
   const headers = buildHeaders(apiKey, spec, client, opts);
-  const maxBodySize = opts.maxBodySize ?? client.maxBodySize;
-  const maxEventSize = opts.maxEventSize ?? client.maxEventSize;
-  // Looked up per request, so that msw (which patches globalThis.fetch) and test doubles work.
-  const fetchImpl = client.fetch ?? globalThis.fetch;
-  const fetchOptions = { ...client.fetchOptions, ...opts.fetchOptions };
   // Loaded only when debug logging is on: nobody else pays for formatting log lines.
   const trace = log.enabled('debug') ? (await import('./debug')).trace(log, target.method, url) : undefined;
+  return {
+    url,
+    target,
+    init: { ...client.fetchOptions, ...opts.fetchOptions, method: spec.method, headers, ...(body === undefined ? {} : { body }) },
+    // Looked up per request, so that msw (which patches globalThis.fetch) and test doubles work.
+    fetch: client.fetch ?? globalThis.fetch,
+    timeout,
+    maxRetries: opts.maxRetries ?? client.maxRetries,
+    userSignal,
+    maxBodySize: opts.maxBodySize ?? client.maxBodySize,
+    maxEventSize: opts.maxEventSize ?? client.maxEventSize,
+    log,
+    trace,
+  };
+}
 
-  for (let attempt = 0; ; attempt++) {
-    if (userSignal?.aborted) throw new APIUserAbortError(target, userSignal.reason);
-    const started = Date.now();
-    trace?.request(attempt + 1, maxRetries + 1, headers, body);
-
-    const link = linkSignals(userSignal, timeout);
-    let error: APIError;
-    try {
-      const init = { ...fetchOptions, method: spec.method, headers, signal: link.signal, ...(body === undefined ? {} : { body }) };
-      const response = await fetchFollowingRedirects(fetchImpl, url, init, target, trace);
-      trace?.response(response, started);
-      if (response.ok) {
-        return await read({
-          response,
-          target,
-          abort: link.abort,
-          clearTimer: link.clearTimer,
-          release: link.release,
-          get timedOut() {
-            return link.timedOut;
-          },
-          userSignal,
-          timeout,
-          maxBodySize,
-          maxEventSize,
-          secret: apiKey,
-          log,
-          trace,
-        });
-      }
-      const errorBody = await readErrorBody(response);
-      trace?.errorBody(response.status, errorBody);
-      error = APIError.fromResponse(target, response.status, response.headers, errorBody, response.status === 404 ? missingV1(client.baseURL) : undefined);
-    } catch (cause) {
-      if (userSignal?.aborted) {
-        link.release();
-        throw masked(new APIUserAbortError(target, userSignal.reason));
-      }
-      // The server answered and its answer is wrong (ResponseValidationError), or the SDK refused
-      // to go on (a redirect): asking again will not help.
-      if (cause instanceof InferenceError && !(cause instanceof APIError)) {
-        link.release();
-        throw masked(cause);
-      }
-      error =
-        cause instanceof APIError
-          ? cause
-          : link.timedOut
-            ? new APIConnectionTimeoutError(target, timeout)
-            : new APIConnectionError(target, { cause });
+/**
+ * Send the request once and read a 2xx response with `read`. Throws an `APIError` the retry loop
+ * may retry (a status, a connection error, a timeout, a reader's error), or any other error as
+ * final; every error with the key masked.
+ */
+export async function attempt<T>(p: Prepared, read: Reader<T>, number: number, baseURL: string): Promise<T> {
+  const { target, userSignal, log, trace } = p;
+  const started = Date.now();
+  trace?.request(number, p.maxRetries + 1, p.init.headers as Headers, p.init.body as string | undefined);
+  const link = linkSignals(userSignal, p.timeout);
+  let error: APIError;
+  try {
+    const response = await fetchFollowingRedirects(p.fetch, p.url, { ...p.init, signal: link.signal }, target, trace);
+    trace?.response(response, started);
+    if (response.ok) {
+      return await read({
+        response,
+        target,
+        abort: link.abort,
+        clearTimer: link.clearTimer,
+        release: link.release,
+        userSignal,
+        maxBodySize: p.maxBodySize,
+        maxEventSize: p.maxEventSize,
+        log,
+        trace,
+      });
     }
+    const errorBody = await readErrorBody(response);
+    trace?.errorBody(response.status, errorBody);
+    error = APIError.fromResponse(target, response.status, response.headers, errorBody, response.status === 404 ? missingV1(baseURL) : undefined);
+  } catch (cause) {
     link.release();
-
-    const delay = attempt < maxRetries ? retryDelayFor(error, attempt + 1) : undefined;
-    if (delay === undefined) throw masked(error);
-    log.info(`${error.message}; retrying in ${Math.round(delay)} ms (attempt ${attempt + 2} of ${maxRetries + 1})`);
-    try {
-      await sleep(delay, userSignal);
-    } catch (reason) {
-      throw masked(new APIUserAbortError(target, reason));
-    }
+    if (userSignal?.aborted) throw mask(new APIUserAbortError(target, userSignal.reason), log.secrets);
+    // The server answered and its answer is wrong (ResponseValidationError), or the SDK refused
+    // to go on (a redirect): final, not for the retry loop.
+    if (cause instanceof InferenceError && !(cause instanceof APIError)) throw mask(cause, log.secrets);
+    error = cause instanceof APIError ? cause : link.timedOut ? new APIConnectionTimeoutError(target, p.timeout) : new APIConnectionError(target, { cause });
   }
+  link.release();
+  throw mask(error, log.secrets);
 }
 
 /** `JSON.stringify`, with a BigInt, a cycle or a throwing `toJSON` turned into an `InferenceError`. */
@@ -296,38 +231,6 @@ async function fetchFollowingRedirects(
 
 function isRedirect(status: number): boolean {
   return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
-}
-
-/** The retry delay for a failed attempt, or `undefined` when it must not be retried. */
-function retryDelayFor(error: APIError, retry: number): number | undefined {
-  if (error instanceof APIUserAbortError) return undefined;
-  if (error instanceof APIConnectionError) return retryDelay(retry, undefined);
-  if (error.status === undefined || !isRetryableStatus(error.status, error.headers ?? new Headers())) return undefined;
-  return retryDelay(retry, error.headers);
-}
-
-function isErrorEnvelope(body: unknown): boolean {
-  if (typeof body !== 'object' || body === null) return false;
-  const error = (body as { error?: unknown }).error;
-  return error !== undefined && error !== null && !('choices' in body) && !('data' in body);
-}
-
-function describeNonJSON(text: string, headers: Headers): string {
-  const type = headers.get('content-type') ?? 'no content-type';
-  if (text.trim() === '') return `expected a JSON body, got an empty body (${type})`;
-  if (/^\s*</.test(text)) return `expected a JSON body, got HTML or XML (${type}), probably from a proxy`;
-  return `expected a JSON body, got text that is not valid JSON (${type}; ${text.length} characters)`;
-}
-
-/** The body of an error response: JSON when it parses (whatever the content-type), else the text. */
-async function readErrorBody(response: Response): Promise<unknown> {
-  const { text, truncated } = await readText(response, MAX_ERROR_BODY_BYTES);
-  if (truncated) return `${text}…`;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }
 
 /**

@@ -1,10 +1,46 @@
 /**
- * Retry policy (pure: attempt, status, headers in; a delay or "stop" out) and an abortable sleep.
+ * Retries: the loop that sends a request until it succeeds or the policy says stop, and the policy
+ * (pure: attempt, status, headers in; a delay or "stop" out).
  *
  * Inference defaults, not web defaults: POSTs are retried too, because a completion that failed
- * with a connection error, a timeout, 408, 409, 429 or 5xx produced nothing the caller has seen.
- * Streams are never retried after their first event (the stream layer's job).
+ * with a connection error, a timeout, 408, 409, 429 or 5xx produced nothing the caller has seen
+ * (and every POST carries one `Idempotency-Key` for all its attempts). Streams are never retried
+ * after their first event: their reader reads the first one inside the attempt (stream/events.ts).
  */
+import { APIConnectionError, APIError, APIUserAbortError } from './errors';
+import { mask } from './mask';
+import { attempt, prepare, type RequestContext, type RequestSpec } from './request';
+import type { Reader } from './response';
+import { sleep } from './wait';
+
+/** Send `spec` and read its response with `read`, retrying as the policy allows. */
+export async function send<T>(ctx: RequestContext, spec: RequestSpec, read: Reader<T>): Promise<T> {
+  const p = await prepare(ctx, spec);
+  const { target, userSignal, maxRetries, log } = p;
+  for (let n = 0; ; n++) {
+    if (userSignal?.aborted) throw mask(new APIUserAbortError(target, userSignal.reason), log.secrets);
+    try {
+      return await attempt(p, read, n + 1, ctx.options.baseURL);
+    } catch (error) {
+      const delay = error instanceof APIError && n < maxRetries ? retryDelayFor(error, n + 1) : undefined;
+      if (delay === undefined) throw error;
+      log.info(`${(error as APIError).message}; retrying in ${Math.round(delay)} ms (attempt ${n + 2} of ${maxRetries + 1})`);
+      try {
+        await sleep(delay, userSignal);
+      } catch (reason) {
+        throw mask(new APIUserAbortError(target, reason), log.secrets);
+      }
+    }
+  }
+}
+
+/** The retry delay for a failed attempt, or `undefined` when it must not be retried. */
+function retryDelayFor(error: APIError, retry: number): number | undefined {
+  if (error instanceof APIUserAbortError) return undefined;
+  if (error instanceof APIConnectionError) return retryDelay(retry, undefined);
+  if (error.status === undefined || !isRetryableStatus(error.status, error.headers ?? new Headers())) return undefined;
+  return retryDelay(retry, error.headers);
+}
 
 /** First backoff delay; doubles each retry. */
 const INITIAL_DELAY_MS = 500;
@@ -61,56 +97,3 @@ function parseNumber(value: string | null): number | undefined {
   return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
-/**
- * Wait `ms`, or reject with `signal.reason` as soon as the signal aborts. Leaves no timer or
- * listener behind either way.
- */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/**
- * `{ value }` of `promise`, or `undefined` once `ms` pass first; rejects with `signal.reason` as
- * soon as the signal aborts (and with `promise`'s error). Leaves no timer or listener behind, so
- * a slow `apiKey` function or a shared lookup never holds a caller longer than it may wait.
- */
-export function within<T>(promise: Promise<T>, ms: number, signal?: AbortSignal): Promise<{ value: T } | undefined> {
-  return new Promise((resolve, reject) => {
-    // Handlers first: a promise given up on must not end as an unhandled rejection later.
-    promise.then(
-      (value) => {
-        done();
-        resolve({ value });
-      },
-      (error: unknown) => {
-        done();
-        reject(error);
-      },
-    );
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    };
-    const onAbort = () => {
-      done();
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      done();
-      resolve(undefined);
-    }, ms);
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}

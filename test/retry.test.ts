@@ -14,7 +14,8 @@ import {
   ResponseValidationError,
   BadRequestError,
 } from '../src/index';
-import { MAX_RETRY_AFTER_MS, retryAfterMs, retryDelay, isRetryableStatus, sleep } from '../src/retry';
+import { MAX_RETRY_AFTER_MS, retryAfterMs, retryDelay, isRetryableStatus } from '../src/retry';
+import { sleep } from '../src/wait';
 import { startMockServer, type MockServer } from '../src/testing';
 
 let server: MockServer;

@@ -14,7 +14,7 @@
 import fc from 'fast-check';
 import { http, HttpResponse } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChatCompletionAccumulator } from '../src/lib/accumulate';
+import { ChatCompletionAccumulator } from '../src/stream/accumulate';
 import {
   APIConnectionError,
   APIError,

@@ -7,7 +7,7 @@
 import { APIPromise } from '../api-promise';
 import type { ChatCompletionCreateParams } from '../generated/types.gen';
 import { checkRequestOptions, type RequestOptions } from '../options';
-import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming, ChatCompletions } from '../resources/chat';
+import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming, ChatCompletionsResource as ChatCompletions } from '../resources/chat';
 import { checkBody } from '../resources/check-body';
 import type { ParsedChatCompletionFor } from './parse';
 import type { ParsedChatCompletionStream } from './parse-stream';

@@ -5,7 +5,7 @@
  */
 import { InferenceError } from '../errors';
 import type { ChatCompletionCreateParams, ChatCompletionMessageToolCall } from '../generated/types.gen';
-import { ChatCompletionStream } from './chat-stream';
+import { ChatCompletionStream } from '../stream/chat-stream';
 import { parseChatCompletion, type ParsedChatCompletion, type ParsedFunctionToolCall } from './parse';
 import { PartialJSON } from './partial-json';
 

@@ -5,7 +5,7 @@
 import { APIUserAbortError } from '../errors';
 import type { ChatCompletionCreateParams, ChatCompletionMessageToolCall, ChatCompletionTool } from '../generated/types.gen';
 import type { RequestOptions } from '../options';
-import type { ChatCompletionCreateParamsNonStreaming, ChatCompletions } from '../resources/chat';
+import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionsResource as ChatCompletions } from '../resources/chat';
 import { parseChatCompletion, type ParsedChatCompletion } from './parse';
 import type { ChatCompletionRunner, RunToolsParams, ToolEntry } from './run-tools';
 import { toAssistantMessage } from './run-tools-messages';

@@ -15,7 +15,7 @@ import type {
 } from '../generated/types.gen';
 import type { RequestOptions } from '../options';
 import { checkRequestOptions } from '../options';
-import type { ChatCompletions } from '../resources/chat';
+import type { ChatCompletionsResource as ChatCompletions } from '../resources/chat';
 import { checkBody } from '../resources/check-body';
 import type { ParsedChatCompletion, ParsedChatCompletionMessage } from './parse';
 import { parserOf, RUN, type RunnableZodTool, type ToolFunction } from './schema-hooks';

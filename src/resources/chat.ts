@@ -2,15 +2,11 @@ import type { APIPromise } from '../api-promise';
 import { jsonCall, streamCall } from '../call';
 import { normalizeChatCompletion, normalizeChatCompletionChunk } from '../generated/normalize.gen';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParams } from '../generated/types.gen';
-import { ChatCompletionStream } from '../lib/chat-stream';
-import type { ParsedChatCompletionFor, ParsedOutputOf, ParsedToolCallOf } from '../lib/parse';
-import { parseCall, parseStreamCall } from '../lib/parse-call';
-import type { ParsedChatCompletionStream } from '../lib/parse-stream';
-import { ChatCompletionRunner, type RunToolsOptions, type RunToolsParams } from '../lib/run-tools';
+import { ChatCompletionStream } from '../stream/chat-stream';
 import { checkRequestOptions, type RequestOptions } from '../options';
 import { serializeBody, type RequestContext, type Wait } from '../request';
-import type { EventReader } from '../stream';
-import { toolCallIndexer } from '../tool-call-index';
+import type { EventReader } from '../stream/events';
+import { toolCallIndexer } from '../stream/tool-call-index';
 import { validator } from '../validate';
 import { checkBody } from './check-body';
 
@@ -44,18 +40,11 @@ export type ChatCompletionCreateParamsNonStreaming = ChatCompletionCreateParams 
 export type ChatCompletionCreateParamsStreaming = ChatCompletionCreateParams & { stream: true };
 
 /**
- * `client.chat.completions`: the next assistant message for a conversation.
- *
- * @example
- * ```ts
- * const completion = await client.chat.completions.create({
- *   model: 'acme/chat-1',
- *   messages: [{ role: 'user', content: 'Hello!' }],
- * });
- * console.log(completion.choices[0]?.message?.content);
- * ```
+ * The chat-completions endpoint itself: `create()`. `client.chat.completions` is this with the
+ * helpers built on it (`parse()`, `runTools()`, `stream()`; lib/chat.ts).
+ * @internal
  */
-export class ChatCompletions {
+export class ChatCompletionsResource {
   readonly #ctx: RequestContext;
 
   /** @internal */
@@ -101,75 +90,5 @@ export class ChatCompletions {
       );
     }
     return jsonCall(this.#ctx, spec, normalizeChatCompletion);
-  }
-
-  /**
-   * `create()`, then the reply parsed: `message.parsed` validated and typed from a
-   * `zodResponseFormat()` response format, `parsed_arguments` on tool calls from `zodFunction()`
-   * tools, `message.reasoning` filled whichever field the server used. Throws
-   * `LengthFinishReasonError`, `ContentFilterFinishReasonError`, or `OutputParseError` (invalid
-   * JSON or a schema mismatch). With `stream: true`, a `ParsedChatCompletionStream` whose
-   * `parsedStream()` yields the output as it grows.
-   *
-   * @example
-   * ```ts
-   * const completion = await client.chat.completions.parse({
-   *   model: 'acme/chat-1',
-   *   messages: [{ role: 'user', content: 'Weather in Paris?' }],
-   *   response_format: zodResponseFormat(z.object({ city: z.string(), celsius: z.number() }), 'weather'),
-   * });
-   * const message = completion.choices[0]!.message;
-   * if (message.refusal) console.log('refused:', message.refusal);
-   * else console.log(message.parsed?.celsius);
-   * ```
-   */
-  parse<Params extends ChatCompletionCreateParamsStreaming>(
-    body: Params,
-    options?: RequestOptions,
-  ): APIPromise<ParsedChatCompletionStream<ParsedOutputOf<Params['response_format']>, ParsedToolCallOf<Params['tools']>>>;
-  parse<Params extends ChatCompletionCreateParamsNonStreaming>(body: Params, options?: RequestOptions): APIPromise<ParsedChatCompletionFor<Params>>;
-  parse(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<unknown> {
-    if (body.stream === true) {
-      return parseStreamCall(this, { ...body, stream: true }, options, body);
-    }
-    return parseCall(this, body as ChatCompletionCreateParamsNonStreaming, options);
-  }
-
-  /**
-   * Run a tool loop: ask the model, run the tools it calls (their arguments validated first; in
-   * parallel when it calls several), send the results back, until it answers without tools or
-   * `maxRounds` (default 10) requests were made. Returns at once; see `ChatCompletionRunner`.
-   * With `stream: true` each request streams and the runner yields its chunks.
-   *
-   * @example
-   * ```ts
-   * const runner = client.chat.completions.runTools({
-   *   model: 'acme/chat-1',
-   *   messages: [{ role: 'user', content: 'Weather in Paris?' }],
-   *   tools: [zodFunction({ name: 'get_weather', parameters: z.object({ city: z.string() }), function: ({ city }) => weather(city) })],
-   * });
-   * console.log(await runner.finalContent());
-   * ```
-   */
-  runTools<Params extends RunToolsParams>(body: Params, options?: RunToolsOptions): ChatCompletionRunner<ParsedOutputOf<Params['response_format']>> {
-    return new ChatCompletionRunner(this, body, options);
-  }
-}
-
-/**
- * `client.chat`: groups `client.chat.completions`.
- *
- * @example
- * ```ts
- * await client.chat.completions.create({ model: 'acme/chat-1', messages: [{ role: 'user', content: 'Hi' }] });
- * ```
- */
-export class Chat {
-  /** See {@link ChatCompletions}. */
-  readonly completions: ChatCompletions;
-
-  /** @internal */
-  constructor(ctx: RequestContext) {
-    this.completions = new ChatCompletions(ctx);
   }
 }

@@ -1,6 +1,6 @@
 import type { APIPromise } from '../api-promise';
 import { eventsOf, jsonCall, streamCall } from '../call';
-import { Stream } from '../stream';
+import { Stream } from '../stream/stream';
 import type { Completion, CompletionCreateParams } from '../generated/types.gen';
 import { normalizeCompletion } from '../generated/normalize.gen';
 import { checkRequestOptions, type RequestOptions } from '../options';

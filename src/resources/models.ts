@@ -1,6 +1,6 @@
 import { jsonCall } from '../call';
 import { APIUserAbortError, InferenceError, ModelNotReadyError } from '../errors';
-import { sleep } from '../retry';
+import { sleep } from '../wait';
 import type { Model, ModelList } from '../generated/types.gen';
 import { normalizeModel, normalizeModelList } from '../generated/normalize.gen';
 import { PagePromise, type APIPromise } from '../api-promise';

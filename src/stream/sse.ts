@@ -97,7 +97,14 @@ function carriesData(text: string, line: LineState): boolean {
 }
 
 function advance(text: string, line: LineState): void {
-  const last = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'));
+  // The last line end, found from the end (a read usually ends on one): `lastIndexOf('\r')` would
+  // scan the whole read when the server sends LF only.
+  let last = text.length - 1;
+  while (last >= 0) {
+    const c = text.charCodeAt(last);
+    if (c === 0x0a || c === 0x0d) break;
+    last--;
+  }
   if (last < 0) {
     if (line.atLineStart && text !== '') {
       line.atLineStart = false;

@@ -4,11 +4,11 @@
  */
 import type { ChatCompletion, ChatCompletionChunk } from '../generated/types.gen';
 import { InferenceError } from '../errors';
-import { Stream } from '../stream';
+import { Stream, type ObservableIterator, type StreamObserver } from './stream';
 import { ChatCompletionAccumulator } from './accumulate';
 
 /** Feeds every chunk that passes to the accumulator and remembers how the stream ended. */
-class Tap {
+class Tap implements StreamObserver<ChatCompletionChunk> {
   readonly accumulator = new ChatCompletionAccumulator();
   readonly ended: Promise<void>;
   #resolve!: () => void;
@@ -22,25 +22,17 @@ class Tap {
     this.ended.catch(() => {}); // reported by finalChatCompletion(), if anyone asks
   }
 
-  wrap(iterator: AsyncIterator<ChatCompletionChunk>): AsyncIterator<ChatCompletionChunk> {
-    return {
-      next: async () => {
-        try {
-          const result = await iterator.next();
-          if (result.done) this.#resolve();
-          else this.accumulator.add(result.value);
-          return result;
-        } catch (error) {
-          this.#reject(error);
-          throw error;
-        }
-      },
-      return: async () => {
-        await iterator.return?.();
-        this.#reject(new InferenceError('The stream was closed before it ended, so there is no final completion.'));
-        return { done: true, value: undefined };
-      },
-    };
+  item(chunk: ChatCompletionChunk): void {
+    this.accumulator.add(chunk);
+  }
+
+  end(error?: unknown): void {
+    if (error === undefined) this.#resolve();
+    else this.#reject(error);
+  }
+
+  closed(): void {
+    this.#reject(new InferenceError('The stream was closed before it ended, so there is no final completion.'));
   }
 }
 
@@ -58,10 +50,14 @@ export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
   readonly #tap: Tap;
 
   /** @internal */
-  constructor(source: () => AsyncIterator<ChatCompletionChunk>, controller: AbortController) {
-    const tap = new Tap();
-    super(() => tap.wrap(source()), controller);
-    this.#tap = tap;
+  constructor(source: () => ObservableIterator<ChatCompletionChunk>, controller: AbortController) {
+    super(source, controller);
+    this.#tap = new Tap();
+  }
+
+  /** @internal */
+  protected override observer(): StreamObserver<ChatCompletionChunk> {
+    return this.#tap;
   }
 
   /**

@@ -9,11 +9,11 @@
  * more, the lookup itself is cancelled. A lookup that fails or is too slow leaves the call
  * unchecked, never stuck.
  */
-import { APIError, PreflightError } from '../errors';
-import type { Model } from '../generated/types.gen';
-import type { Log } from '../log';
-import type { Wait } from '../request';
-import { within } from '../retry';
+import { APIError, PreflightError } from './errors';
+import type { Model } from './generated/types.gen';
+import type { Log } from './log';
+import type { Wait } from './request';
+import { within } from './wait';
 
 /**
  * `'off'` (default): no check. `'warn'`: log a warning and send. `'error'`: reject with `PreflightError`.

@@ -1,0 +1,98 @@
+/**
+ * `client.chat.completions` and `client.chat`: the endpoint (resources/chat.ts) with the helpers
+ * built on it: `parse()` (structured outputs), `runTools()` (the tool loop) and `stream()`. The
+ * client builds these; the resource itself knows nothing of them.
+ */
+import type { APIPromise } from '../api-promise';
+import type { ChatCompletionCreateParams } from '../generated/types.gen';
+import type { RequestOptions } from '../options';
+import type { RequestContext } from '../request';
+import { ChatCompletionsResource, type ChatCompletionCreateParamsNonStreaming, type ChatCompletionCreateParamsStreaming } from '../resources/chat';
+import type { ParsedChatCompletionFor, ParsedOutputOf, ParsedToolCallOf } from './parse';
+import { parseCall, parseStreamCall } from './parse-call';
+import type { ParsedChatCompletionStream } from './parse-stream';
+import { ChatCompletionRunner, type RunToolsOptions, type RunToolsParams } from './run-tools';
+
+/**
+ * `client.chat.completions`: the next assistant message for a conversation.
+ *
+ * @example
+ * ```ts
+ * const completion = await client.chat.completions.create({
+ *   model: 'acme/chat-1',
+ *   messages: [{ role: 'user', content: 'Hello!' }],
+ * });
+ * console.log(completion.choices[0]!.message.content);
+ * ```
+ */
+export class ChatCompletions extends ChatCompletionsResource {
+  /**
+   * `create()`, then the reply parsed: `message.parsed` validated and typed from a
+   * `zodResponseFormat()` response format, `parsed_arguments` on tool calls from `zodFunction()`
+   * tools, `message.reasoning` filled whichever field the server used. Throws
+   * `LengthFinishReasonError`, `ContentFilterFinishReasonError`, or `OutputParseError` (invalid
+   * JSON or a schema mismatch). With `stream: true`, a `ParsedChatCompletionStream` whose
+   * `parsedStream()` yields the output as it grows.
+   *
+   * @example
+   * ```ts
+   * const completion = await client.chat.completions.parse({
+   *   model: 'acme/chat-1',
+   *   messages: [{ role: 'user', content: 'Weather in Paris?' }],
+   *   response_format: zodResponseFormat(z.object({ city: z.string(), celsius: z.number() }), 'weather'),
+   * });
+   * const message = completion.choices[0]!.message;
+   * if (message.refusal) console.log('refused:', message.refusal);
+   * else console.log(message.parsed?.celsius);
+   * ```
+   */
+  parse<Params extends ChatCompletionCreateParamsStreaming>(
+    body: Params,
+    options?: RequestOptions,
+  ): APIPromise<ParsedChatCompletionStream<ParsedOutputOf<Params['response_format']>, ParsedToolCallOf<Params['tools']>>>;
+  parse<Params extends ChatCompletionCreateParamsNonStreaming>(body: Params, options?: RequestOptions): APIPromise<ParsedChatCompletionFor<Params>>;
+  parse(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<unknown> {
+    if (body.stream === true) {
+      return parseStreamCall(this, { ...body, stream: true }, options, body);
+    }
+    return parseCall(this, body as ChatCompletionCreateParamsNonStreaming, options);
+  }
+
+  /**
+   * Run a tool loop: ask the model, run the tools it calls (their arguments validated first; in
+   * parallel when it calls several), send the results back, until it answers without tools or
+   * `maxRounds` (default 10) requests were made. Returns at once; see `ChatCompletionRunner`.
+   * With `stream: true` each request streams and the runner yields its chunks.
+   *
+   * @example
+   * ```ts
+   * const runner = client.chat.completions.runTools({
+   *   model: 'acme/chat-1',
+   *   messages: [{ role: 'user', content: 'Weather in Paris?' }],
+   *   tools: [zodFunction({ name: 'get_weather', parameters: z.object({ city: z.string() }), function: ({ city }) => weather(city) })],
+   * });
+   * console.log(await runner.finalContent());
+   * ```
+   */
+  runTools<Params extends RunToolsParams>(body: Params, options?: RunToolsOptions): ChatCompletionRunner<ParsedOutputOf<Params['response_format']>> {
+    return new ChatCompletionRunner(this, body, options);
+  }
+}
+
+/**
+ * `client.chat`: groups `client.chat.completions`.
+ *
+ * @example
+ * ```ts
+ * await client.chat.completions.create({ model: 'acme/chat-1', messages: [{ role: 'user', content: 'Hi' }] });
+ * ```
+ */
+export class Chat {
+  /** See {@link ChatCompletions}. */
+  readonly completions: ChatCompletions;
+
+  /** @internal */
+  constructor(ctx: RequestContext) {
+    this.completions = new ChatCompletions(ctx);
+  }
+}

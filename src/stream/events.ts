@@ -1,0 +1,312 @@
+/**
+ * A streamed response's events → items, with the policy real servers need: `[DONE]` ends the
+ * stream; `data: null` and empty data are skipped; an `event: error`, an `error:` field
+ * (llama.cpp) or an `{"error": …}` event becomes an `APIError`; a stream cut off before any
+ * `finish_reason` and without `[DONE]` is an error, never a silent success, and so is a stream
+ * with no chunk at all; a stream without events (keep-alive comments only) ends after its idle
+ * timeout; `break`, `return()` and `cancel()` abort the HTTP request at once.
+ *
+ * One iterator does it, not a chain of async generators: an item already read is handed over
+ * without waiting (one promise per item, the least `for await` allows), and a stream's
+ * accumulation is told of each item directly (`observe`), not through another layer.
+ */
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, bodyError, InferenceError, type RequestTarget } from '../errors';
+import type { Log } from '../log';
+import { mask } from '../mask';
+import type { ValidationMode } from '../options';
+import { readText, type Reader, type Sent } from '../response';
+import type { ValidationContext } from '../validate';
+import { IdleTimer, readEventBatches, type EventSourceMessage } from './sse';
+import type { ObservableIterator, Stream, StreamObserver } from './stream';
+
+/**
+ * How a stream's events are read: called once per stream with where the events come from, it
+ * returns the function that reads each event's parsed JSON (and its text) into an item, so that
+ * it may keep state across the events of one stream.
+ */
+export type EventReader<T> = (context: ValidationContext) => (value: unknown, text: string) => T;
+
+/** What the stream reader needs besides the response. */
+export interface StreamSettings<T> {
+  /** Reads each event's JSON into an item (the normalizer, with the stream's own state). */
+  read: EventReader<T>;
+  validation: ValidationMode;
+  log: Log;
+  idleTimeout: number;
+  /** Make the Stream (or a subclass with helpers) around the item iterator. */
+  wrap: (source: () => AsyncIterator<T>, controller: AbortController) => Stream<T>;
+}
+
+/**
+ * A `Reader` (see response.ts) that opens the event stream and reads up to its first item inside
+ * the attempt, so that a failure before anything was yielded (reset, stall, in-band error) gets
+ * the retry policy; after the first item, nothing is retried.
+ */
+export function readStream<T>(settings: StreamSettings<T>): Reader<Stream<T>> {
+  return async (sent) => {
+    sent.clearTimer(); // `timeout` covered the headers; the idle timeout covers the rest.
+    const controller = new AbortController();
+    const events = new EventIterator(sent, settings, controller);
+    await events.prime();
+    return settings.wrap(() => events, controller);
+  };
+}
+
+const DONE: IteratorResult<never> = { done: true, value: undefined };
+
+class EventIterator<T> implements ObservableIterator<T> {
+  readonly #sent: Sent;
+  readonly #target: RequestTarget;
+  readonly #response: Response;
+  readonly #controller: AbortController;
+  readonly #idle: IdleTimer;
+  readonly #idleTimeout: number;
+  readonly #read: (value: unknown, text: string) => T;
+  readonly #started = Date.now();
+  readonly #onAbort: () => void;
+  #batches: AsyncGenerator<EventSourceMessage[]> | undefined;
+  #events: EventSourceMessage[] = [];
+  #at = 0;
+  /** The first item, read inside the attempt, until `next()` hands it over. */
+  #held: IteratorResult<T> | undefined;
+  /** A read in progress: a `next()` called meanwhile waits for it. */
+  #busy: Promise<unknown> | undefined;
+  #finished = false;
+  /** The caller closed the stream (a read still in flight then fails as an abort). */
+  #closed = false;
+  #error: unknown;
+  #finishSeen = false;
+  #count = 0;
+  #observer: StreamObserver<T> | undefined;
+
+  constructor(sent: Sent, settings: StreamSettings<T>, controller: AbortController) {
+    this.#sent = sent;
+    this.#target = sent.target;
+    this.#response = sent.response;
+    this.#controller = controller;
+    this.#idleTimeout = settings.idleTimeout;
+    this.#idle = new IdleTimer(settings.idleTimeout, () => sent.abort(new DOMException('Stream idle', 'TimeoutError')));
+    this.#onAbort = () => sent.abort(controller.signal.reason);
+    controller.signal.addEventListener('abort', this.#onAbort, { once: true });
+    this.#read = settings.read({
+      mode: settings.validation,
+      log: settings.log,
+      target: sent.target,
+      status: sent.response.status,
+      headers: sent.response.headers,
+      what: 'stream event',
+    });
+  }
+
+  observe(observer: StreamObserver<T>): void {
+    this.#observer = observer;
+  }
+
+  /** Read up to the first item (or the end), to hand over at the first `next()`. */
+  async prime(): Promise<void> {
+    this.#held = await this.#fill();
+  }
+
+  next(): Promise<IteratorResult<T>> {
+    // A next() while a read is in flight waits for it (as an async generator queues calls). The
+    // read clears #busy first (its handler was attached first), so each waiter goes on in turn.
+    if (this.#busy) {
+      return this.#busy.then(
+        () => this.next(),
+        () => this.next(),
+      );
+    }
+    let result: IteratorResult<T> | undefined = this.#held;
+    if (result) this.#held = undefined;
+    else if (this.#finished) return this.#error === undefined ? Promise.resolve(DONE) : Promise.reject(this.#error);
+    else {
+      try {
+        result = this.#take();
+      } catch (error) {
+        return Promise.reject(this.#fail(error));
+      }
+      if (result === undefined) {
+        const filling = this.#fill().then((r) => this.#deliver(r));
+        this.#busy = filling;
+        void filling.then(
+          () => (this.#busy === filling ? (this.#busy = undefined) : undefined),
+          () => (this.#busy === filling ? (this.#busy = undefined) : undefined),
+        );
+        return filling;
+      }
+    }
+    return Promise.resolve(this.#deliver(result));
+  }
+
+  /** `break` in a `for await` loop, `return()`, `cancel()`: abort the HTTP request now, even while a read is pending. */
+  async return(): Promise<IteratorResult<T>> {
+    if (!this.#finished) {
+      this.#closed = true;
+      this.#controller.abort();
+      this.#finish('closed');
+      this.#observer?.closed();
+      // The pending read (if any) rejects now that the request is aborted; the body is cancelled.
+      await this.#batches?.return(undefined).catch(() => {});
+    }
+    return DONE;
+  }
+
+  #deliver(result: IteratorResult<T>): IteratorResult<T> {
+    if (result.done) this.#observer?.end();
+    else this.#observer?.item(result.value);
+    return result;
+  }
+
+  /** Read bytes until an item (or the end) comes out of them. */
+  async #fill(): Promise<IteratorResult<T>> {
+    try {
+      this.#batches ??= this.#open();
+      for (;;) {
+        const { done, value } = await this.#batches.next();
+        if (this.#closed) throw new APIUserAbortError(this.#target, this.#controller.signal.reason);
+        if (done) return this.#endOfBody();
+        this.#events = value;
+        this.#at = 0;
+        const result = this.#take();
+        if (result !== undefined) return result;
+      }
+    } catch (error) {
+      throw this.#fail(error);
+    }
+  }
+
+  #open(): AsyncGenerator<EventSourceMessage[]> {
+    const response = this.#response;
+    const target = this.#target;
+    if (!response.body) throw new APIConnectionError(target, { message: `${target.method} ${target.path}: the response has no body` });
+    if (/^application\/json/i.test(response.headers.get('content-type') ?? '')) {
+      // A server that ignored `stream: true`, or answered an error with a 200 JSON body.
+      return notAStream(this.#sent);
+    }
+    const tooLarge = () => bodyError(target, response, `a stream event is larger than maxEventSize (${this.#sent.maxEventSize} characters)`, undefined, 'stream event');
+    return readEventBatches(response.body, { idle: this.#idle, maxEventSize: this.#sent.maxEventSize, tooLarge });
+  }
+
+  /**
+   * The hot loop: the next item of the events already read, or `undefined` when they are used up.
+   * Per event: a few comparisons, `JSON.parse` and the reader (the generated normalizer).
+   */
+  #take(): IteratorResult<T> | undefined {
+    const events = this.#events;
+    while (this.#at < events.length) {
+      const event = events[this.#at++]!;
+      const data = event.data.trim();
+      if (data === '[DONE]') {
+        // llama.cpp ends a failed request with [DONE] alone: nothing here is a completion.
+        if (this.#count === 0) throw bodyError(this.#target, this.#response, 'the stream ended without a single chunk', undefined, 'stream');
+        this.#finish('[DONE]');
+        return DONE;
+      }
+      if (data === '' || data === 'null') continue; // keep-alives (AgentRouter sends `data: null`)
+      let item: T;
+      try {
+        item = this.#item(event, data);
+      } catch (error) {
+        // Its own typed errors pass; anything else (a check that crashed on nesting deeper than a
+        // recursive walk survives) is a ResponseValidationError, never a connection error (retried).
+        if (error instanceof InferenceError) throw error;
+        throw bodyError(this.#target, this.#response, `the event could not be checked (${String(error)})`, data.length > 1024 ? `${data.slice(0, 1024)}…` : data, 'stream event', undefined);
+      }
+      if (!this.#finishSeen) this.#finishSeen = hasFinishReason(item);
+      this.#count++;
+      return { done: false, value: item };
+    }
+    return undefined;
+  }
+
+  #item(event: EventSourceMessage, data: string): T {
+    const target = this.#target;
+    const response = this.#response;
+    if (event.event === 'error') throw APIError.fromResponse(target, response.status, response.headers, inBandError(parseLoosely(data)));
+    let value: unknown;
+    try {
+      value = JSON.parse(data);
+    } catch {
+      throw bodyError(target, response, 'expected a JSON event, got text that is not valid JSON', data, 'stream event');
+    }
+    if (isErrorEvent(value)) throw APIError.fromResponse(target, response.status, response.headers, inBandError(value));
+    return this.#read(value, data);
+  }
+
+  #endOfBody(): IteratorResult<T> {
+    if (!this.#finishSeen) {
+      const { method, path } = this.#target;
+      throw new APIConnectionError(this.#target, { message: `${method} ${path}: the stream ended before any finish_reason and without [DONE]; the response is incomplete` });
+    }
+    this.#finish('end of body');
+    return DONE;
+  }
+
+  /** What went wrong, as the error the caller gets (the key masked); the stream is over. */
+  #fail(error: unknown): unknown {
+    const typed = mask(this.#classify(error), this.#sent.log.secrets);
+    if (!this.#finished) {
+      this.#error = typed;
+      this.#finish('error');
+      this.#observer?.end(typed);
+    }
+    return typed;
+  }
+
+  #classify(error: unknown): InferenceError {
+    if (error instanceof InferenceError) return error;
+    if (this.#idle.fired) return new APIConnectionTimeoutError(this.#target, this.#idleTimeout, this.#idle.keepAliveOnly ? 'keep-alive' : 'stream');
+    const user = this.#sent.userSignal;
+    if (this.#controller.signal.aborted || user?.aborted) {
+      return new APIUserAbortError(this.#target, this.#controller.signal.aborted ? this.#controller.signal.reason : user?.reason);
+    }
+    return new APIConnectionError(this.#target, { cause: error });
+  }
+
+  /** Stop the idle timer, let go of the caller's signal and the connection, once. */
+  #finish(ending: string): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#idle.stop();
+    this.#controller.signal.removeEventListener('abort', this.#onAbort);
+    this.#sent.release();
+    this.#sent.trace?.streamEnd(this.#count, this.#started, ending);
+  }
+}
+
+/** A JSON body where a stream was asked for: its error, or a typed error saying so. */
+async function* notAStream(sent: Sent): AsyncGenerator<EventSourceMessage[]> {
+  const { response, target } = sent;
+  const { text } = await readText(response, sent.maxBodySize);
+  const body = parseLoosely(text);
+  if (isErrorEvent(body)) throw APIError.fromResponse(target, response.status, response.headers, body);
+  throw bodyError(target, response, 'expected an event stream (text/event-stream), got a JSON body', body);
+}
+
+/** JSON when it parses, else the text. */
+function parseLoosely(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** `{"error": …}` (OpenRouter, Groq, vercel's structured error parts), also beside `choices: []`. */
+function isErrorEvent(value: unknown): value is { error: unknown } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && (value as { error?: unknown }).error != null;
+}
+
+/** Shape an `event: error` payload so that the error-body reader finds its message and code. */
+function inBandError(value: unknown): unknown {
+  if (isErrorEvent(value)) return value;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return { error: value };
+  return value === '' || value === null ? 'the server sent an error event without details' : value;
+}
+
+function hasFinishReason(item: unknown): boolean {
+  const choices = (item as { choices?: { finish_reason?: unknown }[] | null }).choices;
+  if (!Array.isArray(choices)) return false;
+  for (const choice of choices) if (choice?.finish_reason != null) return true;
+  return false;
+}

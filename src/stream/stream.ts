@@ -1,0 +1,270 @@
+/**
+ * `Stream`: what a streamed call gives, an async iterable of its items (iterated once; `tee()` to
+ * read twice), with `toReadableStream()` / `fromReadableStream()` to pass it on as NDJSON. Its
+ * items come from stream/events.ts (the HTTP response) or from a body read back.
+ */
+import { APIUserAbortError, InferenceError, ResponseValidationError } from '../errors';
+import { DEFAULTS } from '../options';
+
+/**
+ * Told of every item a stream hands over and of how it ended (`ChatCompletionStream`'s
+ * accumulation uses one).
+ * @internal
+ */
+export interface StreamObserver<T> {
+  item(value: T): void;
+  /** The stream ended: normally, or with `error`. */
+  end(error?: unknown): void;
+  /** The caller left before the end (`break`, `return()`, `cancel()`). */
+  closed(): void;
+}
+
+/** An iterator that reports to an observer itself, without a wrapper around it. @internal */
+export interface ObservableIterator<T> extends AsyncIterator<T> {
+  observe?(observer: StreamObserver<T>): void;
+}
+
+/**
+ * An async iterable of server-sent chunks. Iterate it once with `for await`; `break` (or
+ * `stream.controller.abort()`) cancels the HTTP request.
+ *
+ * @example
+ * ```ts
+ * const stream = await client.chat.completions.create({ model: 'acme/chat-1', messages, stream: true });
+ * for await (const chunk of stream) {
+ *   const content = chunk.choices?.[0]?.delta.content;
+ *   if (typeof content === 'string') process.stdout.write(content);
+ * }
+ * ```
+ */
+export class Stream<T> implements AsyncIterable<T> {
+  /** Abort to cancel the request; the loop then throws `APIUserAbortError`. */
+  readonly controller: AbortController;
+  #source: (() => ObservableIterator<T>) | undefined;
+
+  /** @internal */
+  constructor(source: () => ObservableIterator<T>, controller: AbortController) {
+    this.#source = source;
+    this.controller = controller;
+  }
+
+  /** What watches the items as they pass (none here; `ChatCompletionStream` accumulates). @internal */
+  protected observer(): StreamObserver<T> | undefined {
+    return undefined;
+  }
+
+  /** True once iteration has started (a stream can be iterated once). */
+  protected get consumed(): boolean {
+    return this.#source === undefined;
+  }
+
+  /** Iterate the chunks (once; see `tee()` to read twice). */
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    const source = this.#source;
+    if (!source) {
+      throw new InferenceError(
+        'This stream was already consumed: a stream can be iterated once. Use `stream.tee()` to read it twice.',
+      );
+    }
+    this.#source = undefined;
+    const iterator = source();
+    const observer = this.observer();
+    if (!observer) return iterator;
+    if (iterator.observe) {
+      iterator.observe(observer);
+      return iterator;
+    }
+    return observed(iterator, observer);
+  }
+
+  /**
+   * Two streams that each yield every chunk; this one is consumed by the call. The chunks are
+   * buffered until both sides have read them.
+   *
+   * @example
+   * ```ts
+   * const [forUser, forLog] = stream.tee();
+   * ```
+   */
+  tee(): [Stream<T>, Stream<T>] {
+    const iterator = this[Symbol.asyncIterator]();
+    // Each side's queue gets every result, or the error, so both sides see the same ending.
+    type Entry = { result: IteratorResult<T> } | { error: unknown };
+    const queues: [Entry[], Entry[]] = [[], []];
+    // A side is open until it has ended or been closed; when neither is, the request is cancelled.
+    const open = [true, true];
+    let pending: Promise<void> | undefined;
+    const pull = () =>
+      (pending ??= iterator.next().then(
+        (result) => {
+          pending = undefined;
+          for (let i = 0; i < 2; i++) if (open[i]) queues[i]!.push({ result });
+        },
+        (error: unknown) => {
+          pending = undefined;
+          for (let i = 0; i < 2; i++) if (open[i]) queues[i]!.push({ error });
+        },
+      ));
+    const close = async (i: number) => {
+      if (!open[i]) return;
+      open[i] = false;
+      queues[i]!.length = 0;
+      if (!open[0] && !open[1]) await iterator.return?.();
+    };
+    const side = (i: number): Stream<T> =>
+      new Stream<T>(
+        (): AsyncIterator<T> => ({
+          async next() {
+            const queue = queues[i]!;
+            while (open[i] && queue.length === 0) await pull();
+            const entry = queue.shift();
+            if (entry === undefined) return { done: true, value: undefined };
+            if ('error' in entry || entry.result.done) open[i] = false;
+            if ('error' in entry) throw entry.error;
+            return entry.result;
+          },
+          async return() {
+            await close(i);
+            return { done: true, value: undefined };
+          },
+        }),
+        this.controller,
+      );
+    return [side(0), side(1)];
+  }
+
+  /**
+   * The chunks as newline-delimited JSON bytes: a body a route handler can return
+   * (`new Response(stream.toReadableStream())`), read back with `Stream.fromReadableStream`.
+   *
+   * @example
+   * ```ts
+   * export async function POST(req: Request) {
+   *   const stream = await client.chat.completions.create({ model, messages, stream: true }, { signal: req.signal });
+   *   return new Response(stream.toReadableStream(), { headers: { 'content-type': 'application/x-ndjson' } });
+   * }
+   * ```
+   */
+  toReadableStream(): ReadableStream<Uint8Array> {
+    const encoder = new TextEncoder();
+    let iterator: AsyncIterator<T> | undefined;
+    return new ReadableStream<Uint8Array>({
+      start: () => {
+        iterator = this[Symbol.asyncIterator]();
+      },
+      async pull(controller) {
+        try {
+          const { done, value } = await iterator!.next();
+          if (done) controller.close();
+          else controller.enqueue(encoder.encode(`${toJSONLine(value)}\n`));
+        } catch (error) {
+          controller.error(error);
+        }
+      },
+      // Called at once, even while a pull waits for the server: the request is aborted then.
+      async cancel() {
+        await iterator?.return?.();
+      },
+    });
+  }
+
+  /**
+   * Read a body made by `toReadableStream()` (e.g. `(await fetch('/api/chat')).body` in a
+   * browser) as a stream of chunks. A line that is not JSON, or longer than `maxEventSize`
+   * characters (default 16 MiB), ends the loop with a `ResponseValidationError`; aborting
+   * `controller` cancels the body.
+   *
+   * @example
+   * ```ts
+   * const response = await fetch('/api/chat', { method: 'POST', body });
+   * for await (const chunk of Stream.fromReadableStream<ChatCompletionChunk>(response.body!)) { … }
+   * ```
+   */
+  static fromReadableStream<T>(
+    body: ReadableStream<Uint8Array>,
+    controller = new AbortController(),
+    options: { maxEventSize?: number | undefined } = {},
+  ): Stream<T> {
+    const maxEventSize = options.maxEventSize ?? DEFAULTS.maxEventSize;
+    const invalid = (message: string, raw: unknown) =>
+      new ResponseValidationError(
+        { method: '', path: '' },
+        { issues: [{ path: '', message, received: raw }], raw, status: 200, what: 'stream line', where: 'Stream.fromReadableStream' },
+      );
+    const parse = (line: string): T => {
+      try {
+        return JSON.parse(line) as T;
+      } catch {
+        throw invalid('expected a line of JSON (as toReadableStream() writes), got text that is not JSON', line);
+      }
+    };
+    async function* lines(): AsyncGenerator<T> {
+      const reader = body.getReader();
+      const onAbort = () => void reader.cancel(controller.signal.reason).catch(() => {});
+      controller.signal.addEventListener('abort', onAbort, { once: true });
+      const decoder = new TextDecoder();
+      let buffer = '';
+      let finished = false;
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          // An abort cancels the body, which then reads as done: the loop must not end as if complete.
+          if (controller.signal.aborted) throw new APIUserAbortError({ method: 'read', path: 'Stream.fromReadableStream' }, controller.signal.reason);
+          buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
+          let start = 0;
+          let newline: number;
+          while ((newline = buffer.indexOf('\n', start)) >= 0) {
+            const line = buffer.slice(start, newline).trim();
+            start = newline + 1;
+            if (line) yield parse(line);
+          }
+          buffer = buffer.slice(start);
+          // A body that never ends its line would otherwise be buffered without bound.
+          if (buffer.length > maxEventSize) throw invalid(`a line is longer than maxEventSize (${maxEventSize} characters)`, buffer.slice(0, 1024));
+          if (done) {
+            if (buffer.trim()) yield parse(buffer.trim());
+            finished = true;
+            return;
+          }
+        }
+      } finally {
+        controller.signal.removeEventListener('abort', onAbort);
+        if (!finished) void reader.cancel().catch(() => {}); // not awaited: a body that was tee'd (msw, a cloning fetch) cancels only when every copy does
+        reader.releaseLock();
+      }
+    }
+    return new Stream(() => lines(), controller);
+  }
+}
+
+/** One chunk as a JSON line; a value JSON cannot hold (nesting deeper than it survives) is a typed error. */
+function toJSONLine(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    throw new InferenceError(`toReadableStream(): a chunk cannot be written as JSON (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+  }
+}
+
+/** `iterator`, reporting to `observer`: for sources that cannot report themselves (a tee, a body read back). */
+function observed<T>(iterator: AsyncIterator<T>, observer: StreamObserver<T>): AsyncIterator<T> {
+  return {
+    async next() {
+      let result: IteratorResult<T>;
+      try {
+        result = await iterator.next();
+      } catch (error) {
+        observer.end(error);
+        throw error;
+      }
+      if (result.done) observer.end();
+      else observer.item(result.value);
+      return result;
+    },
+    async return() {
+      await iterator.return?.();
+      observer.closed();
+      return { done: true, value: undefined };
+    },
+  };
+}
