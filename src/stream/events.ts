@@ -160,7 +160,7 @@ class EventIterator<T> implements ObservableIterator<T> {
   /** Read bytes until an item (or the end) comes out of them. */
   async #fill(): Promise<IteratorResult<T>> {
     try {
-      this.#batches ??= this.#open();
+      this.#batches ??= await this.#open();
       for (;;) {
         const { done, value } = await this.#batches.next();
         if (this.#closed) throw new APIUserAbortError(this.#target, this.#controller.signal.reason);
@@ -175,13 +175,13 @@ class EventIterator<T> implements ObservableIterator<T> {
     }
   }
 
-  #open(): AsyncGenerator<EventSourceMessage[]> {
+  async #open(): Promise<AsyncGenerator<EventSourceMessage[]>> {
     const response = this.#response;
     const target = this.#target;
     if (!response.body) throw new APIConnectionError(target, { message: `${target.method} ${target.path}: the response has no body` });
     if (/^application\/json/i.test(response.headers.get('content-type') ?? '')) {
       // A server that ignored `stream: true`, or answered an error with a 200 JSON body.
-      return notAStream(this.#sent);
+      throw await notAStream(this.#sent);
     }
     const tooLarge = () => bodyError(target, response, `a stream event is larger than maxEventSize (${this.#sent.maxEventSize} characters)`, undefined, 'stream event');
     return readEventBatches(response.body, { idle: this.#idle, maxEventSize: this.#sent.maxEventSize, tooLarge });
@@ -275,12 +275,12 @@ class EventIterator<T> implements ObservableIterator<T> {
 }
 
 /** A JSON body where a stream was asked for: its error, or a typed error saying so. */
-async function* notAStream(sent: Sent): AsyncGenerator<EventSourceMessage[]> {
+async function notAStream(sent: Sent): Promise<InferenceError> {
   const { response, target } = sent;
   const { text } = await readText(response, sent.maxBodySize);
   const body = parseLoosely(text);
-  if (isErrorEvent(body)) throw APIError.fromResponse(target, response.status, response.headers, body);
-  throw bodyError(target, response, 'expected an event stream (text/event-stream), got a JSON body', body);
+  if (isErrorEvent(body)) return APIError.fromResponse(target, response.status, response.headers, body);
+  return bodyError(target, response, 'expected an event stream (text/event-stream), got a JSON body', body);
 }
 
 /** JSON when it parses, else the text. */
