@@ -1,22 +1,81 @@
 // @ts-check
 import js from '@eslint/js';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
+// The walls of src/ (docs/architecture.md): every import points down.
+//
+//   cli ─────────────► index, testing (the public entries only, as a user's program would)
+//   testing ─────────► anything but cli
+//   index, client, helpers/ (the entries) ─► anything but testing and cli
+//   lib/ (helpers built on the client) ─────► resources, core, generated
+//   resources/ ──────► core, generated
+//   core (src/*.ts, stream/) ─► generated
+//   generated/ ──────► zod only
+//
+// No node: import outside testing and cli (the core runs on every runtime), and no import cycles.
+// test/lint-walls.test.ts proves each rule fires on a deliberate violation.
+const NODE = { group: ['node:*'], message: 'The SDK runs on every runtime: web-standard APIs only (node: is for src/testing and src/cli).' };
+const ENTRIES = { group: ['**/index', '**/client', '**/helpers/*'], message: 'Only the public entries import the client and the entry points.' };
+const TESTING = { group: ['**/testing', '**/testing/*'], message: 'The SDK does not depend on its testing kit.' };
+const CLI = { group: ['**/cli/*'], message: 'Nothing depends on the CLI.' };
+const LIB = { group: ['**/lib/*'], message: 'The core and the resources do not depend on the helpers (lib/): the client adds them on top.' };
+const RESOURCES = { group: ['**/resources/*'], message: 'The core does not depend on the resources.' };
+
+/** `no-restricted-imports` with these walls. @param {...{ group: string[], message: string }} walls */
+const walls = (...walls) => /** @type {const} */ (['error', { patterns: walls }]);
+
 export default tseslint.config(
-  { ignores: ['dist/', 'docs/api/', 'coverage/', 'src/generated/', '.runtimes/', '.cache/'] },
-  js.configs.recommended,
-  ...tseslint.configs.recommended,
+  { ignores: ['dist/', 'docs/api/', 'coverage/', '.runtimes/', '.cache/', '**/node_modules/', 'test/fixtures/lint-walls/'] },
   {
+    files: ['**/*.{ts,mts,cts,js,mjs,cjs}'],
+    ignores: ['src/generated/**'],
+    extends: [js.configs.recommended, ...tseslint.configs.recommended],
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      // Runtime-agnostic core: no Node built-ins outside the testing kit, scripts and tests.
-      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*'], message: 'src/ (outside src/testing) must use web-standard APIs only.' }] }],
+    },
+  },
+  // The core: src/*.ts but the entries, and src/stream/.
+  { files: ['src/*.ts', 'src/stream/**'], ignores: ['src/index.ts', 'src/client.ts'], rules: { 'no-restricted-imports': walls(NODE, ENTRIES, TESTING, CLI, LIB, RESOURCES) } },
+  { files: ['src/resources/**'], rules: { 'no-restricted-imports': walls(NODE, ENTRIES, TESTING, CLI, LIB) } },
+  { files: ['src/lib/**'], rules: { 'no-restricted-imports': walls(NODE, ENTRIES, TESTING, CLI) } },
+  { files: ['src/index.ts', 'src/client.ts', 'src/helpers/**'], rules: { 'no-restricted-imports': walls(NODE, TESTING, CLI) } },
+  { files: ['src/testing/**'], rules: { 'no-restricted-imports': walls(CLI) } },
+  {
+    files: ['src/cli/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^\\.\\./(?!index$|testing$)', message: 'The CLI is a user of the package: it imports the public entries only (../index, ../testing).' },
+          ],
+        },
+      ],
     },
   },
   {
-    files: ['src/testing/**', 'src/cli/**', 'test/**', 'scripts/**', 'examples/**', 'bench/**', '*.config.ts'],
-    rules: { 'no-restricted-imports': 'off' },
+    // Generated code imports zod and its own files, nothing of the SDK: only the import rules run here.
+    files: ['src/generated/**'],
+    languageOptions: { parser: tseslint.parser },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [NODE, { regex: '^\\.\\./', message: 'Generated code imports nothing of the SDK (zod and its own files only).' }] },
+      ],
+    },
+  },
+  {
+    // No import cycles anywhere in the package's source.
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts'] })],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/extensions': ['.ts'],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     // Plain JavaScript (bench drivers, runtime probes): TypeScript checks undefined names in .ts;

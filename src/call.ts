@@ -3,7 +3,8 @@
  * body or an event stream. Resources describe the call; this runs it.
  */
 import { APIPromise, type Runner } from './api-promise';
-import { bodyError, InferenceError } from './errors';
+import { InferenceError } from './errors';
+import { bodyError } from './validation-error';
 import type { RequestContext, RequestSpec } from './request';
 import { readJSON, readNothing } from './response';
 import { send } from './retry';

@@ -5,12 +5,12 @@
 import { InferenceError } from './errors';
 import type { Preflight } from './preflight';
 import { Log } from './log';
-import { resolveClientOptions, type ClientOptions } from './options';
+import type { ClientOptions } from './options';
+import { assertHeaderValue, resolveClientOptions } from './options-check';
 import type { RequestContext } from './request';
 import { Chat } from './lib/chat';
 import { Completions } from './resources/completions';
 import { Models } from './resources/models';
-import { assertHeaderValue } from './options';
 
 /**
  * The client for the Model Inference Service (and any server that speaks its wire format).

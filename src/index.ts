@@ -63,11 +63,12 @@ export {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIUserAbortError,
-  ResponseValidationError,
   ModelNotReadyError,
   PreflightError,
 } from './errors';
-export type { ValidationIssue, RequestTarget } from './errors';
+export type { RequestTarget } from './errors';
+export { ResponseValidationError } from './validation-error';
+export type { ValidationIssue } from './validation-error';
 
 // Model utilities
 export { estimateCost } from './lib/cost';
@@ -94,7 +95,7 @@ export { ChatCompletionRunner } from './lib/run-tools';
 export type { RunnableTool, RunnableFunctionTool, RunToolsParams, RunToolsOptions, RunnerEvent } from './lib/run-tools';
 export { toAssistantMessage } from './lib/run-tools-messages';
 export { readReasoning } from './lib/reasoning';
-export { LengthFinishReasonError, ContentFilterFinishReasonError, OutputParseError } from './errors';
+export { LengthFinishReasonError, ContentFilterFinishReasonError, OutputParseError } from './lib/errors';
 
 // Resource types, generated from spec/openapi.yaml
 export type * from './generated/types.gen';

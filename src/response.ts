@@ -4,7 +4,8 @@
  * limit, so that a hostile or broken server cannot make the client buffer without bound. (The
  * reader of an event stream is in stream/events.ts.)
  */
-import { APIError, bodyError, type RequestTarget } from './errors';
+import { APIError, type RequestTarget } from './errors';
+import { bodyError } from './validation-error';
 import type { Trace } from './debug';
 import type { Log } from './log';
 

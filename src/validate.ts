@@ -6,7 +6,8 @@
  * `'warn'` and `'off'` the value is returned read as far as it could be: every field that could be
  * read is in the contract's shape, the others are as the server sent them.
  */
-import { ResponseValidationError, type RequestTarget, type ValidationIssue } from './errors';
+import type { RequestTarget } from './errors';
+import { ResponseValidationError, type ValidationIssue } from './validation-error';
 import type { NormalizeContext, NormalizeIssue } from './generated/normalize.gen';
 import type { Log } from './log';
 import type { ValidationMode } from './options';

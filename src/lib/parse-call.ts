@@ -6,7 +6,8 @@
  */
 import { APIPromise } from '../api-promise';
 import type { ChatCompletionCreateParams } from '../generated/types.gen';
-import { checkRequestOptions, type RequestOptions } from '../options';
+import type { RequestOptions } from '../options';
+import { checkRequestOptions } from '../options-check';
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming, ChatCompletionsResource as ChatCompletions } from '../resources/chat';
 import { checkBody } from '../resources/check-body';
 import type { ParsedChatCompletionFor } from './parse';

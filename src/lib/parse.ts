@@ -4,7 +4,7 @@
  * tool call (validated and typed from its tool). The finish reasons that make an output unusable (`length`, `content_filter`) and
  * output that is not what the schema says become typed errors.
  */
-import { ContentFilterFinishReasonError, LengthFinishReasonError, OutputParseError } from '../errors';
+import { ContentFilterFinishReasonError, LengthFinishReasonError, OutputParseError } from './errors';
 import type {
   ChatCompletion,
   ChatCompletionChoice,

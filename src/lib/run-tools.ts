@@ -14,7 +14,7 @@ import type {
   CompletionUsage,
 } from '../generated/types.gen';
 import type { RequestOptions } from '../options';
-import { checkRequestOptions } from '../options';
+import { checkRequestOptions } from '../options-check';
 import type { ChatCompletionsResource as ChatCompletions } from '../resources/chat';
 import { checkBody } from '../resources/check-body';
 import type { ParsedChatCompletion, ParsedChatCompletionMessage } from './parse';

@@ -3,7 +3,7 @@
  * that carry them. Kept apart from the helpers so that `parse()` and `runTools()` can find a
  * parser without bundling the JSON Schema conversion an app may never use.
  */
-import type { ValidationIssue } from '../errors';
+import type { ValidationIssue } from '../validation-error';
 import type { ChatCompletionTool, ResponseFormatJSONSchema } from '../generated/types.gen';
 
 /**

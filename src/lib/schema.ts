@@ -5,7 +5,8 @@
  * zod import is the functional `zod/mini` one the generated schemas use already.
  */
 import { toJSONSchema as zodToJSONSchema, type ZodMiniType } from 'zod/mini';
-import { InferenceError, type ValidationIssue } from '../errors';
+import { InferenceError } from '../errors';
+import type { ValidationIssue } from '../validation-error';
 import { formatPath, valueAt } from '../path';
 
 /**

@@ -3,7 +3,8 @@ import { eventsOf, jsonCall, streamCall } from '../call';
 import { Stream } from '../stream/stream';
 import type { Completion, CompletionCreateParams } from '../generated/types.gen';
 import { normalizeCompletion } from '../generated/normalize.gen';
-import { checkRequestOptions, type RequestOptions } from '../options';
+import type { RequestOptions } from '../options';
+import { checkRequestOptions } from '../options-check';
 import { serializeBody, type RequestContext, type Wait } from '../request';
 import { checkBody } from './check-body';
 

@@ -4,7 +4,8 @@ import { sleep } from '../wait';
 import type { Model, ModelList } from '../generated/types.gen';
 import { normalizeModel, normalizeModelList } from '../generated/normalize.gen';
 import { PagePromise, type APIPromise } from '../api-promise';
-import { checkRequestOptions, type RequestOptions } from '../options';
+import type { RequestOptions } from '../options';
+import { checkRequestOptions } from '../options-check';
 import type { RequestContext } from '../request';
 
 /**

@@ -10,7 +10,8 @@
  * without waiting (one promise per item, the least `for await` allows), and a stream's
  * accumulation is told of each item directly (`observe`), not through another layer.
  */
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, bodyError, InferenceError, type RequestTarget } from '../errors';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, InferenceError, type RequestTarget } from '../errors';
+import { bodyError } from '../validation-error';
 import type { Log } from '../log';
 import { mask } from '../mask';
 import type { ValidationMode } from '../options';

@@ -3,7 +3,8 @@
  * read twice), with `toReadableStream()` / `fromReadableStream()` to pass it on as NDJSON. Its
  * items come from stream/events.ts (the HTTP response) or from a body read back.
  */
-import { APIUserAbortError, InferenceError, ResponseValidationError } from '../errors';
+import { APIUserAbortError, InferenceError } from '../errors';
+import { ResponseValidationError } from '../validation-error';
 import { DEFAULTS } from '../options';
 
 /**

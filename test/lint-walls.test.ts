@@ -1,0 +1,55 @@
+/**
+ * The walls of src/ (eslint.config.js, docs/architecture.md) fire: each deliberate violation below,
+ * linted as if it stood at its path in src/, fails `npm run lint` with the wall's message; the
+ * same imports where they are allowed pass. ESLint lives in scripts/lint/ (installed on demand).
+ */
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+interface Case {
+  filePath: string;
+  code: string;
+}
+
+function lint(cases: Case[]): { filePath: string; messages: { ruleId: string | null; message: string }[] }[] {
+  const result = spawnSync(process.execPath, ['scripts/tools.mjs', 'run', 'scripts/lint', '--resolve', '--', 'node', 'test/support/lint-text.mjs'], {
+    input: JSON.stringify(cases),
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  if (result.status !== 0) throw new Error(`lint-text failed: ${result.stderr}`);
+  return JSON.parse(result.stdout) as ReturnType<typeof lint>;
+}
+
+const violations: [string, Case, RegExp][] = [
+  ['the core imports a resource', { filePath: 'src/validate.ts', code: "import { Models } from './resources/models';\nexport { Models };\n" }, /core does not depend on the resources/],
+  ['the core imports a helper', { filePath: 'src/stream/events.ts', code: "import { parseChatCompletion } from '../lib/parse';\nexport { parseChatCompletion };\n" }, /do not depend on the helpers/],
+  ['a resource imports a helper', { filePath: 'src/resources/chat.ts', code: "import { ChatCompletionRunner } from '../lib/run-tools';\nexport { ChatCompletionRunner };\n" }, /do not depend on the helpers/],
+  ['a helper imports the testing kit', { filePath: 'src/lib/parse.ts', code: "import { startMockServer } from '../testing';\nexport { startMockServer };\n" }, /does not depend on its testing kit/],
+  ['the core imports the CLI', { filePath: 'src/request.ts', code: "import { main } from './cli/index';\nexport { main };\n" }, /Nothing depends on the CLI/],
+  ['the core imports node:', { filePath: 'src/stream/sse.ts', code: "import { readFileSync } from 'node:fs';\nexport { readFileSync };\n" }, /web-standard APIs only/],
+  ['the CLI imports past the public entries', { filePath: 'src/cli/chat.ts', code: "import { send } from '../retry';\nexport { send };\n" }, /public entries only/],
+  ['generated code imports the SDK', { filePath: 'src/generated/types.gen.ts', code: "import { InferenceError } from '../errors';\nexport { InferenceError };\n" }, /Generated code imports nothing of the SDK/],
+  ['an import cycle', { filePath: 'src/mask.ts', code: "import { readStream } from './stream/events';\nexport { readStream };\n" }, /cycle/i],
+];
+
+const allowed: [string, Case][] = [
+  ['a helper imports a resource', { filePath: 'src/lib/parse.ts', code: "import { ChatCompletionsResource } from '../resources/chat';\nexport { ChatCompletionsResource };\n" }],
+  ['the testing kit imports node:', { filePath: 'src/testing/mock-server.ts', code: "import { createServer } from 'node:http';\nexport { createServer };\n" }],
+  ['the CLI imports the public entries', { filePath: 'src/cli/chat.ts', code: "import { Client } from '../index';\nimport { startMockServer } from '../testing';\nexport { Client, startMockServer };\n" }],
+  ['the client imports the helpers', { filePath: 'src/client.ts', code: "import { Chat } from './lib/chat';\nexport { Chat };\n" }],
+];
+
+describe('the walls of src/ (npm run lint)', () => {
+  const results = lint([...violations.map(([, c]) => c), ...allowed.map(([, c]) => c)]);
+
+  it.each(violations.map(([name, , message], i) => [name, i, message] as const))('%s fails lint', (_name, i, message) => {
+    const messages = results[i]!.messages;
+    expect(messages.map((m) => m.message).join('\n')).toMatch(message);
+    expect(messages.every((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'import-x/no-cycle')).toBe(true);
+  });
+
+  it.each(allowed.map(([name], i) => [name, violations.length + i] as const))('%s passes', (_name, i) => {
+    expect(results[i]!.messages).toEqual([]);
+  });
+});
