@@ -57,8 +57,10 @@ describe('PartialJSON', () => {
           expect(v).toEqual(copy);
           if (i > 0) expect(v).not.toEqual(seen[i - 1]!.value);
           // partial-json reads numbers still being written its own way, and trims the text (even
-          // the inside of an unfinished string); elsewhere the values agree.
-          if (/[-+.\deE\s]$/.test(prefix)) continue;
+          // the inside of an unfinished string); it also assigns a `__proto__` key (so the key
+          // disappears) where JSON.parse and PartialJSON keep it an own property (tested below);
+          // elsewhere the values agree.
+          if (/[-+.\deE\s]$/.test(prefix) || prefix.includes('"__proto__"')) continue;
           let expected: unknown;
           try {
             expected = partialJSON(prefix, ALLOW);

@@ -14,6 +14,8 @@
  * `<think>…</think>` block and a Markdown code fence.
  */
 
+import { JSONLead } from './json-lead';
+
 type Frame =
   | { kind: 'object'; value: Record<string, unknown>; key: string | undefined; size: number }
   | { kind: 'array'; value: unknown[]; size: number };
@@ -28,13 +30,6 @@ const enum State {
   Colon,
   Done,
   Failed,
-}
-
-const enum Lead {
-  Start,
-  Think,
-  Fence,
-  JSON,
 }
 
 /** Snapshots that copy at most this many entries are always taken; larger ones are throttled. */
@@ -57,9 +52,8 @@ const NONE: unique symbol = Symbol('none');
  * grown by 1/16 of that since the last one. Ordinary outputs get a snapshot for every change.
  */
 export class PartialJSON {
-  #lead = Lead.Start;
-  #pre = '';
-  #searched = 0;
+  /** Skips what comes before the JSON; gone once the JSON has started. */
+  #lead: JSONLead | undefined = new JSONLead();
 
   #state = State.Value;
   readonly #stack: Frame[] = [];
@@ -85,9 +79,10 @@ export class PartialJSON {
 
   /** Add the next piece of the model's output. */
   push(text: string): void {
-    if (this.#lead !== Lead.JSON) {
-      const json = this.#skipLead(text);
+    if (this.#lead) {
+      const json = this.#lead.push(text);
       if (json === undefined) return;
+      this.#lead = undefined;
       text = json;
     }
     this.#grown += text.length;
@@ -106,47 +101,6 @@ export class PartialJSON {
     this.#dirty = false;
     this.#grown = 0;
     return { value };
-  }
-
-  /** What jsonText() skips: whitespace, a `<think>` block, a code fence. The JSON text, once it starts. */
-  #skipLead(text: string): string | undefined {
-    this.#pre += text;
-    for (;;) {
-      if (this.#lead === Lead.Think) {
-        // Search only what is new (with room for a tag split across deltas).
-        const end = this.#pre.indexOf('</think>', Math.max(0, this.#searched - 8));
-        if (end < 0) {
-          this.#searched = this.#pre.length;
-          return undefined;
-        }
-        this.#pre = this.#pre.slice(end + '</think>'.length);
-        this.#lead = Lead.Fence;
-        continue;
-      }
-      const trimmed = this.#pre.trimStart();
-      if (trimmed === '') return undefined;
-      if (this.#lead === Lead.Start) {
-        if (trimmed.startsWith('<think>')) {
-          this.#pre = trimmed.slice('<think>'.length);
-          this.#searched = 0;
-          this.#lead = Lead.Think;
-          continue;
-        }
-        if ('<think>'.startsWith(trimmed)) return undefined;
-        this.#lead = Lead.Fence;
-      }
-      // Lead.Fence
-      if ('```'.startsWith(trimmed)) return undefined;
-      let json = trimmed;
-      if (trimmed.startsWith('```')) {
-        if (!/[\r\n]/.test(trimmed)) return undefined; // the fence's first line is not complete
-        const fence = /^```[a-zA-Z]*[ \t]*\r?\n/.exec(trimmed);
-        if (fence) json = trimmed.slice(fence[0].length);
-      }
-      this.#lead = Lead.JSON;
-      this.#pre = '';
-      return json;
-    }
   }
 
   #feed(text: string): void {
