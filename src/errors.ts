@@ -100,6 +100,11 @@ export class APIError<TStatus extends number | undefined = number | undefined> e
     this.param = init.details?.param;
   }
 
+  /** The same as `requestId`, under the official `openai` client's name. */
+  get requestID(): string | undefined {
+    return this.requestId;
+  }
+
   /**
    * Make the error for a response: the class follows the status, the message and fields come
    * from the body, whatever shape it has (see `readErrorBody`).

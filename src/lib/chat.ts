@@ -6,6 +6,9 @@
 import type { APIPromise } from '../api-promise';
 import type { ChatCompletionCreateParams } from '../generated/types.gen';
 import type { RequestOptions } from '../options';
+import { checkRequestOptions } from '../options-check';
+import { checkBody } from '../resources/check-body';
+import { ChatCompletionStream } from '../stream/chat-stream';
 import type { RequestContext } from '../request';
 import { ChatCompletionsResource, type ChatCompletionCreateParamsNonStreaming, type ChatCompletionCreateParamsStreaming } from '../resources/chat';
 import type { ParsedChatCompletionFor, ParsedOutputOf, ParsedToolCallOf } from './parse';
@@ -59,6 +62,27 @@ export class ChatCompletions extends ChatCompletionsResource {
   }
 
   /**
+   * The chat stream with the official client's helpers, made at once (the request starts when it
+   * is first read: by `for await`, `done()` or a `final…()` method): events such as
+   * `on('content.delta', …)` and `on('tool_calls.function.arguments.delta', …)`, `finalContent()`,
+   * `finalMessage()`, `finalChatCompletion()`. The same stream `create({ stream: true })` gives.
+   *
+   * @example
+   * ```ts
+   * const stream = client.chat.completions.stream({ model: 'acme/chat-1', messages });
+   * stream.on('content.delta', ({ delta }) => process.stdout.write(delta));
+   * console.log(await stream.finalContent());
+   * ```
+   */
+  stream(body: Omit<ChatCompletionCreateParams, 'stream'> & { stream?: true }, options?: RequestOptions): ChatCompletionStream {
+    checkBody(body, 'chat.completions.stream', 'messages');
+    checkRequestOptions(options, 'chat.completions.stream');
+    return ChatCompletionStream.deferred((signal) =>
+      this.create({ ...body, stream: true }, { ...options, signal: options?.signal ? anySignal(options.signal, signal) : signal }),
+    );
+  }
+
+  /**
    * Run a tool loop: ask the model, run the tools it calls (their arguments validated first; in
    * parallel when it calls several), send the results back, until it answers without tools or
    * `maxRounds` (default 10) requests were made. Returns at once; see `ChatCompletionRunner`.
@@ -95,4 +119,15 @@ export class Chat {
   constructor(ctx: RequestContext) {
     this.completions = new ChatCompletions(ctx);
   }
+}
+
+/** A signal that aborts when either does (`AbortSignal.any`, where the runtime has it). */
+function anySignal(a: AbortSignal, b: AbortSignal): AbortSignal {
+  if (typeof AbortSignal.any === 'function') return AbortSignal.any([a, b]);
+  const controller = new AbortController();
+  for (const signal of [a, b]) {
+    if (signal.aborted) controller.abort(signal.reason);
+    else signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+  }
+  return controller.signal;
 }

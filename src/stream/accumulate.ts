@@ -73,7 +73,9 @@ export class ChatCompletionAccumulator {
     for (const choice of chunk.choices) {
       const state = this.#choice(choice.index);
       const delta = choice.delta;
-      if (delta.content !== undefined) (state.content ??= []).push(delta.content);
+      // Empty fragments (the role chunk's `content: ""` before tool calls) are not content: a
+      // message that only calls tools has `content: null`, as the same reply unstreamed has.
+      if (delta.content) (state.content ??= []).push(delta.content);
       if (delta.reasoning !== undefined) {
         (state.reasoning ??= []).push(delta.reasoning);
         if (typeof (delta as { reasoning_content?: unknown }).reasoning_content === 'string') state.reasoningContent = true;

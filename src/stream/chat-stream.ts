@@ -1,15 +1,18 @@
 /**
- * `ChatCompletionStream`: the stream `chat.completions.create({ stream: true })` returns, with
- * the official client's helpers: `finalChatCompletion()` and a text-only view.
+ * `ChatCompletionStream`: the stream `chat.completions.create({ stream: true })` and
+ * `chat.completions.stream()` return, with the official client's helpers: `finalChatCompletion()`,
+ * `finalMessage()`, `finalContent()`, events (`on('content.delta', …)`) and a text-only view.
  */
-import type { ChatCompletion, ChatCompletionChunk } from '../generated/types.gen';
-import { InferenceError } from '../errors';
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage } from '../generated/types.gen';
+import { APIUserAbortError, InferenceError } from '../errors';
 import { Stream, type ObservableIterator, type StreamObserver } from './stream';
 import { ChatCompletionAccumulator } from './accumulate';
+import { ChatEvents, type ChatCompletionStreamEvents } from './chat-events';
 
 /** Feeds every chunk that passes to the accumulator and remembers how the stream ended. */
 class Tap implements StreamObserver<ChatCompletionChunk> {
   readonly accumulator = new ChatCompletionAccumulator();
+  readonly events = new ChatEvents();
   readonly ended: Promise<void>;
   #resolve!: () => void;
   #reject!: (error: unknown) => void;
@@ -24,15 +27,18 @@ class Tap implements StreamObserver<ChatCompletionChunk> {
 
   item(chunk: ChatCompletionChunk): void {
     this.accumulator.add(chunk);
+    if (this.events.listening) this.events.chunk(chunk);
   }
 
   end(error?: unknown): void {
     if (error === undefined) this.#resolve();
     else this.#reject(error);
+    if (this.events.listening) this.events.end(() => this.accumulator.result(), error);
   }
 
   closed(): void {
     this.#reject(new InferenceError('The stream was closed before it ended, so there is no final completion.'));
+    if (this.events.listening) this.events.end(() => this.accumulator.result(), new APIUserAbortError({ method: 'POST', path: '/chat/completions' }, 'closed'));
   }
 }
 
@@ -61,6 +67,36 @@ export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
   }
 
   /**
+   * A stream whose request is made when it is first read (`chat.completions.stream()`): `start`
+   * makes it with this stream's signal, so that `controller.abort()` cancels it at any point.
+   * @internal
+   */
+  static deferred(start: (signal: AbortSignal) => PromiseLike<ChatCompletionStream>): ChatCompletionStream {
+    const controller = new AbortController();
+    let opening: Promise<AsyncIterator<ChatCompletionChunk>> | undefined;
+    let source: AsyncIterator<ChatCompletionChunk> | undefined;
+    const open = () =>
+      (opening ??= Promise.resolve(start(controller.signal)).then((inner) => {
+        const abort = () => inner.controller.abort(controller.signal.reason);
+        if (controller.signal.aborted) abort();
+        else controller.signal.addEventListener('abort', abort, { once: true });
+        // The inner stream's items, without its own accumulation: this stream accumulates them.
+        return (source = inner.take());
+      }));
+    const iterator: AsyncIterator<ChatCompletionChunk> = {
+      async next() {
+        return (source ?? (await open())).next();
+      },
+      async return() {
+        if (opening === undefined) controller.abort();
+        else await (await opening.catch(() => undefined))?.return?.();
+        return { done: true, value: undefined };
+      },
+    };
+    return new ChatCompletionStream(() => iterator, controller);
+  }
+
+  /**
    * The whole completion, as a non-streaming request would have returned it. Reads the rest
    * of the stream if nobody is iterating it; otherwise waits for that loop to end. Rejects with
    * the stream's error, or if the loop was left early with `break`.
@@ -78,6 +114,104 @@ export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
     }
     await this.#tap.ended;
     return this.#tap.accumulator.result();
+  }
+
+  /**
+   * The assistant message of the first choice of `finalChatCompletion()`.
+   *
+   * @example
+   * ```ts
+   * const message = await stream.finalMessage();
+   * for (const call of message.tool_calls ?? []) console.log(call.function.name, call.function.arguments);
+   * ```
+   */
+  async finalMessage(): Promise<ChatCompletionMessage> {
+    const completion = await this.finalChatCompletion();
+    return completion.choices[0]?.message ?? { role: 'assistant', content: null, refusal: null };
+  }
+
+  /**
+   * The text of `finalMessage()`: `null` when the model only called tools or refused.
+   *
+   * @example
+   * ```ts
+   * console.log(await stream.finalContent());
+   * ```
+   */
+  async finalContent(): Promise<string | null> {
+    return (await this.finalMessage()).content;
+  }
+
+  /**
+   * Call `listener` on `event` (the official client's event names; see
+   * `ChatCompletionStreamEvents`). Events come as the stream is read: by a `for await` loop, or by
+   * `done()` / `finalChatCompletion()`, which read the rest.
+   *
+   * @example
+   * ```ts
+   * const stream = client.chat.completions.stream({ model: 'acme/chat-1', messages });
+   * stream.on('content.delta', ({ delta }) => process.stdout.write(delta));
+   * await stream.done();
+   * ```
+   */
+  on<E extends keyof ChatCompletionStreamEvents>(event: E, listener: ChatCompletionStreamEvents[E]): this {
+    this.#tap.events.on(event, listener, false);
+    return this;
+  }
+
+  /**
+   * Call `listener` on the next `event` only.
+   *
+   * @example
+   * ```ts
+   * stream.once('finalChatCompletion', (completion) => console.log(completion.usage));
+   * ```
+   */
+  once<E extends keyof ChatCompletionStreamEvents>(event: E, listener: ChatCompletionStreamEvents[E]): this {
+    this.#tap.events.on(event, listener, true);
+    return this;
+  }
+
+  /**
+   * Stop calling `listener` on `event`.
+   *
+   * @example
+   * ```ts
+   * stream.off('content', onContent);
+   * ```
+   */
+  off<E extends keyof ChatCompletionStreamEvents>(event: E, listener: ChatCompletionStreamEvents[E]): this {
+    this.#tap.events.off(event, listener);
+    return this;
+  }
+
+  /**
+   * A promise of the next `event`'s first argument (rejects when the stream fails first).
+   *
+   * @example
+   * ```ts
+   * const completion = await stream.emitted('finalChatCompletion');
+   * ```
+   */
+  emitted<E extends keyof ChatCompletionStreamEvents>(event: E): Promise<Parameters<ChatCompletionStreamEvents[E]>[0]> {
+    return new Promise((resolve, reject) => {
+      this.#tap.events.on(event, ((value: Parameters<ChatCompletionStreamEvents[E]>[0]) => resolve(value)) as never, true);
+      this.#tap.ended.catch(reject);
+    });
+  }
+
+  /**
+   * Read the stream to its end (if nobody is reading it), with its events; resolves when it is
+   * over, rejects with its error.
+   *
+   * @example
+   * ```ts
+   * stream.on('content', (delta) => process.stdout.write(delta));
+   * await stream.done();
+   * ```
+   */
+  async done(): Promise<void> {
+    await this.finalChatCompletion();
   }
 
   /**

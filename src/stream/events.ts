@@ -117,6 +117,11 @@ class EventIterator<T> implements ObservableIterator<T> {
         () => this.next(),
       );
     }
+    // Aborted (the stream's controller, or the caller's signal) while items were already read:
+    // what is buffered is not handed over; the stream fails as an abort, as it would mid-read.
+    if (!this.#finished && (this.#controller.signal.aborted || this.#sent.userSignal?.aborted)) {
+      return Promise.reject(this.#fail(new Error('aborted')));
+    }
     let result: IteratorResult<T> | undefined = this.#held;
     if (result) this.#held = undefined;
     else if (this.#finished) return this.#error === undefined ? Promise.resolve(DONE) : Promise.reject(this.#error);

@@ -59,8 +59,8 @@ export class Stream<T> implements AsyncIterable<T> {
     return this.#source === undefined;
   }
 
-  /** Iterate the chunks (once; see `tee()` to read twice). */
-  [Symbol.asyncIterator](): AsyncIterator<T> {
+  /** The items without this stream's observer (once, as iteration is). @internal */
+  protected take(): ObservableIterator<T> {
     const source = this.#source;
     if (!source) {
       throw new InferenceError(
@@ -68,7 +68,12 @@ export class Stream<T> implements AsyncIterable<T> {
       );
     }
     this.#source = undefined;
-    const iterator = source();
+    return source();
+  }
+
+  /** Iterate the chunks (once; see `tee()` to read twice). */
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    const iterator = this.take();
     const observer = this.observer();
     if (!observer) return iterator;
     if (iterator.observe) {

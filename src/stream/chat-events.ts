@@ -1,0 +1,145 @@
+/**
+ * The events of a `ChatCompletionStream`, named as the official `openai` client names them
+ * (`content`, `content.delta`, `tool_calls.function.arguments.delta`, `finalChatCompletion`, …),
+ * for the first choice. Nothing is computed for events nobody listens to: the stream asks
+ * `listening` before it hands a chunk over.
+ */
+import type { ChatCompletion, ChatCompletionChunk } from '../generated/types.gen';
+import { APIUserAbortError } from '../errors';
+
+/**
+ * What each event of a `ChatCompletionStream` passes its listeners (all about the first choice).
+ *
+ * @example
+ * ```ts
+ * const stream = client.chat.completions.stream({ model: 'acme/chat-1', messages });
+ * stream.on('content.delta', ({ delta, snapshot }) => process.stdout.write(delta));
+ * stream.on('tool_calls.function.arguments.done', ({ name, arguments: args }) => console.log(name, args));
+ * await stream.done();
+ * ```
+ */
+export interface ChatCompletionStreamEvents {
+  /** Every chunk, as it arrives. */
+  chunk: (chunk: ChatCompletionChunk) => void;
+  /** A text fragment, and the text so far (the official client's older event). */
+  content: (delta: string, snapshot: string) => void;
+  'content.delta': (event: { delta: string; snapshot: string }) => void;
+  'content.done': (event: { content: string }) => void;
+  /** A reasoning fragment, whichever field the server used (not in the official client). */
+  'reasoning.delta': (event: { delta: string; snapshot: string }) => void;
+  'reasoning.done': (event: { reasoning: string }) => void;
+  'refusal.delta': (event: { delta: string; snapshot: string }) => void;
+  'refusal.done': (event: { refusal: string }) => void;
+  /** A fragment of a tool call's arguments (`index` numbers the calls 0, 1, 2 …). */
+  'tool_calls.function.arguments.delta': (event: { name: string; index: number; arguments: string; arguments_delta: string }) => void;
+  'tool_calls.function.arguments.done': (event: { name: string; index: number; arguments: string }) => void;
+  /** The whole completion, when the stream ended normally. */
+  finalChatCompletion: (completion: ChatCompletion) => void;
+  /** The stream failed (its loop and `finalChatCompletion()` reject with the same error). */
+  error: (error: unknown) => void;
+  /** The stream was aborted or left early (`break`, `controller.abort()`). */
+  abort: (error: APIUserAbortError) => void;
+  /** The stream is over, however it ended. */
+  end: () => void;
+}
+
+type Name = keyof ChatCompletionStreamEvents;
+type Entry = { listener: (...args: never[]) => void; once: boolean };
+
+interface ToolCall {
+  name: string;
+  arguments: string;
+}
+
+/** Listeners, and the running texts they are told about. */
+export class ChatEvents {
+  readonly #listeners = new Map<Name, Entry[]>();
+  #content: string | undefined;
+  #reasoning: string | undefined;
+  #refusal: string | undefined;
+  readonly #calls: ToolCall[] = [];
+  #open: number | undefined;
+  #done = false;
+
+  get listening(): boolean {
+    return this.#listeners.size > 0;
+  }
+
+  on(event: Name, listener: (...args: never[]) => void, once: boolean): void {
+    const entries = this.#listeners.get(event) ?? [];
+    entries.push({ listener, once });
+    this.#listeners.set(event, entries);
+  }
+
+  off(event: Name, listener: (...args: never[]) => void): void {
+    const entries = this.#listeners.get(event)?.filter((e) => e.listener !== listener);
+    if (entries?.length) this.#listeners.set(event, entries);
+    else this.#listeners.delete(event);
+  }
+
+  emit<E extends Name>(event: E, ...args: Parameters<ChatCompletionStreamEvents[E]>): void {
+    const entries = this.#listeners.get(event);
+    if (!entries) return;
+    for (const entry of entries) {
+      if (entry.once) this.off(event, entry.listener);
+      (entry.listener as (...a: unknown[]) => void)(...args);
+    }
+  }
+
+  chunk(chunk: ChatCompletionChunk): void {
+    this.emit('chunk', chunk);
+    const choice = chunk.choices.find((c) => c.index === 0);
+    if (!choice) return;
+    const { content, reasoning, refusal, tool_calls: calls } = choice.delta;
+    if (reasoning) {
+      this.#reasoning = (this.#reasoning ?? '') + reasoning;
+      this.emit('reasoning.delta', { delta: reasoning, snapshot: this.#reasoning });
+    }
+    if (content) {
+      this.#content = (this.#content ?? '') + content;
+      this.emit('content', content, this.#content);
+      this.emit('content.delta', { delta: content, snapshot: this.#content });
+    }
+    if (refusal) {
+      this.#refusal = (this.#refusal ?? '') + refusal;
+      this.emit('refusal.delta', { delta: refusal, snapshot: this.#refusal });
+    }
+    for (const fragment of calls ?? []) {
+      if (this.#open !== undefined && fragment.index !== this.#open) this.#callDone();
+      const call = (this.#calls[fragment.index] ??= { name: '', arguments: '' });
+      this.#open = fragment.index;
+      if (fragment.function?.name && !call.name) call.name = fragment.function.name;
+      const delta = fragment.function?.arguments ?? '';
+      call.arguments += delta;
+      if (delta) this.emit('tool_calls.function.arguments.delta', { name: call.name, index: fragment.index, arguments: call.arguments, arguments_delta: delta });
+    }
+    if (choice.finish_reason !== null) this.#finish();
+  }
+
+  /** The stream ended: what is still open is done, then the final completion (or the error), then `end`. */
+  end(completion: () => ChatCompletion, error?: unknown): void {
+    if (error === undefined) {
+      this.#finish();
+      this.emit('finalChatCompletion', completion());
+    } else if (error instanceof APIUserAbortError) this.emit('abort', error);
+    else this.emit('error', error);
+    this.emit('end');
+  }
+
+  #callDone(): void {
+    const index = this.#open;
+    if (index === undefined) return;
+    this.#open = undefined;
+    const call = this.#calls[index]!;
+    this.emit('tool_calls.function.arguments.done', { name: call.name, index, arguments: call.arguments });
+  }
+
+  #finish(): void {
+    if (this.#done) return;
+    this.#done = true;
+    if (this.#reasoning !== undefined) this.emit('reasoning.done', { reasoning: this.#reasoning });
+    if (this.#content !== undefined) this.emit('content.done', { content: this.#content });
+    if (this.#refusal !== undefined) this.emit('refusal.done', { refusal: this.#refusal });
+    this.#callDone();
+  }
+}

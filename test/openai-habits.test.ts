@@ -1,0 +1,158 @@
+/**
+ * The official `openai` client's habits work here, through the public API against the local
+ * server: `client.chat.completions.stream()` with its events and `final…()` helpers, the same
+ * events on `create({ stream: true })`, `for await` over `models.list()`, and openai's names for
+ * the request id.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { APIConnectionError, APIUserAbortError, Client, NotFoundError, type ChatCompletion, type ChatCompletionChunk } from '../src/index';
+import { startMockServer, type MockServer } from '../src/testing';
+
+let server: MockServer;
+let client: Client;
+beforeAll(async () => {
+  server = await startMockServer();
+  client = new Client({ apiKey: server.apiKey, baseURL: server.url, maxRetries: 0, logLevel: 'off' });
+});
+afterAll(() => server.close());
+afterEach(() => server.clear());
+
+const messages = [{ role: 'user' as const, content: 'hello brave new world' }];
+
+describe('client.chat.completions.stream()', () => {
+  it('returns the stream at once and sends nothing until it is read', async () => {
+    const stream = client.chat.completions.stream({ model: 'mock/echo', messages });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.requests).toHaveLength(0);
+    expect(await stream.finalContent()).toBe('You said: hello brave new world');
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]?.body).toMatchObject({ stream: true });
+  });
+
+  it('emits content deltas with their snapshots, chunks, the done events, the final completion and end, in order', async () => {
+    const stream = client.chat.completions.stream({ model: 'mock/echo', messages });
+    const log: string[] = [];
+    const deltas: string[] = [];
+    let snapshot = '';
+    const chunks: ChatCompletionChunk[] = [];
+    stream
+      .on('chunk', (chunk) => chunks.push(chunk))
+      .on('content', (delta, soFar) => {
+        deltas.push(delta);
+        snapshot = soFar;
+      })
+      .on('content.delta', ({ delta, snapshot: s }) => expect(s.endsWith(delta)).toBe(true))
+      .on('content.done', ({ content }) => log.push(`content.done:${content}`))
+      .on('finalChatCompletion', (completion) => log.push(`final:${completion.choices[0]?.finish_reason}`))
+      .on('end', () => log.push('end'));
+    await stream.done();
+    expect(deltas.join('')).toBe('You said: hello brave new world');
+    expect(snapshot).toBe('You said: hello brave new world');
+    expect(chunks.length).toBeGreaterThan(2);
+    expect(log).toEqual(['content.done:You said: hello brave new world', 'final:stop', 'end']);
+    expect(await stream.finalMessage()).toEqual({ role: 'assistant', content: 'You said: hello brave new world', refusal: null });
+  });
+
+  it('emits tool-call argument deltas and the finished arguments of each call', async () => {
+    server.enqueue({
+      reply: {
+        tool_calls: [
+          { name: 'get_weather', arguments: { city: 'Paris' } },
+          { name: 'get_time', arguments: { zone: 'Europe/Paris' } },
+        ],
+      },
+    });
+    const stream = client.chat.completions.stream({ model: 'mock/echo', messages });
+    const fragments: string[][] = [[], []];
+    const done: { name: string; index: number; arguments: string }[] = [];
+    stream.on('tool_calls.function.arguments.delta', ({ index, arguments_delta, arguments: soFar }) => {
+      fragments[index]!.push(arguments_delta);
+      expect(soFar).toBe(fragments[index]!.join(''));
+    });
+    stream.on('tool_calls.function.arguments.done', (event) => done.push(event));
+    const message = await stream.finalMessage();
+    expect(done).toEqual([
+      { name: 'get_weather', index: 0, arguments: '{"city":"Paris"}' },
+      { name: 'get_time', index: 1, arguments: '{"zone":"Europe/Paris"}' },
+    ]);
+    expect(message.tool_calls?.map((c) => c.function.arguments)).toEqual(done.map((d) => d.arguments));
+    expect(await stream.finalContent()).toBeNull();
+  });
+
+  it('emits error, then end, and rejects done() with the same error', async () => {
+    server.enqueue({ reply: { content: 'a b c d' }, fault: { kind: 'reset', after: 2 } });
+    const stream = client.chat.completions.stream({ model: 'mock/echo', messages });
+    const events: unknown[] = [];
+    stream.on('error', (error) => events.push(error)).on('end', () => events.push('end'));
+    const error = await stream.done().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(events).toEqual([error, 'end']);
+  });
+
+  it('abort() from the controller cancels it, with an abort event', async () => {
+    server.enqueue({ reply: { content: 'a b c d e f g h' }, delayMs: 0 });
+    const stream = client.chat.completions.stream({ model: 'mock/echo', messages });
+    const aborted: unknown[] = [];
+    stream.on('abort', (error) => aborted.push(error));
+    stream.on('chunk', () => stream.controller.abort());
+    const error = await stream.done().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(aborted[0]).toBeInstanceOf(APIUserAbortError);
+  });
+
+  it("the caller's signal, aborted between chunks already read, stops the stream at the next one", async () => {
+    server.enqueue({ reply: { content: 'a b c d e f g h' }, delayMs: 0 });
+    const signal = new AbortController();
+    const stream = await client.chat.completions.create({ model: 'mock/echo', messages, stream: true }, { signal: signal.signal });
+    const seen: ChatCompletionChunk[] = [];
+    const error = await (async () => {
+      for await (const chunk of stream) {
+        seen.push(chunk);
+        signal.abort();
+      }
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('emitted() resolves with an event, and for await works on the same stream', async () => {
+    const stream = client.chat.completions.stream({ model: 'mock/echo', messages });
+    const final = stream.emitted('finalChatCompletion');
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    const completion: ChatCompletion = await final;
+    expect(completion.choices[0]?.message.content).toBe(text);
+  });
+
+  it('checks its arguments at the call site', () => {
+    // @ts-expect-error: messages is required
+    expect(() => client.chat.completions.stream({ model: 'mock/echo' })).toThrow(/messages/);
+  });
+});
+
+describe('the same events on create({ stream: true })', () => {
+  it('content deltas and the final completion', async () => {
+    const stream = await client.chat.completions.create({ model: 'mock/echo', messages, stream: true });
+    let text = '';
+    stream.on('content', (delta) => (text += delta));
+    const completion = await stream.finalChatCompletion();
+    expect(text).toBe(completion.choices[0]?.message.content);
+  });
+});
+
+describe('openai names', () => {
+  it('for await (const model of client.models.list())', async () => {
+    const ids: string[] = [];
+    for await (const model of client.models.list()) ids.push(model.id);
+    expect(ids).toEqual((await client.models.list()).data.map((m) => m.id));
+  });
+
+  it('withResponse() gives request_id, an APIError requestID', async () => {
+    const { request_id, requestId } = await client.models.list().withResponse();
+    expect(request_id).toBe(requestId);
+    const error = (await client.models.retrieve('acme/nope').catch((e: unknown) => e)) as NotFoundError;
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error.requestID).toBe(error.requestId);
+    expect(error.requestID).toMatch(/.+/);
+  });
+});
