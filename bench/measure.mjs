@@ -10,8 +10,11 @@
  *               (median of 3 runs after 200 warm-up requests; 1 when quick)
  *   concurrent  200 streams of 500 chunks at once after one warm-up stream: wall time and the
  *               process's peak RSS
+ *   growth      (inference-sdk only) CPU of a flood of 2,000 and of 20,000 tool-call argument
+ *               deltas, and of a structured output of 2,000 and of 20,000 items read with
+ *               parsedStream(): the ratio of each pair is how the cost grows with 10× the deltas
  */
-import { REPLY, eventCount, expectedText } from './workload.mjs';
+import { REPLY, eventCount, expectedText, jsonFragments, toolCallFragments } from './workload.mjs';
 
 const CLIENTS = {
   floor: async (/** @type {string} */ url) => (await import('./clients/floor.mjs')).create(url),
@@ -79,6 +82,38 @@ if (metric === 'chunk') {
   await Promise.all(Array.from({ length: streams }, () => checkedStream(500)));
   const wall = performance.now() - start;
   result = { value: wall, unit: 'ms', rss: process.resourceUsage().maxRSS / 1024 };
+} else if (metric === 'growth') {
+  if (!client.toolStream || !client.parsedStream) throw new Error(`${name} has no growth workload`);
+  const toolStream = client.toolStream;
+  const parsedStream = client.parsedStream;
+  /** @param {number} n */
+  const tools = async (n) => {
+    const args = await toolStream(n);
+    const expected = toolCallFragments(n).map((fragments) => fragments.join(''));
+    if (JSON.stringify(args) !== JSON.stringify(expected)) throw new Error(`${name}: wrong tool calls for a flood of ${n} deltas`);
+  };
+  /** @param {number} n */
+  const parsed = async (n) => {
+    const { values, last } = await parsedStream(n);
+    const expected = JSON.parse(jsonFragments(n).join(''));
+    if (JSON.stringify(last) !== JSON.stringify(expected) || values < 2) throw new Error(`${name}: wrong structured output for ${n} items`);
+  };
+  /** Median CPU µs of `run(n)` (after a warm-up at the smaller size). @param {(n: number) => Promise<void>} run @param {number} n */
+  const cpu = async (run, n) => {
+    const samples = [];
+    for (let i = 0; i < (isQuick ? 1 : 3); i++) {
+      const start = process.cpuUsage();
+      await run(n);
+      samples.push(cpuSince(start));
+    }
+    return median(samples);
+  };
+  for (let i = 0; i < 3; i++) await tools(2_000), await parsed(2_000);
+  const tools1 = await cpu(tools, 2_000);
+  const tools10 = await cpu(tools, 20_000);
+  const parsed1 = await cpu(parsed, 2_000);
+  const parsed10 = await cpu(parsed, 20_000);
+  result = { value: tools10 / tools1, unit: '×', parsed: parsed10 / parsed1, toolsSmall: tools1, parsedSmall: parsed1 };
 } else {
   throw new Error(`unknown metric ${metric}`);
 }

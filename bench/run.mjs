@@ -8,7 +8,7 @@
  *
  *   npm run bench                    all metrics, 7 runs each (a few minutes)
  *   npm run bench -- --quick         3 runs, shorter samples, no install size (BENCH_QUICK=1 too)
- *   npm run bench -- --only=chunk,cold
+ *   npm run bench -- --only=chunk,cold   (chunk, request, concurrent, growth, cold, bundle, install)
  *
  * Needs `npm run build` first: the package is measured as published (dist/), from a snapshot
  * taken at the start so that a rebuild during the run cannot mix versions.
@@ -100,6 +100,27 @@ function runtimeMetric(metric, port) {
   return Object.fromEntries(
     Object.entries(samples).map(([client, s]) => [client, { value: summary(s.value), rss: s.rss.length ? summary(s.rss) : undefined }]),
   );
+}
+
+/**
+ * Growth (inference-sdk only): how the CPU of a tool-call flood and of parsedStream() grows
+ * with 10× the deltas, in fresh processes like the other runtime metrics.
+ * @param {number} port
+ */
+function growth(port) {
+  /** @type {Record<string, number[]>} */
+  const samples = { tools: [], parsed: [], toolsSmall: [], parsedSmall: [] };
+  for (let run = 0; run < RUNS; run++) {
+    const out = execFileSync(process.execPath, [join(root, 'bench', 'measure.mjs'), 'sdk', 'growth', String(port), quick ? 'quick' : ''], { env, encoding: 'utf8' });
+    const result = JSON.parse(out.trim().split('\n').pop() ?? '{}');
+    samples.tools?.push(result.value);
+    samples.parsed?.push(result.parsed);
+    samples.toolsSmall?.push(result.toolsSmall);
+    samples.parsedSmall?.push(result.parsedSmall);
+    process.stderr.write('.');
+  }
+  process.stderr.write(' growth\n');
+  return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summary(v)]));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -298,6 +319,7 @@ try {
     server.once('exit', () => reject(new Error('the bench server exited')));
   });
   for (const metric of ['chunk', 'request', 'concurrent']) if (wanted(metric)) results[metric] = runtimeMetric(metric, Number(port));
+  if (wanted('growth')) results.growth = growth(Number(port));
 } finally {
   server.kill();
 }
@@ -333,6 +355,14 @@ for (const [metric, label, limit] of /** @type {const} */ ([
     const rss = lowest(r, 'rss');
     rows.push(['200 × 500 streams, peak RSS MiB', ...CLIENTS.map((c) => cell(r[c].rss, FLOORS.includes(c) ? undefined : rss)), verdict(r.sdk.rss.median / rss.median, 1.2)]);
   }
+}
+if (results.growth) {
+  const g = results.growth;
+  const ms = (/** @type {any} */ s) => `${fmt(s.median / 1000)} ms for 2,000`;
+  const grows = (/** @type {string} */ label, /** @type {any} */ r, /** @type {any} */ small) =>
+    rows.push([label, '–', '–', '–', `${cell(r)}× (${ms(small)})`, '–', `${r.median <= 12 ? 'met' : 'MISSED'} (${r.median.toFixed(1)}× ≤ 12×)`]);
+  grows('10× the tool-call deltas, CPU growth', g.tools, g.toolsSmall);
+  grows('10× the parsedStream() items, CPU growth', g.parsed, g.parsedSmall);
 }
 if (results.cold) {
   const c = results.cold;

@@ -3,33 +3,53 @@
  * The benchmark's server: plain node:http on 127.0.0.1, run in its own process (bench/run.mjs
  * forks it and reads the port from its first IPC message). `POST /v1/chat/completions` answers
  * with a fixed completion, or with `stream: true` an event stream of `max_tokens` content
- * chunks in the chat-completions wire format (the shape `inference-sdk/testing` sends). Bodies
+ * chunks in the chat-completions wire format (the shape `inference-sdk/testing` sends); with
+ * `tools`, a flood of tool-call argument fragments instead, and with `response_format`, a JSON
+ * structured output of `max_tokens` array items (the growth metric's floods). Bodies
  * are built once per length and written in one piece, so the server costs little and the
  * client's reads are as large as the loopback delivers: what is measured is the client's
  * work per chunk, not per read.
  */
 import { createServer } from 'node:http';
-import { MODEL, REPLY, chunkText } from './workload.mjs';
+import { MODEL, REPLY, chunkText, jsonFragments, toolCallFragments } from './workload.mjs';
 
 const CREATED = 1_700_000_000;
 const ID = 'chatcmpl-bench';
 
-/** @type {Map<number, Buffer>} */
+/** @type {Map<string, Buffer>} */
 const streams = new Map();
 
-/** @param {number} n */
-function streamBody(n) {
-  let body = streams.get(n);
+/** @param {object} delta @param {string | null} finish */
+// A realistic chunk: what OpenAI and most servers send on every event, nulls included.
+const event = (delta, finish) =>
+  `data: ${JSON.stringify({ id: ID, object: 'chat.completion.chunk', created: CREATED, model: MODEL, system_fingerprint: null, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
+
+/** @type {Record<string, (n: number) => object[]>} */
+const DELTAS = {
+  /** `n` content chunks of text. */
+  text: (n) => Array.from({ length: n }, (_, i) => ({ content: chunkText(i) })),
+  /** `n` tool-call argument fragments, a new call every CALL_SIZE (the id and name on its first). */
+  tools: (n) =>
+    toolCallFragments(n).flatMap((fragments, k) =>
+      fragments.map((fragment, j) => ({
+        tool_calls: [j === 0 ? { index: k, id: `call_${k}`, type: 'function', function: { name: 'f', arguments: fragment } } : { index: k, function: { arguments: fragment } }],
+      })),
+    ),
+  /** A JSON structured output of `n` array items, one item per chunk. */
+  json: (n) => jsonFragments(n).map((content) => ({ content })),
+};
+
+/** @param {string} kind @param {number} n */
+function streamBody(kind, n) {
+  const key = `${kind}:${n}`;
+  let body = streams.get(key);
   if (body) return body;
-  /** @param {object} delta @param {string | null} finish */
-  // A realistic chunk: what OpenAI and most servers send on every event, nulls included.
-  const event = (delta, finish) =>
-    `data: ${JSON.stringify({ id: ID, object: 'chat.completion.chunk', created: CREATED, model: MODEL, system_fingerprint: null, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
+  const finish = kind === 'tools' ? 'tool_calls' : 'stop';
   const parts = [event({ role: 'assistant', content: '' }, null)];
-  for (let i = 0; i < n; i++) parts.push(event({ content: chunkText(i) }, null));
-  parts.push(event({}, 'stop'), 'data: [DONE]\n\n');
+  for (const delta of (DELTAS[kind] ?? DELTAS.text)(n)) parts.push(event(delta, null));
+  parts.push(event({}, finish), 'data: [DONE]\n\n');
   body = Buffer.from(parts.join(''));
-  streams.set(n, body);
+  streams.set(key, body);
   return body;
 }
 
@@ -55,7 +75,8 @@ const server = createServer((req, res) => {
     }
     const body = JSON.parse(Buffer.concat(parts).toString());
     if (body.stream === true) {
-      const data = streamBody(Number(body.max_tokens));
+      const kind = body.tools ? 'tools' : body.response_format ? 'json' : 'text';
+      const data = streamBody(kind, Number(body.max_tokens));
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }); // chunked, as servers stream
       res.end(data);
     } else {

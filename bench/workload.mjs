@@ -26,3 +26,33 @@ export function expectedText(n) {
 export function eventCount(n) {
   return n + 2;
 }
+
+// Floods, for the growth metric: does 10× the deltas cost about 10× the time?
+
+/** Tool calls in a flood stream: a new call every `CALL_SIZE` argument fragments. */
+export const CALL_SIZE = 100;
+
+/**
+ * The argument fragments of a stream of `n` tool-call deltas, by call: call `k` gets fragments
+ * `k * CALL_SIZE …`, and its arguments are `{"v":"a0 a1 …"}` cut at every fragment.
+ * @param {number} n
+ */
+export function toolCallFragments(n) {
+  /** @type {string[][]} */
+  const calls = [];
+  for (let i = 0; i < n; i++) {
+    const k = Math.floor(i / CALL_SIZE);
+    const first = i % CALL_SIZE === 0;
+    const last = i % CALL_SIZE === CALL_SIZE - 1 || i === n - 1;
+    (calls[k] ??= []).push(`${first ? '{"v":"' : ''}a${i % 1000} ${last ? '"}' : ''}`);
+  }
+  return calls;
+}
+
+/** The JSON content fragments of a structured output of `n` array items: `{"items":["t0","t1",…]}`. @param {number} n */
+export function jsonFragments(n) {
+  const parts = ['{"items":['];
+  for (let i = 0; i < n; i++) parts.push(`"t${i % 1000}"${i < n - 1 ? ',' : ''}`);
+  parts.push(']}');
+  return parts;
+}

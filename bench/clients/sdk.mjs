@@ -9,6 +9,9 @@ import { API_KEY, MESSAGES, MODEL } from '../workload.mjs';
 /** @type {typeof import('../../dist/index.js')} */
 const { Client } = await import(process.env.BENCH_SDK ?? '../../dist/index.js');
 
+/** @type {any} */
+const TOOLS = [{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties: { v: { type: 'string' } } } } }];
+
 /** @param {string} baseURL @param {'error' | 'off'} validation */
 export function create(baseURL, validation) {
   const client = new Client({ apiKey: API_KEY, baseURL, validation });
@@ -19,6 +22,24 @@ export function create(baseURL, validation) {
       let text = '';
       for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
       return text;
+    },
+    /** A flood of `n` tool-call argument deltas: the arguments of every call, rebuilt. @param {number} n */
+    async toolStream(n) {
+      const stream = await client.chat.completions.create({ model: MODEL, messages: /** @type {any} */ (MESSAGES), stream: true, max_tokens: n, tools: TOOLS });
+      const completion = await stream.finalChatCompletion();
+      return (completion.choices[0]?.message.tool_calls ?? []).map((call) => call.function.arguments);
+    },
+    /** A structured output of `n` array items, read as it grows: the number of partial values and the last. @param {number} n */
+    async parsedStream(n) {
+      const stream = await client.chat.completions.parse({ model: MODEL, messages: /** @type {any} */ (MESSAGES), stream: true, max_tokens: n, response_format: { type: 'json_object' } });
+      let values = 0;
+      /** @type {any} */
+      let last;
+      for await (const partial of stream.parsedStream()) {
+        values++;
+        last = partial;
+      }
+      return { values, last };
     },
     async request() {
       const completion = await client.chat.completions.create({ model: MODEL, messages: /** @type {any} */ (MESSAGES) });

@@ -52,7 +52,7 @@ export class ParsedChatCompletionStream<ParsedT = null, ToolCall extends ChatCom
 
   /** @internal */
   constructor(stream: ChatCompletionStream, params: ChatCompletionCreateParams) {
-    super(() => stream[Symbol.asyncIterator](), stream.controller);
+    super(() => ChatCompletionStream.chunksOf(stream), stream.controller);
     this.#params = params;
   }
 

@@ -67,6 +67,15 @@ export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
   }
 
   /**
+   * The chunks of `stream` without its own accumulation, for a stream that wraps it (and
+   * accumulates them itself): each chunk is then added up once.
+   * @internal
+   */
+  protected static chunksOf(stream: ChatCompletionStream): ObservableIterator<ChatCompletionChunk> {
+    return stream.take();
+  }
+
+  /**
    * A stream whose request is made when it is first read (`chat.completions.stream()`): `start`
    * makes it with this stream's signal, so that `controller.abort()` cancels it at any point.
    * @internal
@@ -80,8 +89,7 @@ export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
         const abort = () => inner.controller.abort(controller.signal.reason);
         if (controller.signal.aborted) abort();
         else controller.signal.addEventListener('abort', abort, { once: true });
-        // The inner stream's items, without its own accumulation: this stream accumulates them.
-        return (source = inner.take());
+        return (source = ChatCompletionStream.chunksOf(inner));
       }));
     const iterator: AsyncIterator<ChatCompletionChunk> = {
       async next() {
