@@ -190,13 +190,14 @@ const STREAMING_CHAT = {
  */
 async function singleFile(name, contents) {
   const result = await build({
-    stdin: { contents, resolveDir: root, loader: 'js', sourcefile: `${name}-entry.js` },
+    stdin: { contents, resolveDir: join(root, 'bench'), loader: 'js', sourcefile: `${name}-entry.js` },
     bundle: true,
     platform: 'browser',
     format: 'esm',
     minify: true,
     treeShaking: true,
     write: false,
+    metafile: true,
     logLevel: 'silent',
   });
   return result.outputFiles.reduce((total, file) => total + gzipSync(file.contents).length, 0);

@@ -46,6 +46,7 @@ export { extras } from './extras';
 // Streams
 export { Stream } from './stream/stream';
 export { ChatCompletionStream } from './stream/chat-stream';
+export type { ChatCompletionStreamEvents } from './stream/chat-events';
 export { ChatCompletionAccumulator } from './stream/accumulate';
 
 // Errors

@@ -10,6 +10,7 @@ import type {
   ChatCompletionChunk,
   ChatCompletionChunkChoice,
   ChatCompletionStream,
+  ChatCompletionStreamEvents,
   CompletionUsage,
   FinishReason,
   ChatCompletionCreateParams,
@@ -161,5 +162,18 @@ describe('errors', () => {
     expectTypeOf<APIError['code']>().toEqualTypeOf<string | number | undefined>();
     expectTypeOf<ResponseValidationError['issues']>().toEqualTypeOf<readonly ValidationIssue[]>();
     expectTypeOf<ResponseValidationError>().not.toExtend<APIError>();
+  });
+});
+
+describe('stream events are typed', () => {
+  it('each listener gets its own event shape', async () => {
+    const stream = client.chat.completions.stream({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
+    stream.on('content.delta', ({ delta, snapshot }) => expectTypeOf(delta + snapshot).toEqualTypeOf<string>());
+    stream.on('tool_calls.function.arguments.done', (event) => expectTypeOf(event.index).toEqualTypeOf<number>());
+    // @ts-expect-error: no such event
+    stream.on('contnet.delta', () => {});
+    const listener: ChatCompletionStreamEvents['content'] = (delta, snapshot) => void [delta, snapshot];
+    stream.off('content', listener);
+    expectTypeOf(await stream.finalContent()).toEqualTypeOf<string | null>();
   });
 });
