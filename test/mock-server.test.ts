@@ -4,11 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   DEFAULT_MOCK_MODELS,
   MOCK_API_KEY,
-  countTokens,
   generateChatReply,
-  splitTokens,
   startMockServer,
 } from '../src/testing';
+import { countTokens, splitTokens } from '../src/testing/model';
 import type { MockServer, MockServerOptions } from '../src/testing';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

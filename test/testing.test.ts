@@ -11,12 +11,11 @@ import {
   ResponseValidationError,
 } from '../src/index';
 import {
-  argumentFragments,
-  exampleFromSchema,
   generateChatReply,
   MOCK_API_KEY,
   startMockServer,
 } from '../src/testing';
+import { argumentFragments, exampleFromSchema } from '../src/testing/model';
 import type { ChatCompletion } from '../src/index';
 import type { MockServer } from '../src/testing';
 

@@ -1,6 +1,6 @@
 /**
  * The socket transport of the mock: a real HTTP server (node:http) that
- * carries the core's outcomes (`engine.ts`) over TCP.
+ * carries the core's outcomes (`engine/`) over TCP.
  *
  * It is a real socket server rather than a fetch interceptor so that the
  * whole client stack (fetch, keep-alive, aborts, resets, partial streams) is

@@ -1,6 +1,6 @@
 /**
  * The in-process transport of the mock: a `fetch`-compatible function that
- * answers from the core (`engine.ts`) without a socket. Useful wherever a
+ * answers from the core (`engine/`) without a socket. Useful wherever a
  * server cannot be started (workers, browsers, edge runtimes) and msw is not
  * wanted: pass `service.fetch` as the client's `fetch` option.
  *
