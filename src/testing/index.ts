@@ -44,3 +44,8 @@ export { DEFAULT_MOCK_MODELS, MOCK_API_KEY } from './fixtures';
 export type { MockModel } from './fixtures';
 export { generateChatReply, generateCompletion } from './model';
 export type { ChatReplyOptions, GeneratedToolCall, Generation } from './model';
+
+// Record and replay
+export type { RecordOptions } from './record';
+export type { ReplayOptions } from './replay';
+export type { Cassette, CassetteInteraction, CassetteRequest, CassetteResponse } from './cassette';
