@@ -373,3 +373,18 @@ describe('controls', () => {
     }
   });
 });
+
+describe('the entry', () => {
+  it('exports the documented kit only: the mock model’s parts stay internal', async () => {
+    const kit = await import('../src/testing');
+    expect(Object.keys(kit).sort()).toEqual([
+      'DEFAULT_IN_PROCESS_URL',
+      'DEFAULT_MOCK_MODELS',
+      'MOCK_API_KEY',
+      'createMockService',
+      'generateChatReply',
+      'generateCompletion',
+      'startMockServer',
+    ]);
+  });
+});
