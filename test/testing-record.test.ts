@@ -56,7 +56,7 @@ describe('record, then replay with the upstream stopped', () => {
     upstream.enqueue({ error: { status: 429, retryAfter: 7 }, headers: { 'set-cookie': `sid=${COOKIE_SECRET}`, 'x-auth-token': 'tok-9a8b7c6d' } });
     const limited = await client.models.retrieve('mock/echo').catch((e: unknown) => e);
     expect(limited).toBeInstanceOf(RateLimitError);
-    upstream.enqueue({ error: { status: 401, message: `Incorrect API key provided: ${UPSTREAM_KEY}.` } });
+    upstream.enqueue({ error: { status: 401, message: `Incorrect API key provided: ${UPSTREAM_KEY}.`, code: UPSTREAM_KEY } });
     const denied = await client.models.retrieve('mock/reasoner').catch((e: unknown) => e);
     expect(denied).toBeInstanceOf(AuthenticationError);
     expect((denied as Error).message).not.toContain(UPSTREAM_KEY);
@@ -105,7 +105,7 @@ describe('record, then replay with the upstream stopped', () => {
     // Never written: the upstream key, the credential headers (names and values), the mock's key.
     for (const secret of [UPSTREAM_KEY, GATEWAY_SECRET, COOKIE_SECRET, 'tok-9a8b7c6d', 'mock-key']) expect(text).not.toContain(secret);
     for (const name of ['"authorization"', '"x-api-key"', '"cookie"', '"set-cookie"', '"x-auth-token"']) expect(text).not.toContain(name);
-    expect(file.interactions[5]?.response.body).toMatchObject({ error: { message: 'Incorrect API key provided: ***.' } });
+    expect(file.interactions[5]?.response.body).toMatchObject({ error: { message: 'Incorrect API key provided: ***.', code: '***' } });
   });
 
   it('replays every call with the upstream stopped, streams byte for byte', async () => {

@@ -4,13 +4,14 @@
  *
  * What never reaches the file: the upstream key and every credential header, as the SDK's masking
  * rule (`isCredentialName` in src/mask.ts) decides; any other occurrence of a credential (a server
- * echoing the key in an error, a key in the upstream URL's query) is replaced by `***`.
+ * echoing the key in an error, a key in the upstream URL's query) is replaced by `***`
+ * (`maskText`, the SDK's own). Only a body that is not UTF-8 (kept as base64) is not searched.
  *
  * @module
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { isCredentialName, mask, maskText, MASK } from '../mask';
+import { isCredentialName, maskText, MASK } from '../mask';
 import { cassetteText, requestBody, responseBody } from './cassette';
 import type { CassetteInteraction, CassetteResponse } from './cassette';
 import type { Exchange, Outcome } from './engine';
@@ -104,7 +105,7 @@ export function createRecorder(options: RecordOptions, chunkDelayMs: number): Ca
       if (cut && stop.signal.aborted) return (slots[slot] = null);
       const stored: CassetteResponse = { status: response.status, headers, ...responseBody(bytes, eventStream, options.timing === true ? arrivals : undefined) };
       if (cut) stored.cut = true;
-      const interaction = mask<CassetteInteraction>({ request: { method: request.method, path: `${path}${search}`, headers: kept(request.headers), ...requestBody(body.text) }, response: stored }, masking);
+      const interaction = scrub<CassetteInteraction>({ request: { method: request.method, path: `${path}${search}`, headers: kept(request.headers), ...requestBody(body.text) }, response: stored }, masking);
       slots[slot] = interaction;
       void save();
       return interaction;
@@ -140,7 +141,8 @@ export function createRecorder(options: RecordOptions, chunkDelayMs: number): Ca
       start: (controller) => void (client = controller),
       cancel: () => void (clientGone = true),
     });
-    request.signal.addEventListener('abort', leave, { once: true });
+    if (request.signal.aborted) clientGone = true; // gone before the upstream answered
+    else request.signal.addEventListener('abort', leave, { once: true });
     track(
       readAll(response.body, (chunk) => {
         if (!clientGone) client?.enqueue(chunk);
@@ -278,6 +280,18 @@ function kept(headers: Headers): Record<string, string> {
     if (!HOP_BY_HOP.has(name) && !isCredentialName(name)) out[name] = value;
   });
   return out;
+}
+
+/**
+ * Every string of a JSON value (keys too) with the secrets replaced by `***`, by the SDK's own
+ * `maskText`. Unlike `mask()`, which leaves identifier fields (`code`, `type`, …) alone in errors,
+ * nothing here is exempt: a file may hold no secret anywhere.
+ */
+function scrub<T>(value: T, secrets: readonly string[]): T {
+  if (typeof value === 'string') return maskText(value, secrets) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => scrub(item, secrets)) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [maskText(key, secrets), scrub(item, secrets)])) as T;
 }
 
 /** The values of the credential headers sent upstream (and the token of `Bearer <token>`), to mask wherever they occur. */
