@@ -186,7 +186,7 @@ function cassetteMode(options: MockServerOptions): CassetteMode | undefined {
 
 /** One exchange: IncomingMessage → web Request → the core → bytes on the socket. */
 async function serve(
-  respond: (request: Request) => Promise<Outcome>,
+  respond: (request: Request, signal: AbortSignal) => Promise<Outcome>,
   origin: string,
   req: IncomingMessage,
   res: ServerResponse,
@@ -211,7 +211,7 @@ async function serve(
   // Concatenated, not resolved: `new URL('//x', origin)` would read '//x' as a host.
   const request = new Request(`${origin}${req.url ?? '/'}`, init);
 
-  const outcome = await respond(request);
+  const outcome = await respond(request, gone.signal);
   if (outcome.kind === 'reset') {
     resetSocket(req.socket);
     return;

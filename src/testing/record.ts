@@ -78,7 +78,7 @@ export function createRecorder(options: RecordOptions, chunkDelayMs: number): Ca
     return writing;
   };
 
-  async function proxy({ request, path, search, body }: Exchange): Promise<Outcome> {
+  async function proxy({ request, signal, path, search, body }: Exchange): Promise<Outcome> {
     const slot = slots.push(undefined) - 1;
     const sent = forwarded(request.headers, options.apiKey);
     const masking = [...secrets, ...credentialValues(sent)];
@@ -122,7 +122,7 @@ export function createRecorder(options: RecordOptions, chunkDelayMs: number): Ca
       track(reading);
       const interaction = await reading;
       if (interaction === null) return { kind: 'reset' };
-      return playback(interaction.response, request.signal, { timing: false, chunkDelayMs });
+      return playback(interaction.response, signal, { timing: false, chunkDelayMs });
     }
 
     // A stream goes to the client as it comes. If the client leaves early, the rest is still read
@@ -132,7 +132,7 @@ export function createRecorder(options: RecordOptions, chunkDelayMs: number): Ca
     const leave = (): void => {
       clientGone = true;
       try {
-        client?.error(request.signal.reason);
+        client?.error(signal.reason);
       } catch {
         // already closed
       }
@@ -141,13 +141,13 @@ export function createRecorder(options: RecordOptions, chunkDelayMs: number): Ca
       start: (controller) => void (client = controller),
       cancel: () => void (clientGone = true),
     });
-    if (request.signal.aborted) clientGone = true; // gone before the upstream answered
-    else request.signal.addEventListener('abort', leave, { once: true });
+    if (signal.aborted) clientGone = true; // gone before the upstream answered
+    else signal.addEventListener('abort', leave, { once: true });
     track(
       readAll(response.body, (chunk) => {
         if (!clientGone) client?.enqueue(chunk);
       }).then(({ bytes, arrivals, cut }) => {
-        request.signal.removeEventListener('abort', leave);
+        signal.removeEventListener('abort', leave);
         if (!clientGone) {
           // undici's own message for a body cut by the peer: the transport cuts the connection.
           if (cut) client?.error(new TypeError('terminated'));

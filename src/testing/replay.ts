@@ -45,7 +45,7 @@ export function createReplayer(replay: string | ReplayOptions, chunkDelayMs: num
   let cassette: Cassette = { version: 1, upstream: '', interactions: [] };
   const used = new Set<number>();
 
-  function answer({ request, path, search, body }: Exchange): Promise<Outcome> {
+  function answer({ request, signal, path, search, body }: Exchange): Promise<Outcome> {
     const sent = { method: request.method, path: `${path}${search}`, headers: {}, ...requestBody(body.text) };
     const same = cassette.interactions.flatMap((interaction, index) =>
       sameRequest(interaction.request, sent) ? [index] : [],
@@ -54,7 +54,7 @@ export function createReplayer(replay: string | ReplayOptions, chunkDelayMs: num
     const index = same.find((i) => !used.has(i)) ?? same.at(-1);
     if (index === undefined) return Promise.resolve(notRecorded(cassette, file, sent));
     used.add(index);
-    return Promise.resolve(playback(cassette.interactions[index]!.response, request.signal, { timing, chunkDelayMs }));
+    return Promise.resolve(playback(cassette.interactions[index]!.response, signal, { timing, chunkDelayMs }));
   }
 
   return {

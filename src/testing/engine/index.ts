@@ -42,8 +42,13 @@ export type { Backend, Exchange, ReadBody } from './state';
  * ```
  */
 export interface Engine extends Omit<MockControls, 'url'> {
-  /** Answers one request. Never rejects: a bug becomes a 500 response. */
-  respond(request: Request): Promise<Outcome>;
+  /**
+   * Answers one request. Never rejects: a bug becomes a 500 response. `signal` says when the
+   * client is gone; default `request.signal`. A transport passes the signal it holds itself:
+   * a `Request` follows the signal it was made with only weakly (undici), so once the `Request`
+   * is garbage, an abort no longer reaches `request.signal`.
+   */
+  respond(request: Request, signal?: AbortSignal): Promise<Outcome>;
 }
 
 /**
@@ -119,11 +124,11 @@ export function createEngine(options: EngineOptions = {}): Engine {
       state.queue.length = 0;
       state.requests.length = 0;
     },
-    async respond(request: Request): Promise<Outcome> {
+    async respond(request: Request, signal: AbortSignal = request.signal): Promise<Outcome> {
       const requestId = `req_${++state.counters.request}`;
       let outcome: Outcome;
       try {
-        outcome = await handle(state, request);
+        outcome = await handle(state, request, signal);
       } catch (error) {
         // A bug here (or a scripted reply the Response constructor refuses) must not crash
         // the test process or hang the client.
@@ -140,7 +145,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   };
 }
 
-async function handle(state: State, request: Request): Promise<Outcome> {
+async function handle(state: State, request: Request, signal: AbortSignal): Promise<Outcome> {
   const body = await readBody(request);
   const url = new URL(request.url);
   const path = underBase(url.pathname, state.basePath);
@@ -181,19 +186,19 @@ async function handle(state: State, request: Request): Promise<Outcome> {
   if (
     scripted?.delayMs !== undefined &&
     scripted.delayMs > 0 &&
-    !(await pause(scripted.delayMs, request.signal))
+    !(await pause(scripted.delayMs, signal))
   ) {
     return { kind: 'stall' }; // the client left during the delay: nobody is listening
   }
   if (scripted !== undefined && replacesResponse(scripted))
-    return sendScripted(state, scripted, request.signal);
+    return sendScripted(state, scripted, signal);
 
   const auth = authenticate(state, request);
   if ('denied' in auth) return auth.denied;
   // A scripted reply is the mock's own answer: it never goes to a backend.
   const outcome =
     scripted === undefined && state.backend !== undefined
-      ? await state.backend({ request, path, search: url.search, body })
-      : builtIn(state, request, path, body, auth.visible, scripted ?? {});
+      ? await state.backend({ request, signal, path, search: url.search, body })
+      : builtIn(state, request, signal, path, body, auth.visible, scripted ?? {});
   return scripted?.headers === undefined ? outcome : withHeaders(outcome, scripted.headers);
 }

@@ -36,6 +36,7 @@ export function authenticate(state: State, request: Request): { visible: ModelOb
 export function builtIn(
   state: State,
   request: Request,
+  signal: AbortSignal,
   path: string,
   body: ReadBody,
   visible: readonly ModelObject[],
@@ -68,10 +69,10 @@ export function builtIn(
     );
   }
   if (path === '/chat/completions') {
-    return wrongMethod('POST') ?? chatCompletions(state, body, visible, shaping, request.signal);
+    return wrongMethod('POST') ?? chatCompletions(state, body, visible, shaping, signal);
   }
   if (path === '/completions') {
-    return wrongMethod('POST') ?? legacyCompletions(state, body, visible, shaping, request.signal);
+    return wrongMethod('POST') ?? legacyCompletions(state, body, visible, shaping, signal);
   }
   return respondWith(
     errorResponse(404, `Unknown request URL: ${method} /v1${path}.`, 'invalid_request_error'),

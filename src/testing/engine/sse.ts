@@ -46,25 +46,25 @@ export function sse(
   let next = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let wake: (() => void) | undefined;
+  let onAbort: (() => void) | undefined;
   const stop = (): void => {
     clearTimeout(timer);
     wake?.();
+    // A client's signal may serve many requests: leave no listener behind on it.
+    if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
   };
   const body = new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        signal.addEventListener(
-          'abort',
-          () => {
-            stop();
-            try {
-              controller.error(signal.reason);
-            } catch {
-              // already closed or errored
-            }
-          },
-          { once: true },
-        );
+        onAbort = () => {
+          stop();
+          try {
+            controller.error(signal.reason);
+          } catch {
+            // already closed or errored
+          }
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
       },
       async pull(controller) {
         const wait = pauseBefore(next);
@@ -80,8 +80,10 @@ export function sse(
           controller.enqueue(typeof piece === 'string' ? encoder.encode(piece) : piece);
           return;
         }
-        if (after === 'end') controller.close();
-        else if (after === 'reset') {
+        if (after === 'end') {
+          controller.close();
+          stop();
+        } else if (after === 'reset') {
           // A moment first: erroring a stream drops chunks still queued, and a tee (msw tees mocked
           // bodies) may pull the source on behalf of the other branch before the client has read.
           await new Promise<void>((resolve) => {
@@ -90,6 +92,7 @@ export function sse(
           });
           // undici's own message for a body cut by the peer: clients see what a real cut gives.
           if (!signal.aborted) controller.error(new TypeError('terminated'));
+          stop();
         }
         // 'stall': enqueue nothing, ever; the client's abort or idle timeout ends it.
       },

@@ -37,6 +37,8 @@ export interface Shaping {
 /** One authenticated request, as a {@link Backend} receives it. */
 export interface Exchange {
   request: Request;
+  /** Aborts when the client is gone (use it, not `request.signal`: see `Engine.respond`). */
+  signal: AbortSignal;
   /** The path under the base path, e.g. '/chat/completions'. */
   path: string;
   /** The query string: '' or '?…'. */
