@@ -83,9 +83,9 @@ if (metric === 'chunk') {
   const wall = performance.now() - start;
   result = { value: wall, unit: 'ms', rss: process.resourceUsage().maxRSS / 1024 };
 } else if (metric === 'growth') {
-  if (!client.toolStream || !client.parsedStream) throw new Error(`${name} has no growth workload`);
-  const toolStream = client.toolStream;
-  const parsedStream = client.parsedStream;
+  const floods = /** @type {{ toolStream?: (n: number) => Promise<string[]>, parsedStream?: (n: number) => Promise<{ values: number, last: unknown }> }} */ (client);
+  const { toolStream, parsedStream } = floods;
+  if (!toolStream || !parsedStream) throw new Error(`${name} has no growth workload`);
   /** @param {number} n */
   const tools = async (n) => {
     const args = await toolStream(n);
@@ -108,7 +108,10 @@ if (metric === 'chunk') {
     }
     return median(samples);
   };
-  for (let i = 0; i < 3; i++) await tools(2_000), await parsed(2_000);
+  for (let i = 0; i < 3; i++) {
+    await tools(2_000);
+    await parsed(2_000);
+  }
   const tools1 = await cpu(tools, 2_000);
   const tools10 = await cpu(tools, 20_000);
   const parsed1 = await cpu(parsed, 2_000);

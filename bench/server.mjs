@@ -24,7 +24,7 @@ const streams = new Map();
 const event = (delta, finish) =>
   `data: ${JSON.stringify({ id: ID, object: 'chat.completion.chunk', created: CREATED, model: MODEL, system_fingerprint: null, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
 
-/** @type {Record<string, (n: number) => object[]>} */
+/** @type {{ text: (n: number) => object[], tools: (n: number) => object[], json: (n: number) => object[] }} */
 const DELTAS = {
   /** `n` content chunks of text. */
   text: (n) => Array.from({ length: n }, (_, i) => ({ content: chunkText(i) })),
@@ -39,14 +39,14 @@ const DELTAS = {
   json: (n) => jsonFragments(n).map((content) => ({ content })),
 };
 
-/** @param {string} kind @param {number} n */
+/** @param {'text' | 'tools' | 'json'} kind @param {number} n */
 function streamBody(kind, n) {
   const key = `${kind}:${n}`;
   let body = streams.get(key);
   if (body) return body;
   const finish = kind === 'tools' ? 'tool_calls' : 'stop';
   const parts = [event({ role: 'assistant', content: '' }, null)];
-  for (const delta of (DELTAS[kind] ?? DELTAS.text)(n)) parts.push(event(delta, null));
+  for (const delta of DELTAS[kind](n)) parts.push(event(delta, null));
   parts.push(event({}, finish), 'data: [DONE]\n\n');
   body = Buffer.from(parts.join(''));
   streams.set(key, body);

@@ -5,9 +5,9 @@
 // command's exit code. Output is what the terminal shows: echo, prompts, escapes, \r\n.
 import { execFileSync } from 'node:child_process';
 import { stripVTControlCharacters } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startMockServer, type MockServer } from '../src/testing/index';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ANSI, CLI, SECRET_KEY, cleanEnv, killLeftovers, shellQuote, start, type Running } from './cli-support';
+import { useMockServer } from './support/mock-server';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -20,7 +20,8 @@ const hasScript = (() => {
   }
 })();
 
-let server: MockServer;
+// Paced: each word of a reply is one event, 40 ms apart, so a long reply can be interrupted.
+const { server } = useMockServer({ apiKeys: { [SECRET_KEY]: 'all' }, chunkDelayMs: 40 });
 let env: Record<string, string>;
 
 /** Runs the CLI on a fresh 120×40 pseudo-terminal. */
@@ -34,12 +35,9 @@ const screen = (run: Running): string => stripVTControlCharacters(run.output()).
 
 const chats = (): unknown[] => server.requests.filter((r) => r.path === '/chat/completions').map((r) => (r.body as { messages: unknown[] }).messages);
 
-beforeAll(async () => {
-  // Paced: each word of a reply is one event, 40 ms apart, so a long reply can be interrupted.
-  server = await startMockServer({ apiKeys: { [SECRET_KEY]: 'all' }, chunkDelayMs: 40 });
+beforeAll(() => {
   env = { INFERENCE_API_KEY: SECRET_KEY, INFERENCE_BASE_URL: server.url };
 });
-afterAll(() => server.close());
 afterEach(() => {
   killLeftovers();
   server.clear();

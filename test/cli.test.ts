@@ -2,13 +2,21 @@
 // output, requests sent, exit codes, no colours, and the key never shown. The pseudo-terminal side
 // (spinner, colours, the interactive session, Ctrl-C) is in test/cli-pty.test.ts.
 import { readdirSync, readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startMockServer, type MockServer } from '../src/testing/index';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startMockServer } from '../src/testing/index';
 import { ANSI, CLI, SECRET_KEY, cleanEnv, killLeftovers, runCli, start, type Result } from './cli-support';
+import { useMockServer } from './support/mock-server';
 
 vi.setConfig({ testTimeout: 60_000 });
 
-let server: MockServer;
+const { server } = useMockServer({
+  apiKeys: { [SECRET_KEY]: 'all' },
+  models: [
+    { id: 'acme/loading', is_ready: false },
+    { id: 'acme/chat-1', name: 'Chat One', context_length: 131072, max_output_length: 8192, supported_features: ['tools', 'reasoning'], pricing: [{ prompt: '0.0000003', completion: '0.0000015', input_cache_read: '0.00000007500' }] },
+    { id: 'acme/base-1' },
+  ],
+});
 let env: Record<string, string>;
 /** Every run's output, and whether FORCE_COLOR asked for colours. */
 const outputs: (Result & { forced: boolean })[] = [];
@@ -20,18 +28,9 @@ async function cli(args: readonly string[], options: { env?: Record<string, stri
   return result;
 }
 
-beforeAll(async () => {
-  server = await startMockServer({
-    apiKeys: { [SECRET_KEY]: 'all' },
-    models: [
-      { id: 'acme/loading', is_ready: false },
-      { id: 'acme/chat-1', name: 'Chat One', context_length: 131072, max_output_length: 8192, supported_features: ['tools', 'reasoning'], pricing: [{ prompt: '0.0000003', completion: '0.0000015', input_cache_read: '0.00000007500' }] },
-      { id: 'acme/base-1' },
-    ],
-  });
+beforeAll(() => {
   env = { INFERENCE_API_KEY: SECRET_KEY, INFERENCE_BASE_URL: server.url };
 });
-afterAll(() => server.close());
 afterEach(() => {
   killLeftovers();
   server.clear();

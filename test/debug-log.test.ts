@@ -2,21 +2,16 @@
  * Debug logging a person can use (`INFERENCE_LOG=debug` or `logLevel: 'debug'`): method, URL with
  * query values masked, status, duration, request id, each retry and why, bodies masked and cut.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Client, type ClientOptions } from '../src/index';
-import { startMockServer, type MockServer } from '../src/testing';
+import { useMockServer } from './support/mock-server';
 import { spyLogger } from './support/secrets';
 
 const KEY = 'sk-debug-SECRET-0123456789';
 const messages = [{ role: 'user' as const, content: 'hello there' }];
 
-let mock: MockServer;
-beforeAll(async () => {
-  mock = await startMockServer({ apiKeys: { [KEY]: 'all' } });
-});
-afterAll(() => mock.close());
+const { server: mock } = useMockServer({ apiKeys: { [KEY]: 'all' } }, { reset: 'all' });
 afterEach(() => {
-  mock.clear();
   vi.unstubAllEnvs();
 });
 

@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -22,7 +22,7 @@ import {
   ResponseValidationError,
   Stream,
 } from '../src/index';
-import { startMockServer, type MockServer } from '../src/testing';
+import { useMockServer } from './support/mock-server';
 import { pause, startFaultServer, type FaultServer } from './support/fault-server';
 import { delay, outcome, within } from './support/settle';
 import { expectNoSecret, spyLogger } from './support/secrets';
@@ -43,11 +43,7 @@ const completionBody = (content: string) => ({
   choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
 });
 
-let mock: MockServer;
-beforeAll(async () => {
-  mock = await startMockServer({ apiKeys: { [KEY]: 'all' } });
-});
-afterAll(() => mock.close());
+const { server: mock } = useMockServer({ apiKeys: { [KEY]: 'all' } });
 
 const opened: FaultServer[] = [];
 async function faultServer(...args: Parameters<typeof startFaultServer>) {

@@ -1,6 +1,8 @@
 /**
  * Test helpers: an msw server that fails on any request no handler expects, and a client
- * factory pointed at it.
+ * factory pointed at it. Its loopback counterpart, `useMockServer()` (a real mock server on
+ * 127.0.0.1 and a client for it), is in test/support/mock-server.ts, so that files using it do
+ * not load msw.
  */
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';

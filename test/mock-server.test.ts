@@ -1,26 +1,23 @@
 // The mock server is driven with plain fetch (not the SDK) so that these
 // tests pin down the wire format itself.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   DEFAULT_MOCK_MODELS,
   MOCK_API_KEY,
-  countTokens,
   generateChatReply,
-  splitTokens,
   startMockServer,
 } from '../src/testing';
+import { countTokens, splitTokens } from '../src/testing/model';
 import type { MockServer, MockServerOptions } from '../src/testing';
+import { useMockServer } from './support/mock-server';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-let server: MockServer;
+const { server } = useMockServer({}, { each: true });
 let extraServers: MockServer[] = [];
 
-beforeEach(async () => {
-  server = await startMockServer();
-});
 afterEach(async () => {
-  await Promise.all([server.close(), ...extraServers.map((s) => s.close())]);
+  await Promise.all(extraServers.map((s) => s.close()));
   extraServers = [];
 });
 

@@ -1,9 +1,10 @@
 /** Model utilities through the public API: exact cost estimates and waiting for readiness. */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { APIUserAbortError, Client, estimateCost, InferenceError, ModelNotReadyError, NotFoundError, PreflightError, type Logger, type Model } from '../src/index';
 import { formatDecimal, parseDecimal, add, multiply } from '../src/lib/decimal';
-import { startMockServer, type MockServer } from '../src/testing';
+import { startMockServer } from '../src/testing';
+import { useMockServer } from './support/mock-server';
 
 const model = (pricing: NonNullable<Model['pricing']>): Model => ({ id: 'acme/chat', object: 'model', pricing });
 
@@ -72,13 +73,7 @@ describe('estimateCost', () => {
 });
 
 describe('models.waitUntilReady', () => {
-  let server: MockServer;
-  let client: Client;
-  beforeAll(async () => {
-    server = await startMockServer();
-    client = new Client({ apiKey: server.apiKey, baseURL: server.url, logLevel: 'off' });
-  });
-  afterAll(() => server.close());
+  const { server, client } = useMockServer();
 
   const asleep = { id: 'mock/echo', object: 'model', is_ready: false };
   const awake = { id: 'mock/echo', object: 'model', is_ready: true };
@@ -114,11 +109,7 @@ describe('models.waitUntilReady', () => {
 });
 
 describe('preflight option', () => {
-  let server: MockServer;
-  beforeAll(async () => {
-    server = await startMockServer();
-  });
-  afterAll(() => server.close());
+  const { server } = useMockServer();
   const make = (preflight: 'off' | 'warn' | 'error', logger?: Logger) =>
     new Client({ apiKey: server.apiKey, baseURL: server.url, logLevel: logger ? 'warn' : 'off', preflight, ...(logger ? { logger } : {}) });
   const body = (max_tokens: number) => ({ model: 'mock/echo', messages: [{ role: 'user' as const, content: 'hi' }], max_tokens });

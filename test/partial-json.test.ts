@@ -6,11 +6,11 @@
  */
 import fc from 'fast-check';
 import { Allow, parse as partialJSON } from 'partial-json';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client } from '../src/index';
 import { zodResponseFormat } from '../src/helpers/zod';
 import { PartialJSON } from '../src/lib/partial-json';
-import { startMockServer, type MockServer } from '../src/testing';
+import { useMockServer } from './support/mock-server';
 import { z } from 'zod';
 
 const ALLOW = Allow.STR | Allow.NUM | Allow.ARR | Allow.OBJ | Allow.NULL | Allow.BOOL;
@@ -145,11 +145,7 @@ describe('PartialJSON', () => {
 });
 
 describe('parsedStream() through the public API', () => {
-  let server: MockServer;
-  beforeAll(async () => {
-    server = await startMockServer();
-  });
-  afterAll(() => server.close());
+  const { server } = useMockServer();
 
   it('a large structured output in many small deltas: every partial grows, the last is the whole value', async () => {
     const Output = z.object({ rows: z.array(z.object({ id: z.number(), label: z.string() })) });

@@ -5,21 +5,15 @@
  * deprecated `readReasoning()`, kept for one release.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, extras, readReasoning } from '../src/index';
-import { startMockServer, type MockServer } from '../src/testing';
+import { describe, expect, it } from 'vitest';
+import { extras, readReasoning } from '../src/index';
+import { useMockServer } from './support/mock-server';
 import { corpusPresent, isLegacy, loadManifest, reasoning } from './support/corpus';
 
 const manifest = loadManifest();
 const withReasoning = (kind: string) => manifest.filter((e) => e.kind === kind && !isLegacy(e) && reasoning(e.expect) !== undefined);
 
-let server: MockServer;
-let client: Client;
-beforeAll(async () => {
-  server = await startMockServer();
-  client = new Client({ apiKey: server.apiKey, baseURL: server.url, logLevel: 'off', maxRetries: 0 });
-});
-afterAll(() => server.close());
+const { server, client } = useMockServer({}, { client: { maxRetries: 0 } });
 
 const user = [{ role: 'user' as const, content: 'think' }];
 

@@ -7,7 +7,7 @@ import { getEventListeners } from 'node:events';
 import { inspect } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -23,7 +23,7 @@ import {
   type Logger,
   extras,
 } from '../src/index';
-import { startMockServer, type MockServer } from '../src/testing';
+import { useMockServer } from './support/mock-server';
 import { pause, startFaultServer, type FaultServer } from './support/fault-server';
 
 const KEY = 'sk-live-SECRET-KEY-0123456789abcdef';
@@ -33,11 +33,7 @@ const chunk = (content: string | undefined, finish: string | null = null) => ({
 });
 const sse = (...events: unknown[]) => events.map((e) => `data: ${typeof e === 'string' ? e : JSON.stringify(e)}\n\n`).join('');
 
-let mock: MockServer;
-beforeAll(async () => {
-  mock = await startMockServer({ apiKeys: { [KEY]: 'all' } });
-});
-afterAll(() => mock.close());
+const { server: mock } = useMockServer({ apiKeys: { [KEY]: 'all' } });
 
 const opened: FaultServer[] = [];
 async function faultServer(...args: Parameters<typeof startFaultServer>) {

@@ -2,22 +2,14 @@
  * Every endpoint through the public API against the local server: the request as sent, the
  * response as typed, and APIPromise's extras.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { APIPromise, AuthenticationError, Client, InferenceError, NotFoundError } from '../src/index';
-import { startMockServer, type MockServer } from '../src/testing';
+import { describe, expect, it } from 'vitest';
+import { APIPromise, AuthenticationError, InferenceError, NotFoundError } from '../src/index';
+import { useMockServer } from './support/mock-server';
 
-let server: MockServer;
-let client: Client;
-beforeAll(async () => {
-  server = await startMockServer({
-    apiKeys: { 'key-all': 'all', 'key-one': ['mock/echo'] },
-  });
-  client = new Client({ apiKey: 'key-all', baseURL: server.url, logLevel: 'off' });
-});
-afterAll(() => server.close());
-afterEach(() => {
-  server.requests.length = 0;
-});
+const { server, client } = useMockServer(
+  { apiKeys: { 'key-all': 'all', 'key-one': ['mock/echo'] } },
+  { client: { apiKey: 'key-all' }, reset: 'requests' },
+);
 
 const last = () => server.requests.at(-1)!;
 

@@ -2,7 +2,7 @@
  * Retries, timeouts and aborts against a real loopback server: attempts are counted where they
  * arrive, not where they leave.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -16,16 +16,9 @@ import {
 } from '../src/index';
 import { MAX_RETRY_AFTER_MS, retryAfterMs, retryDelay, isRetryableStatus } from '../src/retry';
 import { sleep } from '../src/wait';
-import { startMockServer, type MockServer } from '../src/testing';
+import { useMockServer } from './support/mock-server';
 
-let server: MockServer;
-beforeAll(async () => {
-  server = await startMockServer();
-});
-afterAll(() => server.close());
-afterEach(() => {
-  server.requests.length = 0;
-});
+const { server } = useMockServer({}, { reset: 'requests' });
 
 const client = (options: ClientOptions = {}) =>
   new Client({ apiKey: server.apiKey, baseURL: server.url, logLevel: 'off', ...options });

@@ -5,21 +5,12 @@
  * end against the local server, with a real ArkType type.
  */
 import { type } from 'arktype';
-import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { Client, InferenceError, OutputParseError, type StandardSchema } from '../src/index';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { InferenceError, OutputParseError, type StandardSchema } from '../src/index';
 import { zodFunction, zodResponseFormat } from '../src/helpers/zod';
-import { startMockServer, type MockServer } from '../src/testing';
+import { useMockServer } from './support/mock-server';
 
-let server: MockServer;
-let client: Client;
-beforeAll(async () => {
-  server = await startMockServer();
-  client = new Client({ apiKey: server.apiKey, baseURL: server.url, logLevel: 'off', maxRetries: 0 });
-});
-afterAll(() => server.close());
-afterEach(() => {
-  server.requests.length = 0;
-});
+const { server, client } = useMockServer({}, { client: { maxRetries: 0 }, reset: 'requests' });
 
 const messages = [{ role: 'user' as const, content: 'Report on Paris.' }];
 const sent = (i = 0) => server.requests[i]!.body as { response_format?: unknown; tools?: unknown[]; messages: { role: string; content?: unknown; tool_call_id?: string }[] };

@@ -13,7 +13,7 @@
  */
 import fc from 'fast-check';
 import { http, HttpResponse } from 'msw';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ChatCompletionAccumulator } from '../src/stream/accumulate';
 import {
   APIConnectionError,
@@ -26,7 +26,7 @@ import {
   type Completion,
   extras,
 } from '../src/index';
-import { startMockServer, type MockServer } from '../src/testing';
+import { useMockServer } from './support/mock-server';
 import { BASE_URL, testClient, useMsw } from './helpers';
 import {
   bodyOf,
@@ -345,13 +345,7 @@ describe.skipIf(!corpusPresent)('corpus: streams', () => {
 
 // The local server first, with msw not listening (it would intercept 127.0.0.1 too).
 describe.skipIf(!corpusPresent)('corpus streams: whole, through the local server (real HTTP, textStream)', () => {
-  let server: MockServer;
-  beforeAll(async () => {
-    server = await startMockServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const { server } = useMockServer();
 
   it.each(streams.map((e) => [e.id, e] as const))('%s', { timeout: 15_000 }, async (_file, entry) => {
     server.enqueue({ raw: readCapture(entry), headers: { 'content-type': entry.content_type ?? 'text/event-stream' } });

@@ -3,7 +3,7 @@
  * of a stream, time limits, cancellation, retries before the first event, and the helpers.
  */
 import { getEventListeners } from 'node:events';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -20,16 +20,10 @@ import {
   Stream,
   extras,
 } from '../src/index';
-import { startMockServer, type MockServer } from '../src/testing';
+import { startMockServer } from '../src/testing';
+import { useMockServer } from './support/mock-server';
 
-let server: MockServer;
-beforeAll(async () => {
-  server = await startMockServer();
-});
-afterAll(() => server.close());
-afterEach(() => {
-  server.requests.length = 0;
-});
+const { server } = useMockServer({}, { reset: 'requests' });
 
 const client = (options: ClientOptions = {}) =>
   new Client({ apiKey: server.apiKey, baseURL: server.url, logLevel: 'off', ...options });

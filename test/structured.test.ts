@@ -5,12 +5,11 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import * as zm from 'zod/mini';
 import * as z3 from 'zod/v3';
 import {
-  Client,
   ContentFilterFinishReasonError,
   InferenceError,
   LengthFinishReasonError,
@@ -18,23 +17,14 @@ import {
   type StandardSchema,
 } from '../src/index';
 import { zodResponseFormat } from '../src/helpers/zod';
-import { startMockServer, type MockServer } from '../src/testing';
+import { useMockServer } from './support/mock-server';
 
 const CORPUS = fileURLToPath(new URL('../../shared/corpus/', import.meta.url));
 const corpusPresent = existsSync(`${CORPUS}MANIFEST.json`);
 const corpusJSON = (file: string) => JSON.parse(readFileSync(CORPUS + file, 'utf8')) as object;
 const corpusBytes = (file: string) => new Uint8Array(readFileSync(CORPUS + file));
 
-let server: MockServer;
-let client: Client;
-beforeAll(async () => {
-  server = await startMockServer();
-  client = new Client({ apiKey: server.apiKey, baseURL: server.url, logLevel: 'off', maxRetries: 0 });
-});
-afterAll(() => server.close());
-afterEach(() => {
-  server.requests.length = 0;
-});
+const { server, client } = useMockServer({}, { client: { maxRetries: 0 }, reset: 'requests' });
 
 const messages = [{ role: 'user' as const, content: 'Weather in Paris?' }];
 const sent = (i = 0) => server.requests[i]!.body as Record<string, unknown>;

@@ -3,9 +3,13 @@
 // run the same tests against the published bin.
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { AuthenticationError, Client } from '../src/index';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { AuthenticationError, Client, NotFoundError } from '../src/index';
+import { startMockServer, type Cassette } from '../src/testing';
 
 const bin = process.env['CLI_BIN'];
 const command = bin === undefined ? ['--import', 'tsx', 'src/cli/index.ts'] : [bin];
@@ -24,7 +28,12 @@ afterEach(() => {
 });
 
 function cli(...args: string[]): Run {
-  const child = spawn(process.execPath, [...command, ...args], { stdio: 'pipe', env: { ...process.env, NO_COLOR: '1' } });
+  return cliWith({}, ...args);
+}
+
+/** The CLI with these environment variables added (`undefined` removes one). */
+function cliWith(env: Record<string, string | undefined>, ...args: string[]): Run {
+  const child = spawn(process.execPath, [...command, ...args], { stdio: 'pipe', env: { ...process.env, INFERENCE_API_KEY: undefined, NO_COLOR: '1', ...env } });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -132,5 +141,86 @@ describe('inference-sdk mock-server', () => {
     expect(run.stderr()).toBe(
       'inference-sdk mock-server: cannot listen on 192.0.2.1: no such address on this machine. Use --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every interface).\n',
     );
+  });
+});
+
+describe('inference-sdk mock-server --record / --replay', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'inference-sdk-cli-cassettes-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const UPSTREAM_KEY = 'sk-upstream-cli-3e5d7f9a1b';
+
+  it('records against a real server with the key from INFERENCE_API_KEY, then replays with it stopped', async () => {
+    const upstream = await startMockServer({ apiKeys: { [UPSTREAM_KEY]: 'all' } });
+    const cassette = path.join(dir, 'cli.json');
+    let recorded: string | null | undefined;
+    try {
+      const run = cliWith({ INFERENCE_API_KEY: UPSTREAM_KEY }, 'mock-server', '--port', '0', '--record', upstream.url, '--cassette', cassette);
+      const { url, key } = await listening(run);
+      expect(key).toBe('mock-key');
+      expect(run.stdout()).toContain(`recording: ${upstream.url} -> ${cassette}`);
+      const client = new Client({ apiKey: key, baseURL: url, maxRetries: 0, logLevel: 'off' });
+      const stream = await client.chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: 'record me' }], stream: true });
+      recorded = (await stream.finalChatCompletion()).choices[0]?.message.content;
+      expect(recorded).toBe('You said: record me');
+      expect(upstream.requests[0]?.headers['authorization']).toBe(`Bearer ${UPSTREAM_KEY}`);
+      run.child.kill('SIGTERM');
+      expect(await run.exit).toEqual({ code: 0, signal: null });
+      expect(run.stdout()).toContain(`Stopped (1 requests served). Cassette written: ${cassette}`);
+      expect(run.stdout() + run.stderr()).not.toContain(UPSTREAM_KEY);
+    } finally {
+      await upstream.close();
+    }
+    const text = readFileSync(cassette, 'utf8');
+    expect(text).not.toContain(UPSTREAM_KEY);
+    expect(text).not.toContain('"authorization"');
+    expect((JSON.parse(text) as Cassette).interactions.map((i) => i.request.path)).toEqual(['/chat/completions']);
+
+    const replay = cli('mock-server', '--port', '0', '--replay', cassette);
+    const { url, key } = await listening(replay);
+    expect(replay.stdout()).toContain(`replaying: ${cassette}`);
+    const client = new Client({ apiKey: key, baseURL: url, maxRetries: 0, logLevel: 'off' });
+    const stream = await client.chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: 'record me' }], stream: true });
+    expect((await stream.finalChatCompletion()).choices[0]?.message.content).toBe(recorded);
+    const missing = await client.chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: 'never recorded' }] }).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect((missing as Error).message).toContain(`No recorded interaction in the cassette ${cassette} matches POST /v1/chat/completions`);
+    replay.child.kill('SIGTERM');
+    expect(await replay.exit).toEqual({ code: 0, signal: null });
+  });
+
+  it('without INFERENCE_API_KEY, records with no key and says so', async () => {
+    const upstream = await startMockServer();
+    const cassette = path.join(dir, 'keyless.json');
+    try {
+      const run = cli('mock-server', '--port', '0', '--record', upstream.url, '--cassette', cassette, '--timing');
+      await listening(run);
+      expect(run.stderr()).toContain('note: INFERENCE_API_KEY is not set: the upstream is called without a key.');
+      expect(run.stdout()).toContain('(with timing)');
+      run.child.kill('SIGINT');
+      expect(await run.exit).toEqual({ code: 0, signal: null });
+    } finally {
+      await upstream.close();
+    }
+    expect((JSON.parse(readFileSync(cassette, 'utf8')) as Cassette).interactions).toEqual([]);
+  });
+
+  it('refuses flags that do not go together with exit code 2, and a missing cassette with exit code 1', async () => {
+    const cases: [string[], string][] = [
+      [['--record', 'http://127.0.0.1:9/v1'], '--record needs --cassette <file>: where to write what is recorded.'],
+      [['--cassette', 'x.json'], '--cassette goes with --record <url>; to answer from a cassette, use --replay x.json.'],
+      [['--record', 'http://127.0.0.1:9/v1', '--cassette', 'x.json', '--replay', 'x.json'], '--record and --replay do not go together'],
+      [['--timing'], '--timing goes with --record or --replay.'],
+      [['--record', 'api.example.com', '--cassette', 'x.json'], "--record needs the upstream's base URL, such as https://api.example.com/v1; got 'api.example.com'."],
+      [['--replay', 'x.json', '--model', 'acme/chat-1'], "--model does not go with --replay: the models are the cassette's."],
+    ];
+    for (const [args, message] of cases) {
+      const run = cli('mock-server', '--port', '0', ...args);
+      expect(await run.exit, args.join(' ')).toEqual({ code: 2, signal: null });
+      expect(run.stderr()).toContain(`inference-sdk mock-server: ${message}`);
+    }
+    const missing = path.join(dir, 'missing.json');
+    const run = cli('mock-server', '--port', '0', '--replay', missing);
+    expect(await run.exit).toEqual({ code: 1, signal: null });
+    expect(run.stderr()).toContain(`inference-sdk mock-server: cannot replay the cassette ${missing}: there is no such file. Record it first`);
   });
 });

@@ -1,6 +1,8 @@
 // One behaviour, three transports: the same scenarios run against the socket server
 // (startMockServer), the in-process fetch (createMockService) and the msw handlers
 // (inference-sdk/testing/msw), each driven by the SDK the way a user's code would.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { http } from 'msw';
 import { setupServer } from 'msw/node';
 import { describe, expect, it } from 'vitest';
@@ -238,6 +240,34 @@ describe('transport specifics', () => {
     expect(res.status).toBe(200);
     expect(service.requests.map((r) => r.path)).toEqual(['/models', '/models', '/models']);
   });
+
+  it('in-process fetch: an abort reaches a stalled request and a paced stream after garbage collection', async () => {
+    // undici's Request follows its init signal only while the Request is alive; the service must
+    // listen to the caller's signal, or an abort after a collection never arrives.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const service = createMockService({ chunkDelayMs: 50 });
+    const headers = { authorization: `Bearer ${service.apiKey}`, 'content-type': 'application/json' };
+    service.enqueue({ stall: true });
+    const stalledController = new AbortController();
+    const stalled = service.fetch(`${service.url}/models`, { headers, signal: stalledController.signal });
+    const streamController = new AbortController();
+    const response = await service.fetch(`${service.url}/chat/completions`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ ...ask('one two three four five six seven eight'), stream: true }),
+      signal: streamController.signal,
+    });
+    const reader = response.body!.getReader();
+    await reader.read();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    stalledController.abort(new Error('gave up'));
+    streamController.abort(new Error('left'));
+    await expect(stalled).rejects.toThrow('gave up');
+    await expect(reader.read()).rejects.toThrow('left');
+  }, 5_000);
 
   it('msw: leaves other origins to other handlers', async () => {
     const mock = createMockHandlers({ url: 'https://inference.example.test/v1' });

@@ -1,7 +1,7 @@
 // Scripting, faults, tools and structured replies of inference-sdk/testing, through its public
 // entry. The wire format is read with plain fetch where the bytes matter, and with the SDK where
 // the point is what a client of the mock sees.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -11,27 +11,17 @@ import {
   ResponseValidationError,
 } from '../src/index';
 import {
-  argumentFragments,
-  exampleFromSchema,
   generateChatReply,
   MOCK_API_KEY,
   startMockServer,
 } from '../src/testing';
+import { useMockServer } from './support/mock-server';
+import { argumentFragments, exampleFromSchema } from '../src/testing/model';
 import type { ChatCompletion } from '../src/index';
-import type { MockServer } from '../src/testing';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-let server: MockServer;
-let client: Client;
-
-beforeEach(async () => {
-  server = await startMockServer();
-  client = new Client({ apiKey: server.apiKey, baseURL: server.url, maxRetries: 0, logLevel: 'off' });
-});
-afterEach(async () => {
-  await server.close();
-});
+const { server, client } = useMockServer({}, { client: { maxRetries: 0 }, each: true });
 
 /** The first choice's content, which must be a string. */
 function text(completion: ChatCompletion): string {
@@ -381,5 +371,20 @@ describe('controls', () => {
     } finally {
       await s.close();
     }
+  });
+});
+
+describe('the entry', () => {
+  it('exports the documented kit only: the mock model’s parts stay internal', async () => {
+    const kit = await import('../src/testing');
+    expect(Object.keys(kit).sort()).toEqual([
+      'DEFAULT_IN_PROCESS_URL',
+      'DEFAULT_MOCK_MODELS',
+      'MOCK_API_KEY',
+      'createMockService',
+      'generateChatReply',
+      'generateCompletion',
+      'startMockServer',
+    ]);
   });
 });

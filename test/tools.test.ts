@@ -5,12 +5,11 @@
  * that has tool calls as the first reply of a run.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import * as zm from 'zod/mini';
 import {
   APIUserAbortError,
-  Client,
   InferenceError,
   OutputParseError,
   toAssistantMessage,
@@ -19,22 +18,13 @@ import {
   type RunnerEvent,
 } from '../src/index';
 import { zodFunction, zodResponseFormat } from '../src/helpers/zod';
-import { startMockServer, type MockServer } from '../src/testing';
+import { useMockServer } from './support/mock-server';
 import { corpusPresent, loadManifest, type CorpusEntry } from './support/corpus';
 
 type Entry = CorpusEntry;
 const withToolCalls = (kind: Entry['kind']): Entry[] => loadManifest().filter((e) => e.kind === kind && e.expect.tool_calls?.length);
 
-let server: MockServer;
-let client: Client;
-beforeAll(async () => {
-  server = await startMockServer();
-  client = new Client({ apiKey: server.apiKey, baseURL: server.url, logLevel: 'off', maxRetries: 0 });
-});
-afterAll(() => server.close());
-afterEach(() => {
-  server.requests.length = 0;
-});
+const { server, client } = useMockServer({}, { client: { maxRetries: 0 }, reset: 'requests' });
 
 const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'What is the weather in Paris and Oslo?' }];
 const sent = (i: number) => server.requests[i]!.body as { messages: Record<string, unknown>[]; tools?: unknown[]; tool_choice?: unknown; stream?: boolean };

@@ -5,16 +5,11 @@
  * contract needs cannot be derived, with a message naming the field, the server's value and how
  * to relax the check.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client, ResponseValidationError, type Logger } from '../src/index';
-import { startMockServer, type MockServer } from '../src/testing';
+import { useMockServer } from './support/mock-server';
 
-let server: MockServer;
-beforeAll(async () => {
-  server = await startMockServer();
-});
-afterAll(() => server.close());
-afterEach(() => server.clear());
+const { server } = useMockServer({}, { reset: 'all' });
 
 const client = (options: { validation?: 'error' | 'warn' | 'off'; logger?: Logger } = {}) =>
   new Client({ apiKey: server.apiKey, baseURL: server.url, maxRetries: 0, logLevel: options.logger ? 'warn' : 'off', ...options });

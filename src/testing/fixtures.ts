@@ -63,7 +63,7 @@ export interface MockModel {
  *
  * @example
  * ```ts
- * import { toModelObject, type ModelObject } from 'inference-sdk/testing';
+ * import { toModelObject, type ModelObject } from './fixtures'; // internal: not part of inference-sdk/testing
  *
  * const wire: ModelObject = toModelObject({ id: 'acme/base' });
  * console.log(wire.object); // 'model'
@@ -141,7 +141,7 @@ export const DEFAULT_MOCK_MODELS: readonly MockModel[] = Object.freeze([
  *
  * @example
  * ```ts
- * import { toModelObject } from 'inference-sdk/testing';
+ * import { toModelObject } from './fixtures'; // internal
  *
  * toModelObject({ id: 'acme/base' }).owned_by; // 'acme'
  * ```

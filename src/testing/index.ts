@@ -1,6 +1,6 @@
 /**
  * `inference-sdk/testing`: a local implementation of the Model Inference
- * Service for tests, demos and examples. One behaviour (`engine.ts`), carried
+ * Service for tests, demos and examples. One behaviour (`engine/`), carried
  * by three transports:
  *
  * - {@link startMockServer}: a real HTTP server on 127.0.0.1 (node:http);
@@ -39,15 +39,13 @@ export type {
 } from './scripted';
 
 // Data and the deterministic model
-export { DEFAULT_MOCK_MODELS, MOCK_API_KEY, toModelObject } from './fixtures';
-export type { MockModel, ModelObject } from './fixtures';
-export {
-  argumentFragments,
-  countTokens,
-  exampleFromSchema,
-  generateChatReply,
-  generateCompletion,
-  messageText,
-  splitTokens,
-} from './model';
+// (the model's own parts, such as its tokenizer, stay internal: its rules are in docs/testing.md)
+export { DEFAULT_MOCK_MODELS, MOCK_API_KEY } from './fixtures';
+export type { MockModel } from './fixtures';
+export { generateChatReply, generateCompletion } from './model';
 export type { ChatReplyOptions, GeneratedToolCall, Generation } from './model';
+
+// Record and replay
+export type { RecordOptions } from './record';
+export type { ReplayOptions } from './replay';
+export type { Cassette, CassetteInteraction, CassetteRequest, CassetteResponse } from './cassette';

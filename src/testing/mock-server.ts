@@ -1,6 +1,6 @@
 /**
  * The socket transport of the mock: a real HTTP server (node:http) that
- * carries the core's outcomes (`engine.ts`) over TCP.
+ * carries the core's outcomes (`engine/`) over TCP.
  *
  * It is a real socket server rather than a fetch interceptor so that the
  * whole client stack (fetch, keep-alive, aborts, resets, partial streams) is
@@ -17,6 +17,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createEngine } from './engine';
 import type { Outcome } from './engine';
+import type { CassetteMode } from './playback';
+import { createRecorder } from './record';
+import type { RecordOptions } from './record';
+import { createReplayer } from './replay';
+import type { ReplayOptions } from './replay';
 import type { MockControls, MockServiceOptions } from './scripted';
 
 /**
@@ -39,6 +44,18 @@ export interface MockServerOptions extends MockServiceOptions {
   port?: number;
   /** Default '127.0.0.1'. */
   host?: string;
+  /**
+   * Record: every request is sent on to a real server and its answer written to a cassette file
+   * (the upstream key and credential headers never are). Scripted replies, auth with the mock's
+   * own keys and the base path apply as usual; scripted replies are not recorded.
+   */
+  record?: RecordOptions;
+  /**
+   * Replay a cassette (its path, or `{ cassette, timing }`): requests are answered from it,
+   * matched by method, path and body; one it does not hold gets a 404 naming the cassette.
+   * Scripted replies, auth with the mock's own keys and the base path apply as usual.
+   */
+  replay?: string | ReplayOptions;
 }
 
 /**
@@ -77,7 +94,13 @@ export interface MockServer extends MockControls {
  * (`You said: <last user text>`); see {@link ScriptedReply} for scripting
  * and faults.
  *
- * @throws TypeError when `apiKeys` is empty; the listen error (e.g. EADDRINUSE) as a rejection.
+ * With `record`, requests go on to a real server and its answers are written
+ * to a cassette file; with `replay`, they are answered from that file (see
+ * docs/testing.md, "Record once, replay in CI").
+ *
+ * @throws TypeError (as a rejection) when `apiKeys` is empty or `record` / `replay` are wrong;
+ * the listen error (e.g. EADDRINUSE); an Error naming the cassette when it cannot be read (replay)
+ * or written (record).
  * @example
  * ```ts
  * import { startMockServer } from 'inference-sdk/testing';
@@ -87,9 +110,21 @@ export interface MockServer extends MockControls {
  * console.log((await res.json()).data.map((m: { id: string }) => m.id));
  * await server.close();
  * ```
+ * @example Record once against the real service, then replay the cassette in CI
+ * ```ts
+ * import { startMockServer } from 'inference-sdk/testing';
+ *
+ * const cassette = 'test/cassettes/summarize.json';
+ * const server = process.env['RECORD']
+ *   ? await startMockServer({ record: { upstream: 'https://api.example.com/v1', apiKey: process.env['INFERENCE_API_KEY'] ?? '', cassette } })
+ *   : await startMockServer({ replay: cassette });
+ * // point the client at server.url with server.apiKey, in both modes
+ * await server.close(); // a recording is complete once closed
+ * ```
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
-  const engine = createEngine(options);
+  const cassette = cassetteMode(options);
+  const engine = createEngine(cassette === undefined ? options : { ...options, backend: cassette.backend });
   const host = options.host ?? '127.0.0.1';
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
@@ -99,6 +134,13 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       resolve();
     });
   });
+  try {
+    // Only once the port is ours: a server that cannot start leaves a recorded cassette alone.
+    await cassette?.open();
+  } catch (error) {
+    await new Promise((resolve) => server.close(resolve));
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
@@ -125,15 +167,26 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         // close() alone waits for keep-alive and stalled sockets; destroying them makes it prompt.
         server.close(() => resolve());
         server.closeAllConnections();
-      });
+      }).then(() => cassette?.close());
       return closing;
     },
   };
 }
 
+/** The recorder or the replayer the options ask for, checked; none for the built-in model. */
+function cassetteMode(options: MockServerOptions): CassetteMode | undefined {
+  const chunkDelayMs = Math.max(0, options.chunkDelayMs ?? 0);
+  if (options.record !== undefined && options.replay !== undefined) {
+    throw new TypeError('inference-sdk/testing: give `record` or `replay`, not both: record once against the real server, then replay the cassette.');
+  }
+  if (options.record !== undefined) return createRecorder(options.record, chunkDelayMs);
+  if (options.replay !== undefined) return createReplayer(options.replay, chunkDelayMs);
+  return undefined;
+}
+
 /** One exchange: IncomingMessage → web Request → the core → bytes on the socket. */
 async function serve(
-  respond: (request: Request) => Promise<Outcome>,
+  respond: (request: Request, signal: AbortSignal) => Promise<Outcome>,
   origin: string,
   req: IncomingMessage,
   res: ServerResponse,
@@ -158,7 +211,7 @@ async function serve(
   // Concatenated, not resolved: `new URL('//x', origin)` would read '//x' as a host.
   const request = new Request(`${origin}${req.url ?? '/'}`, init);
 
-  const outcome = await respond(request);
+  const outcome = await respond(request, gone.signal);
   if (outcome.kind === 'reset') {
     resetSocket(req.socket);
     return;

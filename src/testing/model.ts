@@ -105,7 +105,7 @@ const GREETING = 'Hello from the mock model.';
  *
  * @example
  * ```ts
- * import { splitTokens } from 'inference-sdk/testing';
+ * import { splitTokens } from './model'; // internal: not part of inference-sdk/testing
  *
  * splitTokens('  Hello big\nworld '); // ['  Hello ', 'big\n', 'world ']
  * ```
@@ -122,7 +122,7 @@ export function splitTokens(text: string): string[] {
  *
  * @example
  * ```ts
- * import { countTokens } from 'inference-sdk/testing';
+ * import { countTokens } from './model'; // internal: not part of inference-sdk/testing
  *
  * countTokens('You said: hi'); // 3
  * ```
@@ -138,7 +138,7 @@ export function countTokens(text: string): number {
  *
  * @example
  * ```ts
- * import { messageText } from 'inference-sdk/testing';
+ * import { messageText } from './model'; // internal: not part of inference-sdk/testing
  *
  * messageText([{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }]); // 'a\nb'
  * ```
@@ -206,7 +206,7 @@ export function generateChatReply(messages: readonly unknown[], maxTokens?: numb
  *
  * @example
  * ```ts
- * import { argumentFragments } from 'inference-sdk/testing';
+ * import { argumentFragments } from './model'; // internal: not part of inference-sdk/testing
  *
  * argumentFragments('{"city":"Paris"}'); // ['{"city":', '"Paris"}']
  * ```
@@ -232,7 +232,7 @@ export function argumentFragments(args: string): string[] {
  * @param text - the value for plain strings.
  * @example
  * ```ts
- * import { exampleFromSchema } from 'inference-sdk/testing';
+ * import { exampleFromSchema } from './model'; // internal: not part of inference-sdk/testing
  *
  * exampleFromSchema({ type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1 } } }, 'Paris');
  * // { city: 'Paris', days: 1 }

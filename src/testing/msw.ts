@@ -2,7 +2,7 @@
  * `inference-sdk/testing/msw`: the mock service as msw request handlers, for
  * in-process tests that already use msw (Node, or a browser with msw's
  * service worker). The behaviour is the same core as `startMockServer`
- * (`engine.ts`); this file only carries its outcomes over msw.
+ * (`engine/`); this file only carries its outcomes over msw.
  *
  * msw is an optional peer dependency: only this entry imports it, so
  * `inference-sdk/testing` works without msw installed.

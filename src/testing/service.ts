@@ -1,6 +1,6 @@
 /**
  * The in-process transport of the mock: a `fetch`-compatible function that
- * answers from the core (`engine.ts`) without a socket. Useful wherever a
+ * answers from the core (`engine/`) without a socket. Useful wherever a
  * server cannot be started (workers, browsers, edge runtimes) and msw is not
  * wanted: pass `service.fetch` as the client's `fetch` option.
  *
@@ -92,9 +92,11 @@ export function createMockService(options: CreateMockServiceOptions = {}): MockS
     clear: engine.clear,
     async fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
       const request = new Request(input, init);
-      const { signal } = request;
+      // The caller's own signal, which the caller holds: `request.signal` follows it only while
+      // `request` is alive (undici holds the link weakly), and nothing here keeps `request`.
+      const signal = init?.signal ?? (input instanceof Request ? input.signal : new AbortController().signal);
       if (signal.aborted) throw signal.reason;
-      const outcome = await engine.respond(request);
+      const outcome = await engine.respond(request, signal);
       if (signal.aborted) throw signal.reason;
       if (outcome.kind === 'reset') {
         // What undici's fetch gives for a connection reset before the response.
