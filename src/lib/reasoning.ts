@@ -2,6 +2,7 @@
  * `readReasoning()`, kept for one release: every message and delta the SDK returns now carries
  * `reasoning` itself, read from whichever field the server used (docs/normalization.md).
  */
+import { reasoning } from '../generated/normalize.gen';
 
 /** What a message or a delta may carry (both generated types fit). */
 interface ReasoningCarrier {
@@ -30,41 +31,6 @@ interface ReasoningCarrier {
  * ```
  */
 export function readReasoning(message: ReasoningCarrier): string | undefined {
-  if (typeof message.reasoning_content === 'string') return message.reasoning_content;
-  if (typeof message.reasoning === 'string') return message.reasoning;
-  const thinking = thinkingParts(Array.isArray(message.content) ? message.content : message.content_parts);
-  if (thinking !== undefined) return thinking;
-  return detailsText(message.reasoning_details);
-}
-
-/** Mistral Magistral: `[{ type: 'thinking', thinking: [{ type: 'text', text }] }, { type: 'text', text }]`. */
-function thinkingParts(content: unknown): string | undefined {
-  if (!Array.isArray(content)) return undefined;
-  let text: string | undefined;
-  for (const part of content as { type?: unknown; thinking?: unknown }[]) {
-    if (part?.type !== 'thinking') continue;
-    text = (text ?? '') + partsText(part.thinking);
-  }
-  return text;
-}
-
-function partsText(parts: unknown): string {
-  if (typeof parts === 'string') return parts;
-  if (!Array.isArray(parts)) return '';
-  let text = '';
-  for (const part of parts as { type?: unknown; text?: unknown }[]) {
-    if (part?.type === 'text' && typeof part.text === 'string') text += part.text;
-  }
-  return text;
-}
-
-/** OpenRouter: `reasoning_details: [{ type: 'reasoning.text', text }, { type: 'reasoning.summary', summary }, { type: 'reasoning.encrypted', data }]`. */
-function detailsText(details: unknown): string | undefined {
-  if (!Array.isArray(details)) return undefined;
-  let text: string | undefined;
-  for (const block of details as { type?: unknown; text?: unknown; summary?: unknown }[]) {
-    if (block?.type === 'reasoning.text' && typeof block.text === 'string') text = (text ?? '') + block.text;
-    else if (block?.type === 'reasoning.summary' && typeof block.summary === 'string') text = (text ?? '') + block.summary;
-  }
-  return text;
+  // The normalizer's own rule (one copy of it): what `message.reasoning` is filled from.
+  return reasoning(message as Record<string, unknown>);
 }
