@@ -276,6 +276,34 @@ export class PreflightError extends InferenceError {
   }
 }
 
+/**
+ * A hook (the `hooks` option) threw, or returned something it may not: the call failed because of
+ * it and was not retried. `hook` names the hook, `source` the hooks object (its `name`, or its
+ * place: `client hooks[0]`, `request hooks[1]`), `cause` is what the hook threw.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.chat.completions.create({ model: 'acme/chat-1', messages });
+ * } catch (err) {
+ *   if (err instanceof HookError) console.error(`${err.source} failed in ${err.hook}:`, err.cause);
+ * }
+ * ```
+ */
+export class HookError extends InferenceError {
+  override name = 'HookError';
+  constructor(
+    /** The hook that failed: `beforeRequest`, `afterResponse`, `beforeRetry`, `onChunk`, `onError` or `onEnd`. */
+    readonly hook: string,
+    /** Which hooks object: its `name`, or its place in the list (`client hooks[0]`, `request hooks[0]`). */
+    readonly source: string,
+    message: string,
+    cause?: unknown,
+  ) {
+    super(message, cause === undefined ? undefined : { cause });
+  }
+}
+
 type StatusErrorClass = new (
   status: number,
   message: string,

@@ -88,6 +88,7 @@ export function resolveClientOptions(options: ClientOptions): {
       validation,
       preflight,
       idempotencyKeys: options.idempotencyKeys ?? true,
+      hooks: options.hooks,
     },
   };
 }
@@ -226,7 +227,7 @@ function rejectUnknown(options: object, known: readonly string[], where: string)
 }
 
 /** The known name nearest to a misspelt one (case-insensitive edit distance ≤ 3), if any. */
-function closest(name: string, known: readonly string[]): string | undefined {
+export function closest(name: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = 4;
   for (const candidate of known) {
