@@ -60,8 +60,8 @@ export function streamCall<T, S extends Stream<T>>(
       validation: ctx.options.validation,
       log: ctx.log,
       idleTimeout: spec.options?.streamIdleTimeout ?? ctx.options.streamIdleTimeout,
-      wrap,
-      call: streamed.call,
+      // With hooks, they follow the stream from its first chunk on.
+      wrap: streamed.call ? streamed.call.wrap(wrap) : wrap,
     });
     const data = await send(ctx, streamed, (sent) => {
       response = sent.response;

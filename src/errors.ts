@@ -16,6 +16,7 @@
  * (in a message, a body, a header) the request path masks it as `***` (mask.ts).
  */
 import { readErrorBody, type ErrorDetails } from './error-body';
+import type { HookName } from './hooks';
 
 /**
  * Where an error happened: the request's method and URL path, e.g. `POST /v1/chat/completions`.
@@ -292,16 +293,12 @@ export class PreflightError extends InferenceError {
  */
 export class HookError extends InferenceError {
   override name = 'HookError';
-  constructor(
-    /** The hook that failed: `beforeRequest`, `afterResponse`, `beforeRetry`, `onChunk`, `onError` or `onEnd`. */
-    readonly hook: string,
-    /** Which hooks object: its `name`, or its place in the list (`client hooks[0]`, `request hooks[0]`). */
-    readonly source: string,
-    message: string,
-    cause?: unknown,
-  ) {
-    super(message, cause === undefined ? undefined : { cause });
-  }
+  // Declared, not initialised here: the hook runner sets them, so a bundle without hooks pays
+  // for little more than the class's name.
+  /** The hook that failed: `beforeRequest`, `afterResponse`, `beforeRetry`, `onChunk`, `onError` or `onEnd`. */
+  declare readonly hook: HookName;
+  /** Which hooks object: its `name`, or its place in the list (`client hooks[0]`, `request hooks[0]`). */
+  declare readonly source: string;
 }
 
 type StatusErrorClass = new (

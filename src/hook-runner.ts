@@ -6,15 +6,18 @@
  * and runs each hook in order, awaited, wrapping whatever one throws in a `HookError` that names
  * it. The request path calls it at each point (request.ts, retry.ts, stream/events.ts); `runCall`
  * gives it the call's outcome.
+ *
+ * It imports only what other lazily loaded code imports too (errors.ts, mask.ts): a module it
+ * shared with the request path alone would be split out of the entry chunk of a user's bundle.
  */
 import type { Runner } from './api-promise';
 import { HookError, InferenceError, type APIError } from './errors';
 import type { CompletionUsage } from './generated/types.gen';
-import type { CallHooks, CallSummary, HookInfo, HookName, HookOperation, Hooks, RetryInfo, StreamTap } from './hooks';
+import type { CallHooks, CallSummary, HookInfo, HookName, HookOperation, Hooks, RetryInfo } from './hooks';
+import type { ObservableIterator } from './stream/stream';
 import type { Log } from './log';
 import { isCredentialName, mask } from './mask';
-import { closest } from './options-check';
-import { buildURL, type RequestContext, type RequestSpec } from './request';
+import type { RequestContext, RequestSpec } from './request';
 
 const HOOK_NAMES: readonly HookName[] = ['beforeRequest', 'afterResponse', 'beforeRetry', 'onChunk', 'onError', 'onEnd'];
 
@@ -29,7 +32,7 @@ type Info = { -readonly [K in keyof HookInfo]: HookInfo[K] } & { error?: APIErro
 
 /**
  * Run one call with its hooks: `run` is the call itself (call.ts), given the spec with them. A
- * JSON call (or a raw one) ends here; a stream ends when its reader says so (stream/events.ts).
+ * JSON call (or a raw one) ends here; a stream when its iterator ends (`stream()`).
  */
 export async function runCall<T>(
   ctx: RequestContext,
@@ -77,7 +80,6 @@ class Call implements CallHooks {
       model: operation === 'models.retrieve' ? decodeURIComponent(spec.path.slice('/models/'.length)) : typeof body?.model === 'string' ? body.model : undefined,
       stream: spec.stream === true,
       body,
-      url: buildURL(ctx.options.baseURL, spec.path, ctx.options.defaultQuery, spec.options?.query),
       attempt: 1,
       startTime: Date.now(),
     };
@@ -141,20 +143,56 @@ class Call implements CallHooks {
     }
   }
 
-  stream(): StreamTap {
+  wrap<T, S>(wrap: (source: () => ObservableIterator<T>, controller: AbortController) => S): (source: () => ObservableIterator<T>, controller: AbortController) => S {
+    return (source, controller) => {
+      const follow = this.#stream<T>();
+      return wrap(() => follow(source()), controller);
+    };
+  }
+
+  /** A stream's first chunk was read (a failure before it is the attempt's): its iterator, followed. */
+  #stream<T>(): (iterator: ObservableIterator<T>) => ObservableIterator<T> {
     this.#chunks = 0;
     this.#firstChunk = performance.now() - this.#started;
     const entries = this.#with('onChunk');
-    return {
-      item: (value) => {
-        this.#chunks!++;
-        this.#read(value);
-        if (entries.length === 0) return undefined;
-        return (async () => {
-          for (const entry of entries) await this.#run(entry, 'onChunk', () => entry.hooks.onChunk!(value as never, this.info));
-        })();
-      },
-      end: (error, closed) => this.end(error, closed),
+    return (inner) => {
+      const followed: ObservableIterator<T> = {
+        next: () =>
+          inner.next().then(
+            async (result) => {
+              if (result.done) {
+                const error = await this.end();
+                if (error) throw error;
+                return result;
+              }
+              this.#chunks!++;
+              this.#read(result.value);
+              try {
+                for (const entry of entries) await this.#run(entry, 'onChunk', () => entry.hooks.onChunk!(result.value as never, this.info));
+              } catch (error) {
+                // A hook that throws on a chunk ends the stream: the hooks told, the request aborted.
+                const told = this.end(error);
+                await inner.return?.();
+                throw await told;
+              }
+              return result;
+            },
+            async (error: unknown) => {
+              throw await this.end(error);
+            },
+          ),
+        return: async () => {
+          // Told before a pending read fails: the caller left, the stream did not fail.
+          const told = this.end(undefined, true);
+          await inner.return?.();
+          const error = await told;
+          if (error) throw error;
+          return { done: true, value: undefined };
+        },
+      };
+      // ChatCompletionStream's accumulation watches the stream's own iterator, as without hooks.
+      if (inner.observe) followed.observe = (observer) => inner.observe!(observer);
+      return followed;
     };
   }
 
@@ -231,7 +269,8 @@ class Call implements CallHooks {
   }
 
   #error(entry: Entry, hook: HookName, what: string, cause?: unknown): HookError {
-    return mask(new HookError(hook, entry.source, `${this.info.operation}: the ${hook} hook of ${entry.source} ${what}`, cause), this.#log.secrets);
+    const error = new HookError(`${this.info.operation}: the ${hook} hook of ${entry.source} ${what}`, cause === undefined ? undefined : { cause });
+    return mask(Object.assign(error, { hook, source: entry.source }), this.#log.secrets);
   }
 }
 
@@ -249,7 +288,7 @@ function entries(hooks: Hooks | readonly Hooks[] | undefined, from: 'client' | '
       if (key === 'name') {
         if (hook !== undefined && typeof hook !== 'string') throw new InferenceError(`${where}: \`name\` must be a string; got ${describe(hook)}.`);
       } else if (!(HOOK_NAMES as readonly string[]).includes(key)) {
-        const suggestion = closest(key, HOOK_NAMES);
+        const suggestion = nearest(key);
         throw new InferenceError(`${where}: unknown hook \`${key}\`.${suggestion ? ` Did you mean \`${suggestion}\`?` : ''} Hooks: ${HOOK_NAMES.join(', ')}.`);
       } else if (hook !== undefined && typeof hook !== 'function') {
         throw new InferenceError(`${where}: \`${key}\` must be a function; got ${describe(hook)}.`);
@@ -270,6 +309,18 @@ function operationOf(path: string): HookOperation {
   if (path === '/models') return 'models.list';
   if (path.startsWith('/models/')) return 'models.retrieve';
   return path.slice(1).replace(/\//g, '.') as HookOperation;
+}
+
+/** The hook name sharing the longest start with a misspelt one (case aside), if at least 4 characters. */
+function nearest(name: string): HookName | undefined {
+  let best: HookName | undefined;
+  let length = 3;
+  for (const candidate of HOOK_NAMES) {
+    let n = 0;
+    while (n < name.length && name[n]!.toLowerCase() === candidate[n]?.toLowerCase()) n++;
+    if (n > length) [best, length] = [candidate, n];
+  }
+  return best;
 }
 
 function isLike<T>(value: unknown, ...keys: string[]): value is T {

@@ -5,6 +5,7 @@
  */
 import type { APIError, InferenceError } from './errors';
 import type { ChatCompletionChunk, ChatCompletionCreateParams, Completion, CompletionCreateParams, CompletionUsage } from './generated/types.gen';
+import type { ObservableIterator } from './stream/stream';
 
 /**
  * Functions the client calls at fixed points of every call, in the style of ky's `hooks`: pass
@@ -124,8 +125,6 @@ export interface HookInfo {
   readonly stream: boolean;
   /** The request body as the caller passed it (do not change it); `undefined` for a GET. */
   readonly body: Readonly<ChatCompletionCreateParams> | Readonly<CompletionCreateParams> | undefined;
-  /** The URL the call is sent to (base URL, path and query). */
-  readonly url: string;
   /** The attempt, from 1 (the first try): 2 is the first retry. */
   readonly attempt: number;
   /** When the call started (`Date.now()`), before any wait of the client's own (pre-flight, key function). */
@@ -205,21 +204,9 @@ export interface CallHooks {
   afterResponse(response: Response): Promise<Response>;
   /** Runs `beforeRetry` before the wait for attempt number `attempt`. */
   beforeRetry(error: APIError, delay: number, attempt: number): Promise<void>;
-  /** A stream's first chunk was read: what follows its chunks and its end. */
-  stream(): StreamTap;
-}
-
-/**
- * Follows one stream for its call's hooks (stream/events.ts tells it of each chunk and the end).
- * @internal
- */
-export interface StreamTap {
-  /** A chunk on its way to the caller; a promise when a hook is async (it rejects if a hook threw). */
-  item(value: unknown): Promise<void> | undefined;
   /**
-   * The stream is over: ended (no arguments), failed (`error`) or left by the caller (`closed`).
-   * Runs `onError` and `onEnd` once (later calls run nothing); resolves to the error the caller
-   * must get, or `undefined`: a hook that threw makes it a `HookError`.
+   * `wrap` (which makes a `Stream` around an iterator) with the hooks following the stream: its
+   * chunks and its end. Applied after the first chunk was read (a failure before it is the attempt's).
    */
-  end(error?: unknown, closed?: boolean): Promise<unknown>;
+  wrap<T, S>(wrap: (source: () => ObservableIterator<T>, controller: AbortController) => S): (source: () => ObservableIterator<T>, controller: AbortController) => S;
 }

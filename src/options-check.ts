@@ -227,7 +227,7 @@ function rejectUnknown(options: object, known: readonly string[], where: string)
 }
 
 /** The known name nearest to a misspelt one (case-insensitive edit distance ≤ 3), if any. */
-export function closest(name: string, known: readonly string[]): string | undefined {
+function closest(name: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = 4;
   for (const candidate of known) {

@@ -134,12 +134,12 @@ export async function prepare(ctx: RequestContext, spec: RequestSpec): Promise<P
 export async function attempt<T>(p: Prepared, read: Reader<T>, number: number, baseURL: string): Promise<T> {
   const { target, userSignal, log, trace } = p;
   const started = Date.now();
+  trace?.request(number, p.maxRetries + 1, p.init.headers as Headers, p.init.body as string | undefined);
   const link = linkSignals(userSignal, p.timeout);
   let error: APIError;
   try {
     // Hooks (when the call has any) see the request without its credentials, within the timeout.
     const { url, init } = p.call ? await p.call.beforeRequest(p.url, p.init, number, link.signal) : p;
-    trace?.request(number, p.maxRetries + 1, init.headers as Headers, typeof init.body === 'string' ? init.body : undefined);
     let response = await fetchFollowingRedirects(p.fetch, url, { ...init, signal: link.signal }, target, trace);
     if (p.call) response = await p.call.afterResponse(response);
     trace?.response(response, started);

@@ -12,7 +12,6 @@
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, InferenceError, type RequestTarget } from '../errors';
 import { bodyError } from '../validation-error';
-import type { CallHooks, StreamTap } from '../hooks';
 import type { Log } from '../log';
 import { mask } from '../mask';
 import type { ValidationMode } from '../options';
@@ -37,8 +36,6 @@ export interface StreamSettings<T> {
   idleTimeout: number;
   /** Make the Stream (or a subclass with helpers) around the item iterator. */
   wrap: (source: () => AsyncIterator<T>, controller: AbortController) => Stream<T>;
-  /** The call's hooks (the `hooks` option), when it has any. */
-  call?: CallHooks | undefined;
 }
 
 /**
@@ -52,8 +49,6 @@ export function readStream<T>(settings: StreamSettings<T>): Reader<Stream<T>> {
     const controller = new AbortController();
     const events = new EventIterator(sent, settings, controller);
     await events.prime();
-    // Hooks follow the stream from its first chunk on: a failure before it is the attempt's.
-    if (settings.call) events.tap = settings.call.stream();
     return settings.wrap(() => events, controller);
   };
 }
@@ -84,8 +79,6 @@ class EventIterator<T> implements ObservableIterator<T> {
   #finishSeen = false;
   #count = 0;
   #observer: StreamObserver<T> | undefined;
-  /** The call's hooks, told of each item and of the end before the caller is (absent without hooks). */
-  tap: StreamTap | undefined;
 
   constructor(sent: Sent, settings: StreamSettings<T>, controller: AbortController) {
     this.#sent = sent;
@@ -131,7 +124,7 @@ class EventIterator<T> implements ObservableIterator<T> {
       try {
         result = this.#take();
       } catch (error) {
-        return this.#failed(error);
+        return Promise.reject(this.#fail(error));
       }
       if (result === undefined) {
         const filling = this.#fill().then((r) => this.#deliver(r));
@@ -153,43 +146,16 @@ class EventIterator<T> implements ObservableIterator<T> {
       this.#controller.abort();
       this.#finish('closed');
       this.#observer?.closed();
-      // Told before the pending read (if any) fails: the caller left, the stream did not fail.
-      const told = this.tap?.end(undefined, true);
       // The pending read (if any) rejects now that the request is aborted; the body is cancelled.
       await this.#batches?.return(undefined).catch(() => {});
-      const error = await told;
-      if (error) throw error;
     }
     return DONE;
   }
 
-  #deliver(result: IteratorResult<T>): IteratorResult<T> | Promise<IteratorResult<T>> {
+  #deliver(result: IteratorResult<T>): IteratorResult<T> {
     if (result.done) this.#observer?.end();
     else this.#observer?.item(result.value);
-    const tap = this.tap;
-    if (!tap) return result;
-    if (result.done) {
-      return tap.end().then((error) => {
-        if (error) throw error;
-        return result;
-      });
-    }
-    // A hook that throws on a chunk ends the stream: the request is aborted, the hooks told.
-    return tap.item(result.value)?.then(
-      () => result,
-      (error: unknown) => {
-        this.#controller.abort();
-        void this.#batches?.return(undefined).catch(() => {});
-        return this.#failed(error);
-      },
-    ) ?? result;
-  }
-
-  /** The stream failed: `#fail`, and the hooks (if any) told before the caller; they may replace the error. */
-  #failed(error: unknown): Promise<never> {
-    const typed = this.#fail(error);
-    if (!this.tap) return Promise.reject(typed);
-    return this.tap.end(typed).then((final) => Promise.reject(final));
+    return result;
   }
 
   /** Read bytes until an item (or the end) comes out of them. */
@@ -206,7 +172,7 @@ class EventIterator<T> implements ObservableIterator<T> {
         if (result !== undefined) return result;
       }
     } catch (error) {
-      return this.#failed(error);
+      throw this.#fail(error);
     }
   }
 
