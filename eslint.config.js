@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 // The walls of src/ (docs/architecture.md): every import points down.
 //
 //   cli ─────────────► index, testing (the public entries only, as a user's program would)
-//   otel/ ───────────► index (the public entry: its types as 'inference-sdk'), @opentelemetry/api
+//   otel/ ───────────► 'inference-sdk' (the public entry, as a user imports it), @opentelemetry/api
 //   testing ─────────► anything but cli and otel
 //   index, client, helpers/ (the entries) ─► anything but testing, cli and otel
 //   lib/ (helpers built on the client) ─────► resources, core, generated
@@ -45,8 +45,9 @@ export default tseslint.config(
   { files: ['src/index.ts', 'src/client.ts', 'src/helpers/**'], rules: { 'no-restricted-imports': walls(NODE, TESTING, CLI, OTEL) } },
   { files: ['src/testing/**'], rules: { 'no-restricted-imports': walls(CLI, OTEL) } },
   {
-    // inference-sdk/otel, an entry built on the public one: its types from 'inference-sdk' (as a
-    // user's code imports them), its one value from ../index, the package's version from package.json.
+    // inference-sdk/otel, an entry built on the public one: it imports the SDK as its users do
+    // (`from 'inference-sdk'`: the same classes, none of the SDK's code in its own chunks), and the
+    // package's version from package.json.
     files: ['src/otel/**'],
     rules: {
       'no-restricted-imports': [
@@ -54,7 +55,7 @@ export default tseslint.config(
         {
           patterns: [
             NODE,
-            { regex: '^\\.\\./(?!index$|\\.\\./package\\.json$)', message: 'inference-sdk/otel is built on the public entry: it imports ../index (types from inference-sdk), nothing else of src/.' },
+            { regex: '^\\.\\./(?!\\.\\./package\\.json$)', message: "inference-sdk/otel is built on the public entry: it imports the SDK from 'inference-sdk', as a user's code does, nothing of src/." },
           ],
         },
       ],

@@ -20,9 +20,8 @@ import {
   type TracerProvider,
 } from '@opentelemetry/api';
 import { version } from '../../package.json';
-import type { CallSummary, HookInfo, Hooks } from 'inference-sdk';
-// The one value it needs from the SDK, from the entry itself: its chunks, not a copy of them.
-import { InferenceError } from '../index';
+// The SDK as its users import it: the same classes as theirs, and none of its code in this entry's.
+import { InferenceError, type CallSummary, type HookInfo, type Hooks } from 'inference-sdk';
 import { metricAttributes, requestAttributes, responseAttributes, serverAttributes, spanName } from './attributes';
 import { inputMessages, OutputCollector, outputMessages } from './content';
 

@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // inference-sdk/otel imports the SDK as its users do, `from 'inference-sdk'`: here, the source.
+  resolve: { alias: [{ find: /^inference-sdk$/, replacement: fileURLToPath(new URL('../../src/index.ts', import.meta.url)) }] },
   test: {
     root: fileURLToPath(new URL('.', import.meta.url)),
     include: ['*.test.ts'],
