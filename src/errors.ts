@@ -8,7 +8,8 @@
  * │   ├── APIConnectionError        no response (refused, reset, DNS, TLS)
  * │   │   └── APIConnectionTimeoutError
  * │   └── APIUserAbortError         the caller's AbortSignal fired
- * └── ResponseValidationError       the server answered 2xx, but the body is not what the types promise
+ * ├── ResponseValidationError       the server answered 2xx, but the body is not what the types promise
+ * └── HookError                     a hook (the `hooks` option) threw
  * ```
  *
  * Messages name the method, the path and the status, and never hold the API key: the key
