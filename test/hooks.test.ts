@@ -474,6 +474,26 @@ describe('streams', () => {
     expect(r.of('onEnd')[0]!.args[0]).toMatchObject({ outcome: 'error', error, chunks: 2 });
   });
 
+  it('the helpers’ calls run the hooks too: a parse() stream, each request of a runTools() loop', async () => {
+    const r = recorder();
+    const c = client({ hooks: r.hooks });
+    server.enqueue({ reply: { json: { city: 'Paris' } } });
+    const parsed = await c.chat.completions.parse({ ...chat('Weather?'), stream: true });
+    for await (const _ of parsed);
+    server.enqueue({ reply: { tool_calls: [{ name: 'now', arguments: {} }] } }, { reply: { content: 'It is noon.' } });
+    const runner = c.chat.completions.runTools({
+      ...chat('What time is it?'),
+      tools: [{ type: 'function', function: { name: 'now', parameters: { type: 'object', properties: {} }, function: () => '12:00' } }],
+    });
+    expect(await runner.finalContent()).toBe('It is noon.');
+    const ends = r.of('onEnd').map((call) => [(call.args[1] as HookInfo).stream, (call.args[0] as CallSummary).outcome, (call.args[0] as CallSummary).finishReasons]);
+    expect(ends).toEqual([
+      [true, 'ok', ['stop']],
+      [false, 'ok', ['tool_calls']],
+      [false, 'ok', ['stop']],
+    ]);
+  });
+
   it('a stream that fails before its first chunk is the attempt’s: retried, one onEnd', async () => {
     const r = recorder();
     server.enqueue({ reset: true });
