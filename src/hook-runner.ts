@@ -60,6 +60,8 @@ class Call implements CallHooks {
   readonly #log: Log;
   readonly #started = performance.now();
   #ended = false;
+  /** Attempts sent (`info.attempt` runs ahead of it while `beforeRetry` hooks run). */
+  #attempts = 0;
   #status: number | undefined;
   #data: unknown;
   #id: string | undefined;
@@ -86,7 +88,7 @@ class Call implements CallHooks {
   }
 
   async beforeRequest(url: string, init: RequestInit, attempt: number, signal: AbortSignal): Promise<{ url: string; init: RequestInit }> {
-    this.info.attempt = attempt;
+    this.info.attempt = this.#attempts = attempt;
     const entries = this.#with('beforeRequest');
     if (entries.length === 0) return { url, init };
     // The key never reaches a hook: credential headers are withheld, and added back after.
@@ -224,7 +226,7 @@ class Call implements CallHooks {
       outcome: error !== undefined ? 'error' : closed ? 'closed' : 'ok',
       error: error as InferenceError | undefined,
       duration,
-      attempts: this.info.attempt,
+      attempts: this.#attempts,
       status: this.#status,
       id: this.#id,
       model: this.#model,

@@ -173,7 +173,7 @@ export interface CallSummary {
   readonly error: InferenceError | undefined;
   /** Milliseconds from the start of the call to its end (to the stream's end for a stream). */
   readonly duration: number;
-  /** Attempts made (1 without retries). */
+  /** Attempts sent (1 without retries; 0 when the call failed before sending anything). */
   readonly attempts: number;
   /** The HTTP status of the last response, if one arrived. */
   readonly status: number | undefined;

@@ -144,7 +144,7 @@ describe('each hook and what it gets', () => {
     const error = await failing.models.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InferenceError);
     expect(r.names()).toEqual(['onError', 'onEnd']);
-    expect(r.of('onEnd')[0]!.args[0]).toMatchObject({ outcome: 'error', error, status: undefined });
+    expect(r.of('onEnd')[0]!.args[0]).toMatchObject({ outcome: 'error', error, status: undefined, attempts: 0 });
     expect(server.requests).toHaveLength(0);
   });
 
@@ -272,13 +272,15 @@ describe('retries', () => {
 
   it('a beforeRetry hook that throws stops the retries', async () => {
     server.enqueue({ error: { status: 503 } });
-    const error = await client({ maxRetries: 3, hooks: { beforeRetry: () => { throw new Error('no retries today'); } } })
+    const ends: CallSummary[] = [];
+    const error = await client({ maxRetries: 3, hooks: { beforeRetry: () => { throw new Error('no retries today'); }, onEnd: (summary) => void ends.push(summary) } })
       .models.list()
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HookError);
     expect(error).toMatchObject({ hook: 'beforeRetry', source: 'client hooks[0]' });
     expect((error as HookError).message).toBe('models.list: the beforeRetry hook of client hooks[0] threw: no retries today');
     expect(server.requests).toHaveLength(1);
+    expect(ends).toMatchObject([{ outcome: 'error', error, attempts: 1, status: 503 }]);
   });
 });
 
