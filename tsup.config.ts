@@ -3,10 +3,9 @@ import { defineConfig, type Options } from 'tsup';
 // Library entries, each as ESM and CJS with its own .d.ts/.d.cts. The core entry is platform-neutral
 // (web-standard APIs only), and so are helpers/zod and otel (built with it; otel imports the SDK
 // as `inference-sdk`, left external like @opentelemetry/api, its optional peer); the testing entry
-// uses node:http;
-// testing/msw is platform-neutral and leaves msw (an optional peer) external. The CLI (package.json
-// `bin`) is ESM only, with a shebang. After tsup, `npm run build` renames the shared declaration
-// chunk (scripts/dts-names.mjs).
+// uses node:http; testing/msw is platform-neutral and leaves msw (an optional peer) external. The
+// CLI (package.json `bin`) is ESM only, with a shebang. After tsup, `npm run build` renames the
+// shared declaration chunk (scripts/dts-names.mjs).
 
 /**
  * Gives back their source names to the classes esbuild renames. A class that refers to itself
