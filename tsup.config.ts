@@ -1,9 +1,11 @@
 import { defineConfig, type Options } from 'tsup';
 
 // Library entries, each as ESM and CJS with its own .d.ts/.d.cts. The core entry is platform-neutral
-// (web-standard APIs only); the testing entry uses node:http; testing/msw is platform-neutral and
-// leaves msw (an optional peer) external. The CLI (package.json `bin`) is ESM only, with a shebang.
-// After tsup, `npm run build` renames the shared declaration chunk (scripts/dts-names.mjs).
+// (web-standard APIs only), and so are helpers/zod and otel (built with it; otel imports the SDK
+// as `inference-sdk`, left external like @opentelemetry/api, its optional peer); the testing entry
+// uses node:http; testing/msw is platform-neutral and leaves msw (an optional peer) external. The
+// CLI (package.json `bin`) is ESM only, with a shebang. After tsup, `npm run build` renames the
+// shared declaration chunk (scripts/dts-names.mjs).
 
 /**
  * Gives back their source names to the classes esbuild renames. A class that refers to itself
@@ -30,7 +32,7 @@ export default defineConfig([
   {
     // One build for both entries, split into shared chunks (CJS too), so that the classes the
     // entries share (errors above all) exist once and `instanceof` holds across them.
-    entry: { index: 'src/index.ts', 'helpers/zod': 'src/helpers/zod.ts' },
+    entry: { index: 'src/index.ts', 'helpers/zod': 'src/helpers/zod.ts', 'otel/index': 'src/otel/index.ts' },
     format: ['esm', 'cjs'],
     dts: true,
     platform: 'neutral',
@@ -41,7 +43,10 @@ export default defineConfig([
     // others' declaration files. `npm run build` empties dist/ first instead.
     treeshake: true,
     splitting: true,
-    external: ['zod', 'eventsource-parser'],
+    // @opentelemetry/api: an optional peer dependency, needed by the otel entry alone. The otel
+    // entry's types import the SDK's as a user's code does (`from 'inference-sdk'`), so its
+    // declarations point at dist/index.d.ts instead of splitting the shared declaration chunk.
+    external: ['zod', 'eventsource-parser', '@opentelemetry/api', 'inference-sdk'],
   },
   {
     entry: { 'testing/index': 'src/testing/index.ts' },

@@ -1,10 +1,14 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // inference-sdk/otel imports the SDK as its users do, `from 'inference-sdk'`: here, the source.
+  resolve: { alias: [{ find: /^inference-sdk$/, replacement: fileURLToPath(new URL('src/index.ts', import.meta.url)) }] },
   test: {
     include: ['test/**/*.test.ts'],
-    // Its own package.json and node_modules (openai, ai, undici): `npm run test:third-party`.
-    exclude: ['test/third-party/**', '**/node_modules/**'],
+    // Their own package.json and node_modules (openai, ai, undici; the OpenTelemetry SDK):
+    // `npm run test:third-party`, `npm run test:otel`.
+    exclude: ['test/third-party/**', 'test/otel/**', '**/node_modules/**'],
     // Type tests (expectTypeOf in *.test-d.ts) are checked by tsc as part of `npm test`.
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
     // Tests start real servers on 127.0.0.1; none may outlive its file.

@@ -25,7 +25,7 @@ export function jsonCall<T, P extends APIPromise<T> = APIPromise<T>>(
   normalize: Normalizer<T>,
   Kind: new (run: Runner<T>) => P = APIPromise as unknown as new (run: Runner<T>) => P,
 ): P {
-  return new Kind(async (raw) => {
+  return new Kind(withHooks(ctx, spec, async (raw, spec) => {
     if (raw) return { response: await send(ctx, spec, readNothing) };
     return send(ctx, spec, async (sent) => {
       const { response, body, text, target } = await readJSON(sent);
@@ -37,7 +37,7 @@ export function jsonCall<T, P extends APIPromise<T> = APIPromise<T>>(
         throw bodyError(target, response, `the body could not be read (${String(error)})`, body, undefined, undefined);
       }
     });
-  });
+  }));
 }
 
 /** The events of a stream, each read by one normalizer and nothing else. */
@@ -52,8 +52,7 @@ export function streamCall<T, S extends Stream<T>>(
   read: EventReader<T>,
   wrap: (source: () => AsyncIterator<T>, controller: AbortController) => S,
 ): APIPromise<S> {
-  const streamed = { ...spec, stream: true };
-  return new APIPromise<S>(async (raw) => {
+  return new APIPromise<S>(withHooks(ctx, { ...spec, stream: true }, async (raw, streamed) => {
     if (raw) return { response: await send(ctx, streamed, readNothing) };
     let response!: Response;
     const reader = readStream<T>({
@@ -61,12 +60,22 @@ export function streamCall<T, S extends Stream<T>>(
       validation: ctx.options.validation,
       log: ctx.log,
       idleTimeout: spec.options?.streamIdleTimeout ?? ctx.options.streamIdleTimeout,
-      wrap,
+      // With hooks, they follow the stream from its first chunk on.
+      wrap: streamed.call ? streamed.call.wrap(wrap) : wrap,
     });
     const data = await send(ctx, streamed, (sent) => {
       response = sent.response;
       return reader(sent);
     });
     return { data: data as S, response };
-  });
+  }));
+}
+
+/**
+ * The call as it is without hooks (the only cost then: this check), or run by hook-runner.ts,
+ * loaded the first time a call has hooks: it gives `run` the spec with the call's hooks.
+ */
+function withHooks<T>(ctx: RequestContext, spec: RequestSpec, run: (raw: boolean, spec: RequestSpec) => ReturnType<Runner<T>>): Runner<T> {
+  if (!ctx.options.hooks && !spec.options?.hooks) return (raw) => run(raw, spec);
+  return async (raw) => (await import('./hook-runner')).runCall(ctx, spec, raw, run);
 }

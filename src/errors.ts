@@ -8,7 +8,8 @@
  * │   ├── APIConnectionError        no response (refused, reset, DNS, TLS)
  * │   │   └── APIConnectionTimeoutError
  * │   └── APIUserAbortError         the caller's AbortSignal fired
- * └── ResponseValidationError       the server answered 2xx, but the body is not what the types promise
+ * ├── ResponseValidationError       the server answered 2xx, but the body is not what the types promise
+ * └── HookError                     a hook (the `hooks` option) threw
  * ```
  *
  * Messages name the method, the path and the status, and never hold the API key: the key
@@ -16,6 +17,7 @@
  * (in a message, a body, a header) the request path masks it as `***` (mask.ts).
  */
 import { readErrorBody, type ErrorDetails } from './error-body';
+import type { HookName } from './hooks';
 
 /**
  * Where an error happened: the request's method and URL path, e.g. `POST /v1/chat/completions`.
@@ -279,6 +281,30 @@ export class PreflightError extends InferenceError {
   ) {
     super(`${param} is ${requested}, but ${JSON.stringify(model)} generates at most ${limit} tokens (max_output_length).`);
   }
+}
+
+/**
+ * A hook (the `hooks` option) threw, or returned something it may not: the call failed because of
+ * it and was not retried. `hook` names the hook, `source` the hooks object (its `name`, or its
+ * place: `client hooks[0]`, `request hooks[1]`), `cause` is what the hook threw.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.chat.completions.create({ model: 'acme/chat-1', messages });
+ * } catch (err) {
+ *   if (err instanceof HookError) console.error(`${err.source} failed in ${err.hook}:`, err.cause);
+ * }
+ * ```
+ */
+export class HookError extends InferenceError {
+  override name = 'HookError';
+  // Declared, not initialised here: the hook runner sets them, so a bundle without hooks pays
+  // for little more than the class's name.
+  /** The hook that failed: `beforeRequest`, `afterResponse`, `beforeRetry`, `onChunk`, `onError` or `onEnd`. */
+  declare readonly hook: HookName;
+  /** Which hooks object: its `name`, or its place in the list (`client hooks[0]`, `request hooks[0]`). */
+  declare readonly source: string;
 }
 
 type StatusErrorClass = new (

@@ -29,6 +29,7 @@ export { Client } from './client';
 export type { ClientOptions, RequestOptions, ValidationMode, HeadersInit, QueryInit, FetchOptions } from './options';
 export type { LogLevel, Logger } from './log';
 export type { PreflightMode } from './preflight';
+export type { Hooks, HookInfo, RetryInfo, CallSummary, HookName, HookOperation } from './hooks';
 
 // Promises of responses
 export { APIPromise, PagePromise } from './api-promise';
@@ -66,6 +67,7 @@ export {
   APIUserAbortError,
   ModelNotReadyError,
   PreflightError,
+  HookError,
 } from './errors';
 export type { RequestTarget } from './errors';
 export { ResponseValidationError } from './validation-error';

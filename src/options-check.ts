@@ -88,6 +88,7 @@ export function resolveClientOptions(options: ClientOptions): {
       validation,
       preflight,
       idempotencyKeys: options.idempotencyKeys ?? true,
+      hooks: options.hooks,
     },
   };
 }

@@ -3,6 +3,7 @@
  * and resolved in options-check.ts, at construction (so a typo fails before any request) and at
  * each call site.
  */
+import type { Hooks } from './hooks';
 import type { PreflightMode } from './preflight';
 import type { LogLevel, Logger } from './log';
 
@@ -126,6 +127,13 @@ export interface ClientOptions {
    * `true`; `false` sends one only when a request passes `idempotencyKey`.
    */
   idempotencyKeys?: boolean | undefined;
+  /**
+   * Functions called at fixed points of every call: before each attempt, after each response,
+   * before a retry, for each chunk of a stream, on an error, at the end (see {@link Hooks} and
+   * docs/hooks.md). One object or an array; a request's own `hooks` run after these. Checked at the
+   * first call that has them; a client without hooks does no work for them.
+   */
+  hooks?: Hooks | readonly Hooks[] | undefined;
 }
 
 /**
@@ -158,6 +166,8 @@ export interface RequestOptions {
   query?: QueryInit | undefined;
   /** Merged over the client's `fetchOptions`. */
   fetchOptions?: FetchOptions | undefined;
+  /** Hooks for this call only, run after the client's (see {@link Hooks}). */
+  hooks?: Hooks | readonly Hooks[] | undefined;
 }
 
 /** The defaults, in one place. */
@@ -190,6 +200,8 @@ export interface ResolvedOptions {
   validation: ValidationMode;
   preflight: PreflightMode;
   idempotencyKeys: boolean;
+  /** As given: hook-runner.ts checks them at the first call that has any. */
+  hooks: Hooks | readonly Hooks[] | undefined;
 }
 
 /**
@@ -214,6 +226,7 @@ export const CLIENT_OPTIONS = {
   validation: true,
   preflight: true,
   idempotencyKeys: true,
+  hooks: true,
 } as const satisfies Record<keyof ClientOptions, true>;
 
 /** Every request option's name (see `CLIENT_OPTIONS`). */
@@ -228,4 +241,5 @@ export const REQUEST_OPTIONS = {
   headers: true,
   query: true,
   fetchOptions: true,
+  hooks: true,
 } as const satisfies Record<keyof RequestOptions, true>;

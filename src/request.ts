@@ -12,6 +12,7 @@
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, InferenceError, type RequestTarget } from './errors';
 import type { Trace } from './debug';
+import type { CallHooks } from './hooks';
 import type { Log } from './log';
 import { isCredentialName, mask } from './mask';
 import type { HeadersInit, QueryInit, RequestOptions, ResolvedOptions } from './options';
@@ -52,6 +53,8 @@ export interface RequestSpec {
   stream?: boolean;
   /** Runs before anything is sent (the pre-flight check); its rejection is the call's. */
   before?: ((wait: Wait) => Promise<void>) | undefined;
+  /** The call's hooks (the `hooks` option), when it has any. */
+  call?: CallHooks | undefined;
 }
 
 /** A request ready to send, as many times as the retry policy allows. */
@@ -67,6 +70,7 @@ export interface Prepared {
   maxEventSize: number;
   log: Log;
   trace: Trace | undefined;
+  call: CallHooks | undefined;
 }
 
 /** Everything before the first byte is sent; every wait ends with the caller's signal and within the timeout. */
@@ -118,6 +122,7 @@ export async function prepare(ctx: RequestContext, spec: RequestSpec): Promise<P
     maxEventSize: opts.maxEventSize ?? client.maxEventSize,
     log,
     trace,
+    call: spec.call,
   };
 }
 
@@ -133,7 +138,10 @@ export async function attempt<T>(p: Prepared, read: Reader<T>, number: number, b
   const link = linkSignals(userSignal, p.timeout);
   let error: APIError;
   try {
-    const response = await fetchFollowingRedirects(p.fetch, p.url, { ...p.init, signal: link.signal }, target, trace);
+    // Hooks (when the call has any) see the request without its credentials, within the timeout.
+    const { url, init } = p.call ? await p.call.beforeRequest(p.url, p.init, number, link.signal) : p;
+    let response = await fetchFollowingRedirects(p.fetch, url, { ...init, signal: link.signal }, target, trace);
+    if (p.call) response = await p.call.afterResponse(response);
     trace?.response(response, started);
     if (response.ok) {
       return await read({

@@ -25,6 +25,7 @@ export async function send<T>(ctx: RequestContext, spec: RequestSpec, read: Read
       const delay = error instanceof APIError && n < maxRetries ? retryDelayFor(error, n + 1) : undefined;
       if (delay === undefined) throw error;
       log.info(`${(error as APIError).message}; retrying in ${Math.round(delay)} ms (attempt ${n + 2} of ${maxRetries + 1})`);
+      await p.call?.beforeRetry(error as APIError, delay, n + 2);
       try {
         await sleep(delay, userSignal);
       } catch (reason) {

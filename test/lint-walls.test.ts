@@ -29,6 +29,9 @@ const violations: [string, Case, RegExp][] = [
   ['the core imports the CLI', { filePath: 'src/request.ts', code: "import { main } from './cli/index';\nexport { main };\n" }, /Nothing depends on the CLI/],
   ['the core imports node:', { filePath: 'src/stream/sse.ts', code: "import { readFileSync } from 'node:fs';\nexport { readFileSync };\n" }, /web-standard APIs only/],
   ['the CLI imports past the public entries', { filePath: 'src/cli/chat.ts', code: "import { send } from '../retry';\nexport { send };\n" }, /public entries only/],
+  ['the otel entry imports past the public entry', { filePath: 'src/otel/telemetry.ts', code: "import { send } from '../retry';\nexport { send };\n" }, /built on the public entry/],
+  ['the otel entry imports the entry’s source', { filePath: 'src/otel/telemetry.ts', code: "import { Client } from '../index';\nexport { Client };\n" }, /as a user's code does/],
+  ['the core imports the otel entry', { filePath: 'src/client.ts', code: "import { openTelemetry } from './otel/index';\nexport { openTelemetry };\n" }, /Nothing depends on the otel entry/],
   ['generated code imports the SDK', { filePath: 'src/generated/types.gen.ts', code: "import { InferenceError } from '../errors';\nexport { InferenceError };\n" }, /Generated code imports nothing of the SDK/],
   ['an import cycle', { filePath: 'src/mask.ts', code: "import { readStream } from './stream/events';\nexport { readStream };\n" }, /cycle/i],
 ];
@@ -37,6 +40,10 @@ const allowed: [string, Case][] = [
   ['a helper imports a resource', { filePath: 'src/lib/parse.ts', code: "import { ChatCompletionsResource } from '../resources/chat';\nexport { ChatCompletionsResource };\n" }],
   ['the testing kit imports node:', { filePath: 'src/testing/mock-server.ts', code: "import { createServer } from 'node:http';\nexport { createServer };\n" }],
   ['the CLI imports the public entries', { filePath: 'src/cli/chat.ts', code: "import { Client } from '../index';\nimport { startMockServer } from '../testing';\nexport { Client, startMockServer };\n" }],
+  ['the otel entry imports the public entry, @opentelemetry/api and the version', {
+    filePath: 'src/otel/telemetry.ts',
+    code: "import { InferenceError, type Hooks } from 'inference-sdk';\nimport { trace } from '@opentelemetry/api';\nimport { version } from '../../package.json';\nimport { spanName } from './attributes';\nexport type { Hooks };\nexport { InferenceError, trace, version, spanName };\n",
+  }],
   ['the client imports the helpers', { filePath: 'src/client.ts', code: "import { Chat } from './lib/chat';\nexport { Chat };\n" }],
 ];
 

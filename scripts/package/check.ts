@@ -8,8 +8,9 @@
 //   5. the docs match package.json: getting-started names its dependencies, the README its scripts
 //   6. gzip size ceilings (size.ts), with the biggest contributors
 //   7. install the tarball into a temp dir and run a smoke there: ESM import and CJS require of
-//      both entries against the packed mock server, names as written in the source (`console.log`
-//      of an error says `APIError`), and tsc (nodenext, skipLibCheck off) on a consumer file
+//      the entries against the packed mock server (inference-sdk/otel with @opentelemetry/api, its
+//      optional peer, installed beside it), names as written in the source (`console.log` of an
+//      error says `APIError`), and tsc (nodenext, skipLibCheck off) on a consumer file
 //
 // publint and attw are installed on demand in scripts/package/ (`npm run check:package` does it).
 // Every step runs even after a failure; exits 1 if any failed.
@@ -40,7 +41,7 @@ const ALLOWED = [
   /^docs\/[\w-]+\.md$/,
   /^spec\/openapi\.yaml$/,
   // Entries, their types, and the ESM chunks tsup splits off for code loaded with import().
-  /^dist\/(testing\/|helpers\/)?[\w.-]+\.(js|cjs|d\.ts|d\.cts)$/,
+  /^dist\/(testing\/|helpers\/|otel\/)?[\w.-]+\.(js|cjs|d\.ts|d\.cts)$/,
 ];
 
 const steps: { name: string; ok: boolean; ms: number }[] = [];
@@ -213,6 +214,7 @@ async function main(): Promise<number> {
     const dir = mkdtempSync(path.join(tmpdir(), 'inference-sdk-smoke-'));
     try {
       installTarball(dir, tarball);
+      installOptionalPeer(dir, '@opentelemetry/api');
       await smoke(dir);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -256,7 +258,7 @@ const NAMES_SMOKE = (load: string) => `
 ${load}
 const { inspect } = require('node:util');
 (async () => {
-  const entries = { 'inference-sdk': sdk, 'inference-sdk/helpers/zod': zodHelpers, 'inference-sdk/testing': testing };
+  const entries = { 'inference-sdk': sdk, 'inference-sdk/helpers/zod': zodHelpers, 'inference-sdk/testing': testing, 'inference-sdk/otel': otel };
   const wrong = [];
   for (const [entry, exports] of Object.entries(entries)) {
     for (const [key, value] of Object.entries(exports)) {
@@ -285,18 +287,60 @@ const NAMES_ESM = NAMES_SMOKE(`import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const sdk = await import('inference-sdk');
 const zodHelpers = await import('inference-sdk/helpers/zod');
-const testing = await import('inference-sdk/testing');`);
+const testing = await import('inference-sdk/testing');
+const otel = await import('inference-sdk/otel');`);
 const NAMES_CJS = NAMES_SMOKE(`const sdk = require('inference-sdk');
 const zodHelpers = require('inference-sdk/helpers/zod');
-const testing = require('inference-sdk/testing');`);
+const testing = require('inference-sdk/testing');
+const otel = require('inference-sdk/otel');`);
+
+// inference-sdk/otel from the tarball, with the @opentelemetry/api a user installs: one chat call
+// traced by a tracer provider that keeps its spans (metrics go to the API's no-op global).
+const OTEL_SMOKE = (load: string) => `
+${load}
+(async () => {
+  const spans = [];
+  const tracerProvider = {
+    getTracer: () => ({
+      startSpan(name, options) {
+        const span = {
+          name, attributes: { ...options.attributes }, ended: false,
+          setAttributes(a) { Object.assign(span.attributes, a); return span; },
+          setAttribute(k, v) { span.attributes[k] = v; return span; },
+          setStatus() { return span; }, recordException() {}, end() { span.ended = true; },
+        };
+        spans.push(span);
+        return span;
+      },
+    }),
+  };
+  const server = await startMockServer();
+  try {
+    const client = new Client({ apiKey: server.apiKey, baseURL: server.url, hooks: [openTelemetry({ tracerProvider })] });
+    await client.chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: 'hi' }] });
+  } finally {
+    await server.close();
+  }
+  console.log(JSON.stringify(spans.map((s) => [s.name, s.ended, s.attributes['gen_ai.operation.name'], s.attributes['gen_ai.usage.output_tokens']])));
+})();
+`;
+const OTEL_ESM = OTEL_SMOKE(`import { Client } from 'inference-sdk';
+import { openTelemetry } from 'inference-sdk/otel';
+import { startMockServer } from 'inference-sdk/testing';`);
+const OTEL_CJS = OTEL_SMOKE(`const { Client } = require('inference-sdk');
+const { openTelemetry } = require('inference-sdk/otel');
+const { startMockServer } = require('inference-sdk/testing');`);
 
 // Type-checked against the tarball's .d.ts/.d.cts with the resolution Node uses; not run.
 const TYPES_SMOKE = `
-import { Client, NotFoundError, type ChatCompletion } from 'inference-sdk';
+import { Client, NotFoundError, type ChatCompletion, type Hooks } from 'inference-sdk';
+import { openTelemetry, type OpenTelemetryOptions } from 'inference-sdk/otel';
 import { startMockServer, type MockServer } from 'inference-sdk/testing';
 export async function main(): Promise<string> {
   const server: MockServer = await startMockServer();
-  const client = new Client({ apiKey: server.apiKey, baseURL: server.url });
+  const options: OpenTelemetryOptions = { captureContent: false };
+  const hooks: Hooks[] = [openTelemetry(options), { beforeRequest: (request) => request.headers.set('x-tenant', 'acme') }];
+  const client = new Client({ apiKey: server.apiKey, baseURL: server.url, hooks });
   const completion: ChatCompletion = await client.chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: 'hi' }] });
   const stream = await client.chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: 'hi' }], stream: true });
   let text = '';
@@ -365,6 +409,15 @@ async function smoke(dir: string): Promise<void> {
     ];
     if (problems.length > 0) throw new Error(`${file}: ${problems.join('; ')}`);
     console.log(`  node ${file}: every exported class and function has its source name`);
+  }
+
+  writeFileSync(path.join(dir, 'otel.mjs'), OTEL_ESM);
+  writeFileSync(path.join(dir, 'otel.cjs'), OTEL_CJS);
+  for (const file of ['otel.mjs', 'otel.cjs']) {
+    const out = execFileSync(process.execPath, [file], { cwd: dir, encoding: 'utf8', env: quietNpmEnv, timeout: 60_000 });
+    const spans = out.trim().split('\n').at(-1) ?? '';
+    console.log(`  node ${file}: spans ${spans}`);
+    if (spans !== JSON.stringify([['chat mock/echo', true, 'chat', 3]])) throw new Error(`${file}: expected one ended span "chat mock/echo" with its usage, got ${spans}`);
   }
 
   // The same consumer as ESM (.mts → dist/*.d.ts) and as CJS (.cts → dist/*.d.cts), one program.
@@ -442,6 +495,21 @@ function goToDefinition(dir: string): void {
     service.dispose();
   }
   console.log(`  go to definition: ${[...new Set(landings)].join(', ')}`);
+}
+
+/**
+ * An optional peer dependency beside the installed tarball, as a user of the entry that needs it
+ * installs it: the version the repository pins for its own tests.
+ */
+function installOptionalPeer(dir: string, name: string): void {
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { devDependencies?: Record<string, string> };
+  const version = pkg.devDependencies?.[name];
+  if (version === undefined) throw new Error(`package.json pins no devDependency ${name}`);
+  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', `${name}@${version}`], {
+    cwd: dir,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: quietNpmEnv,
+  });
 }
 
 function report(): number {

@@ -47,6 +47,7 @@ export const CHECK_NAMES = [
   'abort',
   'break',
   'NotFoundError',
+  'hooks',
 ] as const;
 
 /** Text of the request the cancel checks send: the proxy finds the request by this marker. */
@@ -236,6 +237,27 @@ export async function runChecks(sdk: Sdk, config: CheckConfig): Promise<RuntimeR
     if (!(thrown instanceof sdk.NotFoundError))
       throw new Error(`expected NotFoundError, got ${describeError(thrown)}`);
     expectEqual(thrown.status, 404);
+  });
+
+  await check('hooks', async () => {
+    // The hook runner is loaded with import() at the first call that has hooks: here, in each runtime.
+    const seen: string[] = [];
+    const hooks: SDK.Hooks = {
+      beforeRequest(request, info) {
+        if (request.headers.has('authorization')) throw new Error('a hook saw the Authorization header');
+        request.headers.set('x-check', 'hooks');
+        seen.push(`beforeRequest ${info.operation} ${info.attempt}`);
+      },
+      afterResponse: (response) => void seen.push(`afterResponse ${response.status}`),
+      onChunk: () => void (seen.at(-1) === 'onChunk' || seen.push('onChunk')),
+      onEnd: (summary) => void seen.push(`onEnd ${summary.outcome} ${summary.finishReasons.join(',')} ${summary.chunks! > 1}`),
+    };
+    const hooked = new sdk.Client({ ...options, ...extra, hooks });
+    const stream = await hooked.chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: 'hello world' }], stream: true });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices?.[0]?.delta?.content ?? '';
+    expectEqual(text, 'You said: hello world');
+    expectEqual(seen.join(' | '), 'beforeRequest chat 1 | afterResponse 200 | onChunk | onEnd ok stop true');
   });
 
   return { runtime: describeRuntime(), results };

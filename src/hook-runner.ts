@@ -1,0 +1,334 @@
+/**
+ * Running hooks (the `hooks` option; their types are in hooks.ts). Loaded with `import()` by the
+ * first call that has any (call.ts), so that a client without hooks never loads or runs this.
+ *
+ * One `Call` per call: it checks the hooks, keeps the call's `info` and what its summary needs,
+ * and runs each hook in order, awaited, wrapping whatever one throws in a `HookError` that names
+ * it. The request path calls it at each point (request.ts, retry.ts, stream/events.ts); `runCall`
+ * gives it the call's outcome.
+ *
+ * It imports only what other lazily loaded code imports too (errors.ts, mask.ts): a module it
+ * shared with the request path alone would be split out of the entry chunk of a user's bundle.
+ */
+import type { Runner } from './api-promise';
+import { HookError, InferenceError, type APIError } from './errors';
+import type { CompletionUsage } from './generated/types.gen';
+import type { CallHooks, CallSummary, HookInfo, HookName, HookOperation, Hooks, RetryInfo } from './hooks';
+import type { ObservableIterator } from './stream/stream';
+import type { Log } from './log';
+import { isCredentialName, mask } from './mask';
+import type { RequestContext, RequestSpec } from './request';
+
+const HOOK_NAMES: readonly HookName[] = ['beforeRequest', 'afterResponse', 'beforeRetry', 'onChunk', 'onError', 'onEnd'];
+
+/** One hooks object and how a `HookError` names it. */
+interface Entry {
+  hooks: Hooks;
+  source: string;
+}
+
+/** `HookInfo` as the runner keeps it: the same object for every hook of the call. */
+type Info = { -readonly [K in keyof HookInfo]: HookInfo[K] } & { error?: APIError; delay?: number };
+
+/**
+ * Run one call with its hooks: `run` is the call itself (call.ts), given the spec with them. A
+ * JSON call (or a raw one) ends here; a stream when its iterator ends (`stream()`).
+ */
+export async function runCall<T>(
+  ctx: RequestContext,
+  spec: RequestSpec,
+  raw: boolean,
+  run: (raw: boolean, spec: RequestSpec) => ReturnType<Runner<T>>,
+): ReturnType<Runner<T>> {
+  const call = new Call(ctx, spec);
+  let result: Awaited<ReturnType<Runner<T>>>;
+  try {
+    result = await run(raw, { ...spec, call });
+  } catch (error) {
+    throw await call.end(error);
+  }
+  if (spec.stream && !raw) return result;
+  call.done(result.data, result.response);
+  const error = await call.end();
+  if (error) throw error;
+  return result;
+}
+
+class Call implements CallHooks {
+  readonly info: Info;
+  readonly #entries: Entry[];
+  readonly #log: Log;
+  readonly #started = performance.now();
+  #ended = false;
+  /** Attempts sent (`info.attempt` runs ahead of it while `beforeRetry` hooks run). */
+  #attempts = 0;
+  #status: number | undefined;
+  #data: unknown;
+  #id: string | undefined;
+  #model: string | undefined;
+  #usage: CompletionUsage | undefined;
+  /** Finish reasons by choice index (a Map: an index is the server's, and may be huge). */
+  readonly #reasons = new Map<number, string>();
+  #chunks: number | undefined;
+  #firstChunk: number | undefined;
+
+  constructor(ctx: RequestContext, spec: RequestSpec) {
+    this.#log = ctx.log;
+    this.#entries = [...entries(ctx.options.hooks, 'client'), ...entries(spec.options?.hooks, 'request')];
+    const body = spec.body as HookInfo['body'];
+    const operation = operationOf(spec.path);
+    this.info = {
+      operation,
+      model: operation === 'models.retrieve' ? decodeURIComponent(spec.path.slice('/models/'.length)) : typeof body?.model === 'string' ? body.model : undefined,
+      stream: spec.stream === true,
+      body,
+      attempt: 1,
+      startTime: Date.now(),
+    };
+  }
+
+  async beforeRequest(url: string, init: RequestInit, attempt: number, signal: AbortSignal): Promise<{ url: string; init: RequestInit }> {
+    this.info.attempt = this.#attempts = attempt;
+    const entries = this.#with('beforeRequest');
+    if (entries.length === 0) return { url, init };
+    // The key never reaches a hook: credential headers are withheld, and added back after.
+    const headers = new Headers(init.headers);
+    const withheld: [string, string][] = [];
+    headers.forEach((value, name) => {
+      if (isCredentialName(name)) withheld.push([name, value]);
+    });
+    for (const [name] of withheld) headers.delete(name);
+    const original = new Request(url, { method: init.method ?? 'GET', headers, body: init.body ?? null, signal });
+    let request = original;
+    for (const entry of entries) {
+      const out = await this.#run(entry, 'beforeRequest', () => entry.hooks.beforeRequest!(request, this.info));
+      if (out === undefined) continue;
+      if (!isLike<Request>(out, 'url', 'arrayBuffer')) throw this.#error(entry, 'beforeRequest', `returned ${describe(out)}; expected a Request or nothing`);
+      request = out;
+    }
+    const sent = new Headers(request.headers);
+    // A hook may set its own credentials (a signature, another scheme): those win.
+    for (const [name, value] of withheld) if (!sent.has(name)) sent.set(name, value);
+    const { body: _body, ...rest } = init;
+    const body = request === original ? init.body : request.body === null ? undefined : new Uint8Array(await request.arrayBuffer());
+    return { url: request.url, init: { ...rest, method: request.method, headers: sent, ...(body == null ? {} : { body }) } };
+  }
+
+  async afterResponse(response: Response): Promise<Response> {
+    this.#status = response.status;
+    for (const entry of this.#with('afterResponse')) {
+      try {
+        const out = await this.#run(entry, 'afterResponse', () => entry.hooks.afterResponse!(response, this.info));
+        if (out === undefined) continue;
+        if (!isLike<Response>(out, 'status', 'headers')) throw this.#error(entry, 'afterResponse', `returned ${describe(out)}; expected a Response or nothing`);
+        response = out;
+      } catch (error) {
+        void response.body?.cancel().catch(() => {}); // nobody reads it now
+        throw error;
+      }
+      this.#status = response.status;
+    }
+    return response;
+  }
+
+  async beforeRetry(error: APIError, delay: number, attempt: number): Promise<void> {
+    // The call's own info object, with the retry's error and delay for the time of the hooks.
+    const info = this.info;
+    info.attempt = attempt;
+    info.error = error;
+    info.delay = delay;
+    try {
+      for (const entry of this.#with('beforeRetry')) await this.#run(entry, 'beforeRetry', () => entry.hooks.beforeRetry!(info as RetryInfo));
+    } finally {
+      delete info.error;
+      delete info.delay;
+    }
+  }
+
+  wrap<T, S>(wrap: (source: () => ObservableIterator<T>, controller: AbortController) => S): (source: () => ObservableIterator<T>, controller: AbortController) => S {
+    return (source, controller) => {
+      const follow = this.#stream<T>();
+      return wrap(() => follow(source()), controller);
+    };
+  }
+
+  /** A stream's first chunk was read (a failure before it is the attempt's): its iterator, followed. */
+  #stream<T>(): (iterator: ObservableIterator<T>) => ObservableIterator<T> {
+    this.#chunks = 0;
+    this.#firstChunk = performance.now() - this.#started;
+    const entries = this.#with('onChunk');
+    return (inner) => {
+      const followed: ObservableIterator<T> = {
+        next: () =>
+          inner.next().then(
+            async (result) => {
+              if (result.done) {
+                const error = await this.end();
+                if (error) throw error;
+                return result;
+              }
+              this.#chunks!++;
+              this.#read(result.value);
+              try {
+                for (const entry of entries) await this.#run(entry, 'onChunk', () => entry.hooks.onChunk!(result.value as never, this.info));
+              } catch (error) {
+                // A hook that throws on a chunk ends the stream: the hooks told, the request aborted.
+                const told = this.end(error);
+                await inner.return?.();
+                throw await told;
+              }
+              return result;
+            },
+            async (error: unknown) => {
+              throw await this.end(error);
+            },
+          ),
+        return: async () => {
+          // Told before a pending read fails: the caller left, the stream did not fail.
+          const told = this.end(undefined, true);
+          await inner.return?.();
+          const error = await told;
+          if (error) throw error;
+          return { done: true, value: undefined };
+        },
+      };
+      // ChatCompletionStream's accumulation watches the stream's own iterator, as without hooks.
+      if (inner.observe) followed.observe = (observer) => inner.observe!(observer);
+      return followed;
+    };
+  }
+
+  /** A JSON call (or a raw one) succeeded with `data`. */
+  done(data: unknown, response: Response): void {
+    this.#data = data;
+    this.#status = response.status;
+    this.#read(data);
+  }
+
+  /**
+   * The call is over (once; later calls return `error` as it is): `onError` when it failed, then
+   * `onEnd`. Every hook runs even if one throws; the first that threw makes the call's error a
+   * `HookError`. Resolves to the error the caller must get (or `undefined`).
+   */
+  async end(error?: unknown, closed = false): Promise<unknown> {
+    if (this.#ended) return error;
+    this.#ended = true;
+    const duration = performance.now() - this.#started;
+    let failure: unknown;
+    if (error !== undefined) {
+      error = mask(error, this.#log.secrets);
+      const failed = error instanceof Error ? `; the call had failed: ${error.message}` : '';
+      for (const entry of this.#with('onError')) {
+        await this.#run(entry, 'onError', () => entry.hooks.onError!(error as InferenceError, this.info), failed).catch((e: unknown) => (failure ??= e));
+      }
+    }
+    const summary: CallSummary = {
+      outcome: error !== undefined ? 'error' : closed ? 'closed' : 'ok',
+      error: error as InferenceError | undefined,
+      duration,
+      attempts: this.#attempts,
+      status: this.#status,
+      id: this.#id,
+      model: this.#model,
+      usage: this.#usage,
+      finishReasons: [...this.#reasons].sort(([a], [b]) => a - b).map(([, reason]) => reason),
+      data: this.#data,
+      chunks: this.#chunks,
+      timeToFirstChunk: this.#firstChunk,
+    };
+    for (const entry of this.#with('onEnd')) {
+      await this.#run(entry, 'onEnd', () => entry.hooks.onEnd!(summary, this.info)).catch((e: unknown) => (failure ??= e));
+    }
+    return failure ?? error;
+  }
+
+  /** What a summary takes from a completion or a chunk (chat and legacy completions only). */
+  #read(value: unknown): void {
+    const { operation } = this.info;
+    if ((operation !== 'chat' && operation !== 'completions') || typeof value !== 'object' || value === null) return;
+    const v = value as { id?: unknown; model?: unknown; usage?: CompletionUsage | null; choices?: unknown };
+    if (typeof v.id === 'string' && v.id !== '') this.#id ??= v.id;
+    if (typeof v.model === 'string' && v.model !== '') this.#model ??= v.model;
+    if (v.usage) this.#usage = v.usage;
+    if (!Array.isArray(v.choices)) return;
+    v.choices.forEach((choice: { index?: unknown; finish_reason?: unknown } | null, i) => {
+      const reason = choice?.finish_reason;
+      if (typeof reason === 'string') this.#reasons.set(typeof choice!.index === 'number' ? choice!.index : i, reason);
+    });
+  }
+
+  #with(name: HookName): Entry[] {
+    return this.#entries.filter((entry) => entry.hooks[name] !== undefined);
+  }
+
+  /** Run one hook; what it throws becomes a `HookError` naming it. */
+  async #run<R>(entry: Entry, hook: HookName, call: () => R, suffix = ''): Promise<Awaited<R>> {
+    try {
+      return await call();
+    } catch (error) {
+      throw this.#error(entry, hook, `threw: ${error instanceof Error ? error.message : String(error)}${suffix}`, error);
+    }
+  }
+
+  #error(entry: Entry, hook: HookName, what: string, cause?: unknown): HookError {
+    const error = new HookError(`${this.info.operation}: the ${hook} hook of ${entry.source} ${what}`, cause === undefined ? undefined : { cause });
+    return mask(Object.assign(error, { hook, source: entry.source }), this.#log.secrets);
+  }
+}
+
+/** The hooks of one level (`new Client({ hooks })` or a request's), checked: every name known, every hook a function. */
+function entries(hooks: Hooks | readonly Hooks[] | undefined, from: 'client' | 'request'): Entry[] {
+  if (hooks === undefined) return [];
+  const where = from === 'client' ? 'new Client({ hooks })' : 'The request option `hooks`';
+  return (Array.isArray(hooks) ? (hooks as readonly unknown[]) : [hooks]).map((value, i) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw new InferenceError(`${where}: hooks must be an object of hook functions, or an array of them; got ${describe(value)}${Array.isArray(hooks) ? ` at [${i}]` : ''}.`);
+    }
+    const object = value as Record<string, unknown>;
+    for (const key of Object.keys(object)) {
+      const hook = object[key];
+      if (key === 'name') {
+        if (hook !== undefined && typeof hook !== 'string') throw new InferenceError(`${where}: \`name\` must be a string; got ${describe(hook)}.`);
+      } else if (!(HOOK_NAMES as readonly string[]).includes(key)) {
+        const suggestion = nearest(key);
+        throw new InferenceError(`${where}: unknown hook \`${key}\`.${suggestion ? ` Did you mean \`${suggestion}\`?` : ''} Hooks: ${HOOK_NAMES.join(', ')}.`);
+      } else if (hook !== undefined && typeof hook !== 'function') {
+        throw new InferenceError(`${where}: \`${key}\` must be a function; got ${describe(hook)}.`);
+      }
+    }
+    const name = object.name as string | undefined;
+    return { hooks: object as Hooks, source: name ? `"${name}"` : `${from} hooks[${i}]` };
+  });
+}
+
+/**
+ * The operation of a resource's path (resources/*.ts): `/chat/completions` is `chat`, `/models`
+ * `models.list`, `/models/{slug}` `models.retrieve`; any other path is named after itself
+ * (`/completions` → `completions`).
+ */
+function operationOf(path: string): HookOperation {
+  if (path === '/chat/completions') return 'chat';
+  if (path === '/models') return 'models.list';
+  if (path.startsWith('/models/')) return 'models.retrieve';
+  return path.slice(1).replace(/\//g, '.') as HookOperation;
+}
+
+/** The hook name sharing the longest start with a misspelt one (case aside), if at least 4 characters. */
+function nearest(name: string): HookName | undefined {
+  let best: HookName | undefined;
+  let length = 3;
+  for (const candidate of HOOK_NAMES) {
+    let n = 0;
+    while (n < name.length && name[n]!.toLowerCase() === candidate[n]?.toLowerCase()) n++;
+    if (n > length) [best, length] = [candidate, n];
+  }
+  return best;
+}
+
+function isLike<T>(value: unknown, ...keys: string[]): value is T {
+  return typeof value === 'object' && value !== null && keys.every((key) => key in value);
+}
+
+function describe(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object of another kind' : `a ${typeof value}`;
+}
