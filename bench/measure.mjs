@@ -22,6 +22,7 @@ const CLIENTS = {
   openai: async (/** @type {string} */ url) => (await import('./clients/openai.mjs')).create(url),
   sdk: async (/** @type {string} */ url) => (await import('./clients/sdk.mjs')).create(url, 'error'),
   'sdk-off': async (/** @type {string} */ url) => (await import('./clients/sdk.mjs')).create(url, 'off'),
+  'sdk-hooks': async (/** @type {string} */ url) => (await import('./clients/sdk.mjs')).create(url, 'error', { hooks: true }),
 };
 
 const [name = '', metric = '', port = '', quick = ''] = process.argv.slice(2);

@@ -134,6 +134,27 @@ describe('framing', () => {
     expect(await textOf(await stream())).toBe('ACB');
   });
 
+  it('reads a large body that arrives in one piece (parsed a slice at a time) with every line end and multi-line data', async () => {
+    const ends = ['\n', '\r\n', '\r'];
+    let body = ': keep-alive\n\n';
+    let expected = '';
+    for (let i = 0; i < 1500; i++) {
+      const text = `w${i} `;
+      expected += text;
+      const end = ends[i % 3]!;
+      const json = JSON.stringify(chunk(text));
+      // Every fourth event's data is split over two data lines (joined with a line feed: valid JSON whitespace).
+      body += i % 4 === 0 ? `data: ${json.replace('"choices":', `"choices":${end}data: `)}${end}${end}` : `data: ${json}${end}${end}`;
+    }
+    body += `data: ${JSON.stringify(chunk(undefined, 'stop'))}\n\ndata: [DONE]\n\n`;
+    expect(body.length).toBeGreaterThan(8 * 8192);
+    raw(body);
+    const s = await stream();
+    expect(await textOf(s)).toBe(expected);
+    // 1500 fragments, joined in blocks as they arrive: the same text.
+    expect((await s.finalChatCompletion()).choices[0]?.message.content).toBe(expected);
+  });
+
   it('delivers the last event even without a trailing blank line', async () => {
     raw(`data: ${JSON.stringify(chunk('x'))}\n\ndata: ${JSON.stringify(chunk('y', 'stop'))}`);
     expect(await textOf(await stream())).toBe('xy');

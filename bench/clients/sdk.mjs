@@ -2,7 +2,7 @@
 /**
  * inference-sdk as published: the built `dist/` (bench/run.mjs snapshots it and passes the copy
  * in BENCH_SDK, so that a rebuild during a run cannot mix versions), with the given
- * validation mode (`'error'` is the default).
+ * validation mode (`'error'` is the default), and optionally with hooks that do nothing.
  */
 import { API_KEY, MESSAGES, MODEL } from '../workload.mjs';
 
@@ -12,9 +12,15 @@ const { Client } = await import(process.env.BENCH_SDK ?? '../../dist/index.js');
 /** @type {any} */
 const TOOLS = [{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties: { v: { type: 'string' } } } } }];
 
-/** @param {string} baseURL @param {'error' | 'off'} validation */
-export function create(baseURL, validation) {
-  const client = new Client({ apiKey: API_KEY, baseURL, validation });
+/**
+ * Hooks that do nothing but are called (a chunk hook and an end hook): what using hooks costs.
+ * Without them (the other columns), a call does one check and no per-chunk work.
+ */
+const NOOP_HOOKS = { onChunk() {}, onEnd() {} };
+
+/** @param {string} baseURL @param {'error' | 'off'} validation @param {{ hooks?: boolean }} [options] */
+export function create(baseURL, validation, options = {}) {
+  const client = new Client({ apiKey: API_KEY, baseURL, validation, ...(options.hooks ? { hooks: NOOP_HOOKS } : {}) });
   return {
     /** @param {number} n */
     async stream(n) {

@@ -17,17 +17,44 @@ import type { ChatCompletion, ChatCompletionChunk, ChatCompletionChunkToolCall, 
 interface ToolCallState {
   id: string;
   name: string;
-  arguments: string[];
+  arguments: Fragments;
   extra: Record<string, unknown> | undefined;
+}
+
+/**
+ * Text that arrives in fragments, kept compact: every `BLOCK` fragments are joined into one
+ * string, so that a long answer is held as a few flat strings rather than thousands of small
+ * ones (a difference of megabytes across a few hundred concurrent streams). Each character is
+ * copied once more than a plain array would, so it stays linear.
+ */
+class Fragments {
+  static readonly BLOCK = 64;
+  readonly #parts: string[] = [];
+  /** Parts before this index are joined blocks; from it on, single fragments. */
+  #blocks = 0;
+
+  push(fragment: string): void {
+    const parts = this.#parts;
+    parts.push(fragment);
+    if (parts.length - this.#blocks === Fragments.BLOCK) {
+      const block = parts.splice(this.#blocks, Fragments.BLOCK).join('');
+      parts.push(block);
+      this.#blocks++;
+    }
+  }
+
+  text(): string {
+    return this.#parts.join('');
+  }
 }
 
 interface ChoiceState {
   index: number;
-  content: string[] | undefined;
-  reasoning: string[] | undefined;
+  content: Fragments | undefined;
+  reasoning: Fragments | undefined;
   /** True when the server sent `reasoning_content` (kept under that name too). */
   reasoningContent: boolean;
-  refusal: string[] | undefined;
+  refusal: Fragments | undefined;
   toolCalls: ToolCallState[];
   finishReason: string | null;
   logprobs: unknown[] | undefined;
@@ -75,12 +102,12 @@ export class ChatCompletionAccumulator {
       const delta = choice.delta;
       // Empty fragments (the role chunk's `content: ""` before tool calls) are not content: a
       // message that only calls tools has `content: null`, as the same reply unstreamed has.
-      if (delta.content) (state.content ??= []).push(delta.content);
+      if (delta.content) (state.content ??= new Fragments()).push(delta.content);
       if (delta.reasoning !== undefined) {
-        (state.reasoning ??= []).push(delta.reasoning);
+        (state.reasoning ??= new Fragments()).push(delta.reasoning);
         if (typeof (delta as { reasoning_content?: unknown }).reasoning_content === 'string') state.reasoningContent = true;
       }
-      if (delta.refusal !== undefined) (state.refusal ??= []).push(delta.refusal);
+      if (delta.refusal !== undefined) (state.refusal ??= new Fragments()).push(delta.refusal);
       if (delta.tool_calls) for (const call of delta.tool_calls) addToolCall(state, call);
       if (choice.finish_reason !== null) state.finishReason = choice.finish_reason;
       const logprobs = choice.logprobs?.content;
@@ -93,11 +120,11 @@ export class ChatCompletionAccumulator {
     const choices = [...this.#choices.values()].map((state) => {
       const message: Record<string, unknown> = {
         role: 'assistant',
-        content: state.content ? state.content.join('') : null,
-        refusal: state.refusal ? state.refusal.join('') : null,
+        content: state.content ? state.content.text() : null,
+        refusal: state.refusal ? state.refusal.text() : null,
       };
       if (state.reasoning) {
-        message['reasoning'] = state.reasoning.join('');
+        message['reasoning'] = state.reasoning.text();
         if (state.reasoningContent) message['reasoning_content'] = message['reasoning'];
       }
       if (state.toolCalls.length > 0) message['tool_calls'] = state.toolCalls.map(finishToolCall);
@@ -136,7 +163,7 @@ function addToolCall(state: ChoiceState, fragment: ChatCompletionChunkToolCall):
   let call = state.toolCalls[fragment.index];
   if (!call) {
     // Fill any gap (a server whose first fragment of a call was lost) so that indexes stay positions.
-    while (state.toolCalls.length <= fragment.index) state.toolCalls.push({ id: '', name: '', arguments: [], extra: undefined });
+    while (state.toolCalls.length <= fragment.index) state.toolCalls.push({ id: '', name: '', arguments: new Fragments(), extra: undefined });
     call = state.toolCalls[fragment.index]!;
   }
   if (fragment.id !== undefined && call.id === '') call.id = fragment.id;
@@ -149,5 +176,5 @@ function addToolCall(state: ChoiceState, fragment: ChatCompletionChunkToolCall):
 }
 
 function finishToolCall(call: ToolCallState): Record<string, unknown> {
-  return { ...call.extra, id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments.join('') } };
+  return { ...call.extra, id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments.text() } };
 }

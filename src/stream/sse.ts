@@ -116,8 +116,19 @@ function advance(text: string, line: LineState): void {
   line.inComment = !line.atLineStart && text.charCodeAt(last + 1) === 0x3a;
 }
 
+/** Characters of a read parsed at a time: a few dozen typical events. */
+const SLICE = 8192;
+
+/** Where the slice of `text` from `at` ends: just after the first line end past `SLICE` characters, or the end. */
+function sliceEnd(text: string, at: number): number {
+  if (text.length - at <= SLICE) return text.length;
+  const end = text.indexOf('\n', at + SLICE);
+  return end < 0 ? text.length : end + 1;
+}
+
 /**
- * The events of an SSE body, in order, one batch per read of the body (never an empty batch):
+ * The events of an SSE body, in order, in batches of one read of the body or of a slice of a
+ * large read (never an empty batch):
  * a read from a fast server holds hundreds of events, and handing them over one by one through
  * an async generator would cost a promise each. Returning early (a `break` upstream) cancels the
  * body. Errors of the body (a reset, an abort) propagate as they are; the caller classifies them.
@@ -151,6 +162,12 @@ export async function* readEventBatches(
   });
   const line: LineState = { atLineStart: true, inComment: false };
   let finished = false;
+  // A new array for the next events: the consumer owns this one.
+  const take = () => {
+    const events = batch;
+    batch = [];
+    return events;
+  };
   try {
     for (;;) {
       idle?.waiting();
@@ -162,19 +179,25 @@ export async function* readEventBatches(
         finished = true;
       } else {
         const text = decoder.decode(value, { stream: true });
-        parser.feed(text);
+        // A large read (a fast server: hundreds of events) is parsed a slice at a time, as the
+        // consumer gets to it: the events of one slice exist at once, not those of the whole read
+        // (200 concurrent streams each holding a read's worth of event objects is megabytes).
+        let at = sliceEnd(text, 0);
+        parser.feed(at === text.length ? text : text.slice(0, at));
         if (idle) {
           idle.received(batch.length > 0 || carriesData(text, line));
           advance(text, line);
         }
+        while (at < text.length) {
+          if (overflow) throw tooLarge();
+          if (batch.length > 0) yield take();
+          const end = sliceEnd(text, at);
+          parser.feed(text.slice(at, end));
+          at = end;
+        }
       }
       if (overflow) throw tooLarge();
-      if (batch.length > 0) {
-        // A new array for the next read: the consumer owns this one.
-        const events = batch;
-        batch = [];
-        yield events;
-      }
+      if (batch.length > 0) yield take();
       if (finished) return;
     }
   } finally {
