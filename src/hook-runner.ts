@@ -158,26 +158,45 @@ class Call implements CallHooks {
     this.#firstChunk = performance.now() - this.#started;
     const entries = this.#with('onChunk');
     return (inner) => {
+      // A hook that throws on a chunk ends the stream: the hooks told, the request aborted.
+      const failed = async (error: HookError): Promise<never> => {
+        const told = this.end(error);
+        await inner.return?.();
+        throw await told;
+      };
+      // The chunk hooks in order, from `from`. Synchronous hooks cost no promise per chunk; an
+      // async one is awaited before the chunk is handed over, and the ones after it run then.
+      const chunk = (result: IteratorResult<T>, from: number): IteratorResult<T> | Promise<IteratorResult<T>> => {
+        for (let i = from; i < entries.length; i++) {
+          const entry = entries[i]!;
+          let out: unknown;
+          try {
+            out = entry.hooks.onChunk!(result.value as never, this.info);
+          } catch (error) {
+            return failed(this.#threw(entry, 'onChunk', error));
+          }
+          if (isThenable(out)) {
+            return Promise.resolve(out).then(
+              () => chunk(result, i + 1),
+              (error: unknown) => failed(this.#threw(entry, 'onChunk', error)),
+            );
+          }
+        }
+        return result;
+      };
       const followed: ObservableIterator<T> = {
         next: () =>
           inner.next().then(
-            async (result) => {
+            (result) => {
               if (result.done) {
-                const error = await this.end();
-                if (error) throw error;
-                return result;
+                return this.end().then((error) => {
+                  if (error) throw error;
+                  return result;
+                });
               }
               this.#chunks!++;
               this.#read(result.value);
-              try {
-                for (const entry of entries) await this.#run(entry, 'onChunk', () => entry.hooks.onChunk!(result.value as never, this.info));
-              } catch (error) {
-                // A hook that throws on a chunk ends the stream: the hooks told, the request aborted.
-                const told = this.end(error);
-                await inner.return?.();
-                throw await told;
-              }
-              return result;
+              return entries.length === 0 ? result : chunk(result, 0);
             },
             async (error: unknown) => {
               throw await this.end(error);
@@ -266,8 +285,13 @@ class Call implements CallHooks {
     try {
       return await call();
     } catch (error) {
-      throw this.#error(entry, hook, `threw: ${error instanceof Error ? error.message : String(error)}${suffix}`, error);
+      throw this.#threw(entry, hook, error, suffix);
     }
+  }
+
+  /** The `HookError` for what a hook threw. */
+  #threw(entry: Entry, hook: HookName, error: unknown, suffix = ''): HookError {
+    return this.#error(entry, hook, `threw: ${error instanceof Error ? error.message : String(error)}${suffix}`, error);
   }
 
   #error(entry: Entry, hook: HookName, what: string, cause?: unknown): HookError {
@@ -331,4 +355,8 @@ function isLike<T>(value: unknown, ...keys: string[]): value is T {
 
 function describe(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object of another kind' : `a ${typeof value}`;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }

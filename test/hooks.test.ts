@@ -476,6 +476,42 @@ describe('streams', () => {
     expect(r.of('onEnd')[0]!.args[0]).toMatchObject({ outcome: 'error', error, chunks: 2 });
   });
 
+  it('an async onChunk hook is awaited before the chunk is handed over, and the hooks after it run in order', async () => {
+    const order: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const hooks: Hooks[] = [
+      {
+        name: 'slow',
+        async onChunk() {
+          order.push('slow:start');
+          await gate;
+          order.push('slow:end');
+        },
+      },
+      { name: 'fast', onChunk: () => void order.push('fast') },
+    ];
+    const stream = await client({ hooks }).chat.completions.create(streamed('a b'));
+    const iterator = stream[Symbol.asyncIterator]();
+    const first = iterator.next().then(() => order.push('chunk'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(order).toEqual(['slow:start']);
+    release();
+    await first;
+    expect(order).toEqual(['slow:start', 'slow:end', 'fast', 'chunk']);
+    await iterator.return?.();
+  });
+
+  it('an async onChunk hook that rejects ends the stream with a HookError naming it', async () => {
+    const hooks: Hooks = { name: 'remote', onChunk: () => Promise.reject(new Error('collector down')) };
+    const stream = await client({ hooks }).chat.completions.create(streamed('a b c'));
+    const error = await (async () => {
+      for await (const _ of stream);
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HookError);
+    expect(error).toMatchObject({ hook: 'onChunk', source: '"remote"', message: 'chat: the onChunk hook of "remote" threw: collector down' });
+  });
+
   it('the helpers’ calls run the hooks too: a parse() stream, each request of a runTools() loop', async () => {
     const r = recorder();
     const c = client({ hooks: r.hooks });
