@@ -12,15 +12,17 @@ import { root } from './artifact';
  * measured + ~10% on 2026-11-22, after zod left the up-front path (18 771 B and 19 858 B); raised
  * to measured + ~3% after the second hardening round (issue 13: the key masked in every error,
  * redirects followed by the SDK, a keep-alive-proof idle timer, cancellation of every wait; 22 639 B
- * and 23 688 B, with debug logging and preflight moved behind `import()`). Lower them as the size
- * work lands; raise one only with a reason in the commit message. The target for `streamingChat`
- * is 12 KiB.
+ * and 23 688 B, with debug logging and preflight moved behind `import()`). Raised to measured +
+ * ~3% after the fourth round (24 702 B and 25 750 B): the official client's stream events and
+ * `chat.completions.stream()` (about 1 KB: the events are computed only when listened to, but the
+ * code is up front), the hooks' checks (about 190 B; the runner is behind `import()`). Lower them as the size work lands; raise one only with a reason in the
+ * commit message. The target for `streamingChat` is 12 KiB.
  */
 export const CEILINGS = {
   /** `new Client(...)` + one streaming `chat.completions.create` iterated with `for await`. */
-  streamingChat: 23_300,
+  streamingChat: 25_400,
   /** Everything `inference-sdk` exports (`export * from`), i.e. no tree-shaking by the user. */
-  wholeEntry: 24_400,
+  wholeEntry: 26_500,
 } as const;
 
 export const TARGET_STREAMING_CHAT = 12 * 1024;
