@@ -23,15 +23,21 @@ export interface ChatCompletionStreamEvents {
   chunk: (chunk: ChatCompletionChunk) => void;
   /** A text fragment, and the text so far (the official client's older event). */
   content: (delta: string, snapshot: string) => void;
+  /** A text fragment, and the text so far. */
   'content.delta': (event: { delta: string; snapshot: string }) => void;
+  /** The whole text, when the choice finishes (if it had any). */
   'content.done': (event: { content: string }) => void;
   /** A reasoning fragment, whichever field the server used (not in the official client). */
   'reasoning.delta': (event: { delta: string; snapshot: string }) => void;
+  /** The whole reasoning, when the choice finishes (if it had any). */
   'reasoning.done': (event: { reasoning: string }) => void;
+  /** A fragment of a refusal, and the refusal so far. */
   'refusal.delta': (event: { delta: string; snapshot: string }) => void;
+  /** The whole refusal, when the choice finishes (if it had one). */
   'refusal.done': (event: { refusal: string }) => void;
   /** A fragment of a tool call's arguments (`index` numbers the calls 0, 1, 2 …). */
   'tool_calls.function.arguments.delta': (event: { name: string; index: number; arguments: string; arguments_delta: string }) => void;
+  /** A tool call's whole arguments, once the call is complete (the next call began, or the choice finished). */
   'tool_calls.function.arguments.done': (event: { name: string; index: number; arguments: string }) => void;
   /** The whole completion, when the stream ended normally. */
   finalChatCompletion: (completion: ChatCompletion) => void;

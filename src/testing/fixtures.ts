@@ -25,7 +25,7 @@ export const MOCK_API_KEY = 'mock-key';
 
 /**
  * A model the mock server serves. Only `id` is required: the other fields
- * get defaults (see {@link toModelObject}) so that tests can declare models
+ * get defaults (filled in by the mock) so that tests can declare models
  * tersely while the server still answers with every field of the spec.
  *
  * @example
