@@ -71,7 +71,9 @@ export function ensureInstalled(folder) {
   console.error(`[tools] installing ${folder}/ (${holds}; for ${usedBy}) from its lockfile ...`);
   const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd: path.join(root, folder),
-    stdio: ['ignore', 'inherit', 'inherit'],
+    // npm's report ("added 212 packages") to stderr: stdout is the wrapped command's own output,
+    // which a caller may parse (test/lint-walls.test.ts reads JSON from it).
+    stdio: ['ignore', 2, 'inherit'],
     env: quietEnv,
   });
   if (result.status !== 0) {
