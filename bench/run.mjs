@@ -191,12 +191,12 @@ const STREAMING_CHAT = {
 };
 
 /**
- * What a Worker or a Lambda ships: one file, no code splitting, so everything the code may load
- * (validation included) is in it.
+ * esbuild's options for one client's streaming chat: bundled for the browser, minified,
+ * tree-shaken, written to memory.
  * @param {string} name @param {string} contents
  */
-async function singleFile(name, contents) {
-  const result = await build({
+const bundleOptions = (name, contents) =>
+  /** @type {const} */ ({
     stdin: { contents, resolveDir: join(root, 'bench'), loader: 'js', sourcefile: `${name}-entry.js` },
     bundle: true,
     platform: 'browser',
@@ -207,6 +207,14 @@ async function singleFile(name, contents) {
     metafile: true,
     logLevel: 'silent',
   });
+
+/**
+ * What a Worker or a Lambda ships: one file, no code splitting, so everything the code may load
+ * (validation included) is in it.
+ * @param {string} name @param {string} contents
+ */
+async function singleFile(name, contents) {
+  const result = await build(bundleOptions(name, contents));
   return result.outputFiles.reduce((total, file) => total + gzipSync(file.contents).length, 0);
 }
 
@@ -216,19 +224,7 @@ async function bundleSizes() {
   for (const [name, contents] of Object.entries(STREAMING_CHAT)) {
     const outdir = mkdtempSync(join(tmpdir(), 'bench-bundle-'));
     try {
-      const result = await build({
-        stdin: { contents, resolveDir: join(root, 'bench'), loader: 'js', sourcefile: `${name}-entry.js` },
-        bundle: true,
-        platform: 'browser',
-        format: 'esm',
-        minify: true,
-        treeShaking: true,
-        splitting: true,
-        outdir,
-        write: false,
-        metafile: true,
-        logLevel: 'silent',
-      });
+      const result = await build({ ...bundleOptions(name, contents), splitting: true, outdir });
       const gz = Object.fromEntries(result.outputFiles.map((f) => [relative(root, f.path), gzipSync(f.contents).length]));
       const outputs = result.metafile.outputs;
       const entry = Object.keys(outputs).find((k) => outputs[k]?.entryPoint !== undefined) ?? '';

@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -23,7 +23,7 @@ import {
   Stream,
 } from '../src/index';
 import { useMockServer } from './support/mock-server';
-import { pause, startFaultServer, type FaultServer } from './support/fault-server';
+import { pause, startFaultServer, useFaultServers } from './support/fault-server';
 import { delay, outcome, within } from './support/settle';
 import { expectNoSecret, spyLogger } from './support/secrets';
 
@@ -45,25 +45,8 @@ const completionBody = (content: string) => ({
 
 const { server: mock } = useMockServer({ apiKeys: { [KEY]: 'all' } });
 
-const opened: FaultServer[] = [];
-async function faultServer(...args: Parameters<typeof startFaultServer>) {
-  const server = await startFaultServer(...args);
-  opened.push(server);
-  return server;
-}
-
-/** Timers still pending (Node lists each as 'Timeout'). */
-const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
-let timersBefore = 0;
-beforeEach(() => {
+const { faultServer } = useFaultServers(() => {
   mock.clear();
-  timersBefore = timers();
-});
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((s) => s.close()));
-  // Nothing of the SDK outlives its call: no timer is left behind.
-  await new Promise((resolve) => setImmediate(resolve));
-  expect(timers()).toBeLessThanOrEqual(timersBefore);
 });
 
 const client = (baseURL: string, options: ClientOptions = {}) => new Client({ apiKey: KEY, baseURL, logLevel: 'off', ...options });

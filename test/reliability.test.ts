@@ -7,7 +7,7 @@ import { getEventListeners } from 'node:events';
 import { inspect } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -24,7 +24,7 @@ import {
   extras,
 } from '../src/index';
 import { useMockServer } from './support/mock-server';
-import { pause, startFaultServer, type FaultServer } from './support/fault-server';
+import { pause, startFaultServer, useFaultServers } from './support/fault-server';
 
 const KEY = 'sk-live-SECRET-KEY-0123456789abcdef';
 const messages = [{ role: 'user' as const, content: 'hi' }];
@@ -35,25 +35,8 @@ const sse = (...events: unknown[]) => events.map((e) => `data: ${typeof e === 's
 
 const { server: mock } = useMockServer({ apiKeys: { [KEY]: 'all' } });
 
-const opened: FaultServer[] = [];
-async function faultServer(...args: Parameters<typeof startFaultServer>) {
-  const server = await startFaultServer(...args);
-  opened.push(server);
-  return server;
-}
-
-/** The SDK's timers still pending (Node lists each as 'Timeout'). */
-const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
-let timersBefore = 0;
-beforeEach(() => {
+const { faultServer } = useFaultServers(() => {
   mock.requests.length = 0;
-  timersBefore = timers();
-});
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((s) => s.close()));
-  // No timer of the SDK outlives its request (a leaked one would keep serverless functions alive).
-  await new Promise((resolve) => setImmediate(resolve));
-  expect(timers()).toBeLessThanOrEqual(timersBefore);
 });
 
 const client = (baseURL: string, options: ClientOptions = {}) => new Client({ apiKey: KEY, baseURL, logLevel: 'off', ...options });

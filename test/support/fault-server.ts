@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { afterEach, beforeEach, expect } from 'vitest';
 
 export interface FaultServer {
   /** Base URL ending in /v1. */
@@ -68,4 +69,33 @@ export function pause(res: ServerResponse, ms: number): Promise<boolean> {
     };
     res.once('close', onClose);
   });
+}
+
+/** Timers still pending (Node lists each as 'Timeout'). */
+const pendingTimers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+
+/**
+ * Fault servers for a test file: `faultServer()` starts one that is closed after the test, and
+ * each test must leave no more timers than it found (nothing of the SDK outlives its call: a
+ * leaked timer keeps a serverless function alive). `before` runs before each test.
+ */
+export function useFaultServers(before: () => void = () => {}): { faultServer: typeof startFaultServer } {
+  const opened: FaultServer[] = [];
+  let timersBefore = 0;
+  beforeEach(() => {
+    before();
+    timersBefore = pendingTimers();
+  });
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((s) => s.close()));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(pendingTimers()).toBeLessThanOrEqual(timersBefore);
+  });
+  return {
+    async faultServer(...args) {
+      const server = await startFaultServer(...args);
+      opened.push(server);
+      return server;
+    },
+  };
 }
