@@ -19,14 +19,11 @@ export function load(app) {
   app.converter.on(Converter.EVENT_CREATE_DOCUMENT, (_context, doc) => {
     // Listed as "Guides" in the navigation, not typedoc's "Documents".
     doc.frontmatter['group'] ??= 'Guides';
-    // The first line may span several parts: "# Migrating from the ", "`openai`", " package\n…".
+    // The heading may span several parts: "# Migrating from the ", "`openai`", " package\n…",
+    // and a generated guide starts with an HTML comment ("Generated from …") before it.
     // The heading stays in the page: typedoc's document pages have no title of their own.
-    let line = '';
-    for (const part of doc.content) {
-      const end = part.kind === 'text' ? part.text.indexOf('\n') : -1;
-      line += end === -1 ? part.text : part.text.slice(0, end);
-      if (end !== -1) break;
-    }
+    const lines = doc.content.map((part) => part.text).join('').split('\n');
+    const line = lines.find((l) => l.trim() !== '' && !/^\s*<!--.*-->\s*$/.test(l)) ?? '';
     const heading = /^#[ \t]+(.+?)[ \t]*$/.exec(line);
     if (heading) titles.set(doc, heading[1].replace(/`/g, ''));
   });
