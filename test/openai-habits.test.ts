@@ -5,7 +5,7 @@
  * the request id.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { APIConnectionError, APIUserAbortError, Client, NotFoundError, type ChatCompletion, type ChatCompletionChunk } from '../src/index';
+import { APIConnectionError, APIUserAbortError, Client, NotFoundError, type ChatCompletion, type ChatCompletionChunk, type ChatCompletionMessageParam } from '../src/index';
 import { startMockServer, type MockServer } from '../src/testing';
 
 let server: MockServer;
@@ -154,5 +154,76 @@ describe('openai names', () => {
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error.requestID).toBe(error.requestId);
     expect(error.requestID).toMatch(/.+/);
+  });
+});
+
+describe("a reply's message pushed back into messages", () => {
+  /** A completion whose one choice has `message`, as a server sends it. */
+  const reply = (message: Record<string, unknown>) => ({
+    body: { id: 'c1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message, finish_reason: 'stop' }] },
+  });
+  /** Ask, push the reply's message back, ask again: the assistant message as the server got it. */
+  async function roundTrip(message: Record<string, unknown>) {
+    server.enqueue(reply(message));
+    const history: ChatCompletionMessageParam[] = [...messages];
+    const first = (await client.chat.completions.create({ model: 'mock/echo', messages: history })).choices[0]!.message;
+    history.push(first);
+    await client.chat.completions.create({ model: 'mock/echo', messages: history });
+    return { message: first, sent: (server.requests[1]?.body as { messages: unknown[] }).messages[1] };
+  }
+
+  it('Mistral: thinking parts become `reasoning` and `content` text, and go back as text only (Mistral rejects extra fields)', async () => {
+    const { message, sent } = await roundTrip({
+      role: 'assistant',
+      content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'Six times seven.' }] }, { type: 'text', text: '42' }],
+    });
+    expect(message).toMatchObject({ content: '42', reasoning: 'Six times seven.', refusal: null });
+    expect(message).toHaveProperty('content_parts');
+    expect(sent).toEqual({ role: 'assistant', content: '42' });
+  });
+
+  it("DeepSeek: `reasoning_content` goes back (tool loops need it), the SDK's `reasoning` does not", async () => {
+    const tool_calls = [{ id: 't1', type: 'function', function: { name: 'add', arguments: '{"a":1}' } }];
+    const { message, sent } = await roundTrip({ role: 'assistant', content: null, reasoning_content: 'Use the tool.', tool_calls });
+    expect(message.reasoning).toBe('Use the tool.');
+    expect(sent).toEqual({ role: 'assistant', content: null, reasoning_content: 'Use the tool.', tool_calls });
+  });
+
+  it('a `reasoning` the server sent itself, and a refusal, go back as they came; unknown fields too', async () => {
+    const { sent } = await roundTrip({ role: 'assistant', content: 'No.', reasoning: 'Unsafe.', refusal: 'I cannot help.', vendor_note: 1 });
+    expect(sent).toEqual({ role: 'assistant', content: 'No.', reasoning: 'Unsafe.', refusal: 'I cannot help.', vendor_note: 1 });
+  });
+
+  it("parse()'s `parsed` and `parsed_arguments` stay home; the caller's objects are not changed", async () => {
+    const message = {
+      role: 'assistant' as const,
+      content: '{"n":1}',
+      refusal: null,
+      parsed: { n: 1 },
+      tool_calls: [{ id: 't1', type: 'function' as const, function: { name: 'f', arguments: '{}', parsed_arguments: {} } }],
+    };
+    const copy = structuredClone(message);
+    await client.chat.completions.create({ model: 'mock/echo', messages: [...messages, message] });
+    expect((server.requests[0]?.body as { messages: unknown[] }).messages[1]).toEqual({
+      role: 'assistant',
+      content: '{"n":1}',
+      tool_calls: [{ id: 't1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+    });
+    expect(message).toEqual(copy);
+  });
+
+  it("a stream's finalMessage() goes back the same way", async () => {
+    server.enqueue({
+      events: [
+        { id: 's', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { role: 'assistant', reasoning_content: 'Hm.' }, finish_reason: null }] },
+        { id: 's', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'Yes.' }, finish_reason: 'stop' }] },
+        '[DONE]',
+      ],
+    });
+    const stream = client.chat.completions.stream({ model: 'mock/echo', messages });
+    const final = await stream.finalMessage();
+    expect(final).toMatchObject({ content: 'Yes.', reasoning: 'Hm.', refusal: null });
+    await client.chat.completions.create({ model: 'mock/echo', messages: [...messages, final] });
+    expect((server.requests[1]?.body as { messages: unknown[] }).messages[1]).toEqual({ role: 'assistant', content: 'Yes.', reasoning_content: 'Hm.' });
   });
 });

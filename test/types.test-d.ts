@@ -14,6 +14,7 @@ import type {
   CompletionUsage,
   FinishReason,
   ChatCompletionCreateParams,
+  ChatCompletionMessage,
   ChatCompletionMessageParam,
   ClientOptions,
   Completion,
@@ -63,6 +64,18 @@ describe('request types', () => {
       { role: 'tool', tool_call_id: 'c1', content: '42' },
     ];
     expectTypeOf(messages).toExtend<ChatCompletionCreateParams['messages']>();
+  });
+
+  it('take a reply\'s message back into the conversation, as openai users do', () => {
+    // The tool loop by hand: the assistant's message (normalized: `reasoning`, `refusal`,
+    // annotations) is pushed as it is, then one tool message per call.
+    expectTypeOf<ChatCompletionMessage>().toExtend<ChatCompletionMessageParam>();
+    const continued = (messages: ChatCompletionMessageParam[], message: ChatCompletionMessage): ChatCompletionCreateParams['messages'] => {
+      messages.push(message);
+      for (const call of message.tool_calls ?? []) messages.push({ role: 'tool', tool_call_id: call.id, content: call.function.arguments });
+      return messages;
+    };
+    expectTypeOf(continued).returns.toExtend<ChatCompletionMessageParam[]>();
   });
 
   it('reject an unknown role', () => {

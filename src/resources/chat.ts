@@ -10,6 +10,7 @@ import type { EventReader } from '../stream/events';
 import { toolCallIndexer } from '../stream/tool-call-index';
 import { validator } from '../validate';
 import { checkBody } from './check-body';
+import { sentMessages } from './sent-messages';
 
 /** Each chunk of one stream: its tool calls numbered across the stream, then normalized. */
 const chunkReader: EventReader<ChatCompletionChunk> = (context) => {
@@ -80,7 +81,9 @@ export class ChatCompletionsResource {
     checkRequestOptions(options, 'chat.completions.create');
     const ctx = this.#ctx;
     // Serialised here, so that a body JSON cannot carry (a BigInt, a cycle) throws at the call site.
-    const json = serializeBody(body, 'chat.completions.create(body)');
+    // A reply's message pushed back goes without the fields the SDK added (sent-messages.ts).
+    const messages = sentMessages(body.messages);
+    const json = serializeBody(messages === body.messages ? body : { ...body, messages }, 'chat.completions.create(body)');
     const spec = { method: 'POST', path: '/chat/completions', body, json, options, before: ctx.preflight && ((wait: Wait) => ctx.preflight!(body, wait)) } as const;
     if (body.stream === true) {
       return streamCall<ChatCompletionChunk, ChatCompletionStream>(
