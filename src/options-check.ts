@@ -93,8 +93,8 @@ export function resolveClientOptions(options: ClientOptions): {
   };
 }
 
-/** Check per-request options at the call site. */
-export function checkRequestOptions(options: RequestOptions | undefined, method: string): void {
+/** Check per-request options at the call site; `hasBody` is false for calls that send none (GETs). */
+export function checkRequestOptions(options: RequestOptions | undefined, method: string, hasBody = true): void {
   if (options === undefined) return;
   if (typeof options !== 'object' || options === null) {
     throw new InferenceError(`${method}: request options must be an object.`);
@@ -115,6 +115,22 @@ export function checkRequestOptions(options: RequestOptions | undefined, method:
     throw new InferenceError(`${method}: \`signal\` must be an AbortSignal.`);
   }
   checkHeaders(options.headers, 'headers');
+  if (options.extraBody !== undefined) checkExtraBody(options.extraBody, method, hasBody);
+}
+
+/**
+ * `extraBody` adds fields to a JSON body, so it must be a plain object, on a call that has a body,
+ * without `stream` (which decides how the SDK reads the response, so it belongs in the typed body).
+ */
+function checkExtraBody(extra: unknown, method: string, hasBody: boolean): void {
+  if (!hasBody) throw new InferenceError(`${method}: \`extraBody\` adds fields to a JSON body, and this call sends none.`);
+  const proto: unknown = typeof extra === 'object' && extra !== null ? Object.getPrototypeOf(extra) : undefined;
+  if (proto !== Object.prototype && proto !== null) {
+    throw new InferenceError(`${method}: \`extraBody\` must be a plain object of body fields, like { top_k: 40 }.`);
+  }
+  if (Object.hasOwn(extra as object, 'stream')) {
+    throw new InferenceError(`${method}: \`stream\` goes in the body, not in \`extraBody\`: the SDK reads the response by it.`);
+  }
 }
 
 /**

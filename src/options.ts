@@ -166,6 +166,24 @@ export interface RequestOptions {
   query?: QueryInit | undefined;
   /** Merged over the client's `fetchOptions`. */
   fetchOptions?: FetchOptions | undefined;
+  /**
+   * Fields to send in the JSON body besides the typed parameters: a server's own parameters, such
+   * as vLLM's `top_k` or `repetition_penalty`, llama.cpp's `grammar` or OpenRouter's `provider`.
+   * They are added to the body as given, and are seen by hooks and telemetry like the rest of
+   * it. A field may not be both here and in the body, and `stream` belongs in the body (the SDK
+   * reads the response by it); either mistake throws at the call site. Only for calls with a
+   * body (`chat.completions.*`, `completions.create`). Unlike the official client's `body`
+   * option, which replaces the whole body, this adds to it.
+   *
+   * @example
+   * ```ts
+   * await client.chat.completions.create(
+   *   { model: 'acme/chat-1', messages: [{ role: 'user', content: 'Hi' }], temperature: 0.7 },
+   *   { extraBody: { top_k: 40, repetition_penalty: 1.1 } },
+   * );
+   * ```
+   */
+  extraBody?: Readonly<Record<string, unknown>> | undefined;
   /** Hooks for this call only, run after the client's (see {@link Hooks}). */
   hooks?: Hooks | readonly Hooks[] | undefined;
 }
@@ -241,5 +259,6 @@ export const REQUEST_OPTIONS = {
   headers: true,
   query: true,
   fetchOptions: true,
+  extraBody: true,
   hooks: true,
 } as const satisfies Record<keyof RequestOptions, true>;

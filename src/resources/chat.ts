@@ -10,6 +10,7 @@ import type { EventReader } from '../stream/events';
 import { toolCallIndexer } from '../stream/tool-call-index';
 import { validator } from '../validate';
 import { checkBody } from './check-body';
+import { withExtraBody } from './extra-body';
 import { sentMessages } from './sent-messages';
 
 /** Each chunk of one stream: its tool calls numbered across the stream, then normalized. */
@@ -80,11 +81,12 @@ export class ChatCompletionsResource {
     checkBody(body, 'chat.completions.create', 'messages');
     checkRequestOptions(options, 'chat.completions.create');
     const ctx = this.#ctx;
+    const sent = withExtraBody(body, options?.extraBody, 'chat.completions.create');
     // Serialised here, so that a body JSON cannot carry (a BigInt, a cycle) throws at the call site.
     // A reply's message pushed back goes without the fields the SDK added (sent-messages.ts).
     const messages = sentMessages(body.messages);
-    const json = serializeBody(messages === body.messages ? body : { ...body, messages }, 'chat.completions.create(body)');
-    const spec = { method: 'POST', path: '/chat/completions', body, json, options, before: ctx.preflight && ((wait: Wait) => ctx.preflight!(body, wait)) } as const;
+    const json = serializeBody(messages === body.messages ? sent : { ...sent, messages }, 'chat.completions.create(body)');
+    const spec = { method: 'POST', path: '/chat/completions', body: sent, json, options, before: ctx.preflight && ((wait: Wait) => ctx.preflight!(body, wait)) } as const;
     if (body.stream === true) {
       return streamCall<ChatCompletionChunk, ChatCompletionStream>(
         this.#ctx,

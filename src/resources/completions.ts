@@ -7,6 +7,7 @@ import type { RequestOptions } from '../options';
 import { checkRequestOptions } from '../options-check';
 import { serializeBody, type RequestContext, type Wait } from '../request';
 import { checkBody } from './check-body';
+import { withExtraBody } from './extra-body';
 
 /**
  * Legacy completion parameters without streaming.
@@ -63,8 +64,9 @@ export class Completions {
     checkRequestOptions(options, 'completions.create');
     const ctx = this.#ctx;
     // Serialised here, so that a body JSON cannot carry (a BigInt, a cycle) throws at the call site.
-    const json = serializeBody(body, 'completions.create(body)');
-    const spec = { method: 'POST', path: '/completions', body, json, options, before: ctx.preflight && ((wait: Wait) => ctx.preflight!(body, wait)) } as const;
+    const sent = withExtraBody(body, options?.extraBody, 'completions.create');
+    const json = serializeBody(sent, 'completions.create(body)');
+    const spec = { method: 'POST', path: '/completions', body: sent, json, options, before: ctx.preflight && ((wait: Wait) => ctx.preflight!(body, wait)) } as const;
     if (body.stream === true) {
       // Each event of a legacy stream is a Completion carrying a text fragment.
       return streamCall(this.#ctx, spec, eventsOf(normalizeCompletion), (source, controller) => new Stream(source, controller));

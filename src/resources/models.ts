@@ -36,7 +36,7 @@ export class Models {
    * ```
    */
   list(options?: RequestOptions): PagePromise<ModelList, Model> {
-    checkRequestOptions(options, 'models.list');
+    checkRequestOptions(options, 'models.list', false);
     return jsonCall(this.#ctx, { method: 'GET', path: '/models', options }, normalizeModelList, PagePromise<ModelList, Model>);
   }
 
@@ -53,7 +53,7 @@ export class Models {
    * ```
    */
   retrieve(slug: string, options?: RequestOptions): APIPromise<Model> {
-    checkRequestOptions(options, 'models.retrieve');
+    checkRequestOptions(options, 'models.retrieve', false);
     return jsonCall(this.#ctx, { method: 'GET', path: `/models/${encodeSlug(slug)}`, options }, normalizeModel);
   }
 

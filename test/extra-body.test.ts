@@ -1,0 +1,102 @@
+/**
+ * `extraBody`: a server's own parameters (vLLM's `top_k`, llama.cpp's `grammar`, OpenRouter's
+ * `provider`) sent beside the typed ones, through every call that has a body, as the local server
+ * receives them; and the mistakes it refuses at the call site, before anything is sent.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Client, InferenceError, type HookInfo } from '../src/index';
+import { startMockServer, type MockServer } from '../src/testing';
+
+let server: MockServer;
+let client: Client;
+beforeAll(async () => {
+  server = await startMockServer();
+  client = new Client({ apiKey: server.apiKey, baseURL: server.url, maxRetries: 0, logLevel: 'off' });
+});
+afterAll(() => server.close());
+afterEach(() => server.clear());
+
+const messages = [{ role: 'user' as const, content: 'hi' }];
+const sent = (i: number) => server.requests[i]?.body as Record<string, unknown>;
+
+describe('extraBody sends fields the types do not name', () => {
+  it('chat.completions.create: added to the typed body, which is left untouched', async () => {
+    const body = { model: 'mock/echo', messages, temperature: 0.5 };
+    const before = structuredClone(body);
+    const completion = await client.chat.completions.create(body, { extraBody: { top_k: 40, chat_template_kwargs: { enable_thinking: false } } });
+    expect(completion.choices[0]!.message.content).toBe('You said: hi');
+    expect(sent(0)).toEqual({ model: 'mock/echo', messages, temperature: 0.5, top_k: 40, chat_template_kwargs: { enable_thinking: false } });
+    expect(body).toEqual(before);
+  });
+
+  it('a streamed chat, stream(), parse() and legacy completions send them too', async () => {
+    const stream = await client.chat.completions.create({ model: 'mock/echo', messages, stream: true }, { extraBody: { min_p: 0.1 } });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe('You said: hi');
+    await client.chat.completions.stream({ model: 'mock/echo', messages }, { extraBody: { grammar: 'root ::= "x"' } }).finalContent();
+    await client.chat.completions.parse({ model: 'mock/echo', messages }, { extraBody: { provider: { order: ['a'] } } });
+    await client.completions.create({ model: 'mock/echo', prompt: 'hi' }, { extraBody: { repetition_penalty: 1.1 } });
+    expect(server.requests.map((r) => r.body)).toMatchObject([
+      { stream: true, min_p: 0.1 },
+      { stream: true, grammar: 'root ::= "x"' },
+      { provider: { order: ['a'] } },
+      { prompt: 'hi', repetition_penalty: 1.1 },
+    ]);
+  });
+
+  it('every request of a runTools() loop carries them', async () => {
+    server.enqueue(
+      { reply: { tool_calls: [{ name: 'add', arguments: { a: 1, b: 2 } }] } },
+      { reply: { content: 'three' } },
+    );
+    const runner = client.chat.completions.runTools(
+      {
+        model: 'mock/echo',
+        messages,
+        tools: [{ type: 'function', function: { name: 'add', parameters: { type: 'object' }, function: (args: { a: number; b: number }) => args.a + args.b } }],
+      },
+      { extraBody: { top_k: 1 } },
+    );
+    expect(await runner.finalContent()).toBe('three');
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests.map((r) => (r.body as Record<string, unknown>).top_k)).toEqual([1, 1]);
+  });
+
+  it('hooks see the body as sent, extra fields included', async () => {
+    const bodies: unknown[] = [];
+    await client.chat.completions.create(
+      { model: 'mock/echo', messages },
+      { extraBody: { top_k: 5 }, hooks: { beforeRequest: (_request: Request, info: HookInfo) => void bodies.push(info.body) } },
+    );
+    expect(bodies).toEqual([{ model: 'mock/echo', messages, top_k: 5 }]);
+  });
+});
+
+describe('extraBody mistakes throw at the call site, and nothing is sent', () => {
+  const cases: [string, () => unknown, RegExp][] = [
+    ['a field also in the body', () => client.chat.completions.create({ model: 'mock/echo', messages, temperature: 1 }, { extraBody: { temperature: 0 } }), /`temperature` is both in the body and in `extraBody`/],
+    ['stream', () => client.chat.completions.create({ model: 'mock/echo', messages }, { extraBody: { stream: true } }), /`stream` goes in the body, not in `extraBody`/],
+    ['stream, in stream()', () => client.chat.completions.stream({ model: 'mock/echo', messages }, { extraBody: { stream: false } }), /chat\.completions\.stream: `stream` goes in the body/],
+    ['an array', () => client.completions.create({ model: 'mock/echo', prompt: 'x' }, { extraBody: [1] as never }), /`extraBody` must be a plain object/],
+    ['a Map', () => client.chat.completions.create({ model: 'mock/echo', messages }, { extraBody: new Map([['top_k', 1]]) as never }), /`extraBody` must be a plain object/],
+    ['null', () => client.chat.completions.create({ model: 'mock/echo', messages }, { extraBody: null as never }), /`extraBody` must be a plain object/],
+    ['a call without a body', () => client.models.list({ extraBody: { top_k: 1 } }), /models\.list: `extraBody` adds fields to a JSON body, and this call sends none/],
+    ['runTools', () => client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [] }, { extraBody: { stream: true } }), /chat\.completions\.runTools: `stream` goes in the body/],
+  ];
+  it.each(cases)('%s', (_name, call, message) => {
+    let thrown: unknown;
+    try {
+      call();
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(InferenceError);
+    expect((thrown as Error).message).toMatch(message);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('a misspelt option name still gets its suggestion', () => {
+    expect(() => client.chat.completions.create({ model: 'mock/echo', messages }, { extraBdy: { top_k: 1 } } as never)).toThrow(/Did you mean `extraBody`\?/);
+  });
+});
