@@ -65,6 +65,7 @@ export function resolveClientOptions(options: ClientOptions): {
     throw new InferenceError('`fetch` must be a function with the signature of the global fetch.');
   }
   checkHeaders(options.defaultHeaders, 'defaultHeaders');
+  if (options.defaultBody !== undefined) checkBodyFields(options.defaultBody, 'new Client', 'defaultBody');
   if (options.idempotencyKeys !== undefined && typeof options.idempotencyKeys !== 'boolean') {
     throw new InferenceError(`\`idempotencyKeys\` must be true or false; got ${JSON.stringify(options.idempotencyKeys)}.`);
   }
@@ -82,6 +83,7 @@ export function resolveClientOptions(options: ClientOptions): {
       fetchOptions: options.fetchOptions,
       defaultHeaders: options.defaultHeaders,
       defaultQuery: options.defaultQuery,
+      defaultBody: options.defaultBody,
       dangerouslyAllowBrowser,
       logLevel,
       logger,
@@ -115,21 +117,23 @@ export function checkRequestOptions(options: RequestOptions | undefined, method:
     throw new InferenceError(`${method}: \`signal\` must be an AbortSignal.`);
   }
   checkHeaders(options.headers, 'headers');
-  if (options.extraBody !== undefined) checkExtraBody(options.extraBody, method, hasBody);
+  if (options.extraBody !== undefined) {
+    if (!hasBody) throw new InferenceError(`${method}: \`extraBody\` adds fields to a JSON body, and this call sends none.`);
+    checkBodyFields(options.extraBody, method, 'extraBody');
+  }
 }
 
 /**
- * `extraBody` adds fields to a JSON body, so it must be a plain object, on a call that has a body,
- * without `stream` (which decides how the SDK reads the response, so it belongs in the typed body).
+ * `extraBody` and `defaultBody` add fields to a JSON body, so each must be a plain object, without
+ * `stream` (which decides how the SDK reads the response, so it belongs in the typed body).
  */
-function checkExtraBody(extra: unknown, method: string, hasBody: boolean): void {
-  if (!hasBody) throw new InferenceError(`${method}: \`extraBody\` adds fields to a JSON body, and this call sends none.`);
-  const proto: unknown = typeof extra === 'object' && extra !== null ? Object.getPrototypeOf(extra) : undefined;
+function checkBodyFields(fields: unknown, where: string, option: string): void {
+  const proto: unknown = typeof fields === 'object' && fields !== null ? Object.getPrototypeOf(fields) : undefined;
   if (proto !== Object.prototype && proto !== null) {
-    throw new InferenceError(`${method}: \`extraBody\` must be a plain object of body fields, like { top_k: 40 }.`);
+    throw new InferenceError(`${where}: \`${option}\` must be a plain object of body fields, like { top_k: 40 }.`);
   }
-  if (Object.hasOwn(extra as object, 'stream')) {
-    throw new InferenceError(`${method}: \`stream\` goes in the body, not in \`extraBody\`: the SDK reads the response by it.`);
+  if (Object.hasOwn(fields as object, 'stream')) {
+    throw new InferenceError(`${where}: \`stream\` goes in the body, not in \`${option}\`: the SDK reads the response by it.`);
   }
 }
 

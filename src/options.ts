@@ -103,6 +103,18 @@ export interface ClientOptions {
   /** Query parameters sent with every request. */
   defaultQuery?: QueryInit | undefined;
   /**
+   * Fields added to the JSON body of every call that has one (`chat.completions.*`,
+   * `completions.create`): a server's own parameters you want on every request, such as
+   * OpenRouter's `provider` or Qwen's `enable_thinking`. A field the call sets itself, in its body
+   * or its `extraBody`, wins. `stream` may not be one of them.
+   *
+   * @example
+   * ```ts
+   * const router = new Client({ baseURL: 'https://openrouter.ai/api/v1', defaultBody: { provider: { sort: 'price' } } });
+   * ```
+   */
+  defaultBody?: Readonly<Record<string, unknown>> | undefined;
+  /**
    * Allow construction in a web page. Off by default because the page would expose your API key
    * to every visitor: only enable it with a key that is meant to be public (or a proxy).
    */
@@ -212,6 +224,7 @@ export interface ResolvedOptions {
   fetchOptions: FetchOptions | undefined;
   defaultHeaders: HeadersInit | undefined;
   defaultQuery: QueryInit | undefined;
+  defaultBody: Readonly<Record<string, unknown>> | undefined;
   dangerouslyAllowBrowser: boolean;
   logLevel: LogLevel;
   logger: Logger;
@@ -238,6 +251,7 @@ export const CLIENT_OPTIONS = {
   fetchOptions: true,
   defaultHeaders: true,
   defaultQuery: true,
+  defaultBody: true,
   dangerouslyAllowBrowser: true,
   logLevel: true,
   logger: true,

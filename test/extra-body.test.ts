@@ -1,7 +1,8 @@
 /**
- * `extraBody`: a server's own parameters (vLLM's `top_k`, llama.cpp's `grammar`, OpenRouter's
- * `provider`) sent beside the typed ones, through every call that has a body, as the local server
- * receives them; and the mistakes it refuses at the call site, before anything is sent.
+ * `extraBody` (per request) and `defaultBody` (per client): a server's own parameters (vLLM's
+ * `top_k`, llama.cpp's `grammar`, OpenRouter's `provider`) sent beside the typed ones, through
+ * every call that has a body, as the local server receives them; and the mistakes they refuse at
+ * the call site, before anything is sent.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client, InferenceError, type HookInfo } from '../src/index';
@@ -98,5 +99,36 @@ describe('extraBody mistakes throw at the call site, and nothing is sent', () =>
 
   it('a misspelt option name still gets its suggestion', () => {
     expect(() => client.chat.completions.create({ model: 'mock/echo', messages }, { extraBdy: { top_k: 1 } } as never)).toThrow(/Did you mean `extraBody`\?/);
+  });
+});
+
+describe('defaultBody: fields on every call with a body', () => {
+  it('added to chat and legacy bodies; a field the call sets (body or extraBody) wins; GETs send no body', async () => {
+    const router = client.withOptions({ defaultBody: { provider: { sort: 'price' }, top_k: 10, temperature: 1 } });
+    await router.chat.completions.create({ model: 'mock/echo', messages, temperature: 0 });
+    await router.chat.completions.create({ model: 'mock/echo', messages }, { extraBody: { top_k: 3 } });
+    await router.completions.create({ model: 'mock/echo', prompt: 'hi' });
+    await router.models.list();
+    expect(server.requests.map((r) => r.body)).toEqual([
+      { provider: { sort: 'price' }, top_k: 10, temperature: 0, model: 'mock/echo', messages },
+      { provider: { sort: 'price' }, top_k: 3, temperature: 1, model: 'mock/echo', messages },
+      { provider: { sort: 'price' }, top_k: 10, temperature: 1, model: 'mock/echo', prompt: 'hi' },
+      undefined,
+    ]);
+  });
+
+  it('a streamed chat keeps the defaults and the stream flag of its body', async () => {
+    const lean = new Client({ apiKey: server.apiKey, baseURL: server.url, maxRetries: 0, logLevel: 'off', defaultBody: { enable_thinking: false } });
+    const stream = await lean.chat.completions.create({ model: 'mock/echo', messages, stream: true });
+    for await (const _ of stream) void _;
+    expect(server.requests[0]?.body).toMatchObject({ enable_thinking: false, stream: true });
+  });
+
+  it.each([
+    ['stream', { stream: true }, /new Client: `stream` goes in the body, not in `defaultBody`/],
+    ['an array', [1], /new Client: `defaultBody` must be a plain object/],
+    ['a string', 'top_k=1', /new Client: `defaultBody` must be a plain object/],
+  ])('refuses %s when the client is made', (_name, defaultBody, message) => {
+    expect(() => new Client({ apiKey: 'k', baseURL: server.url, defaultBody: defaultBody as never })).toThrow(message);
   });
 });

@@ -81,7 +81,7 @@ export class ChatCompletionsResource {
     checkBody(body, 'chat.completions.create', 'messages');
     checkRequestOptions(options, 'chat.completions.create');
     const ctx = this.#ctx;
-    const sent = withExtraBody(body, options?.extraBody, 'chat.completions.create');
+    const sent = withExtraBody(body, ctx.options.defaultBody, options?.extraBody, 'chat.completions.create');
     // Serialised here, so that a body JSON cannot carry (a BigInt, a cycle) throws at the call site.
     // A reply's message pushed back goes without the fields the SDK added (sent-messages.ts).
     const messages = sentMessages(body.messages);

@@ -64,7 +64,7 @@ export class Completions {
     checkRequestOptions(options, 'completions.create');
     const ctx = this.#ctx;
     // Serialised here, so that a body JSON cannot carry (a BigInt, a cycle) throws at the call site.
-    const sent = withExtraBody(body, options?.extraBody, 'completions.create');
+    const sent = withExtraBody(body, ctx.options.defaultBody, options?.extraBody, 'completions.create');
     const json = serializeBody(sent, 'completions.create(body)');
     const spec = { method: 'POST', path: '/completions', body: sent, json, options, before: ctx.preflight && ((wait: Wait) => ctx.preflight!(body, wait)) } as const;
     if (body.stream === true) {

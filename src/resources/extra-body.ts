@@ -1,16 +1,22 @@
 import { InferenceError } from '../errors';
 
+type Fields = Readonly<Record<string, unknown>>;
+
 /**
- * The body as sent: the typed parameters plus the request's `extraBody`, a server's own
- * parameters that the types do not name (options-check.ts has checked its shape). A field in
- * both is refused rather than silently overwritten: which of the two was meant cannot be known.
+ * The body as sent: the client's `defaultBody`, then the typed parameters, then the request's
+ * `extraBody` (a server's own parameters that the types do not name; options-check.ts has checked
+ * the shapes). A default gives way to a field the call sets. A field in both the body and
+ * `extraBody` is refused rather than silently overwritten: which of the two was meant cannot be
+ * known. The caller's objects are not changed.
  */
-export function withExtraBody<B extends object>(body: B, extra: Readonly<Record<string, unknown>> | undefined, method: string): B {
-  if (extra === undefined) return body;
-  for (const key of Object.keys(extra)) {
-    if (Object.hasOwn(body, key) && (body as Record<string, unknown>)[key] !== undefined) {
-      throw new InferenceError(`${method}: \`${key}\` is both in the body and in \`extraBody\`; set it in one place.`);
+export function withExtraBody<B extends object>(body: B, defaults: Fields | undefined, extra: Fields | undefined, method: string): B {
+  if (extra === undefined && defaults === undefined) return body;
+  if (extra !== undefined) {
+    for (const key of Object.keys(extra)) {
+      if (Object.hasOwn(body, key) && (body as Record<string, unknown>)[key] !== undefined) {
+        throw new InferenceError(`${method}: \`${key}\` is both in the body and in \`extraBody\`; set it in one place.`);
+      }
     }
   }
-  return { ...body, ...extra };
+  return { ...defaults, ...body, ...extra };
 }
