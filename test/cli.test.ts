@@ -109,6 +109,22 @@ describe('inference-sdk chat', () => {
     });
   });
 
+  it('--param sends a server\'s own parameters in the body: JSON values as JSON, others as text', async () => {
+    const chat = await cli(['chat', '-m', 'acme/chat-1', '--param', 'top_k=40', '--param', 'provider={"sort":"price"}', '--param', 'grammar=root ::= "a"', 'hi']);
+    expect(chat.code).toBe(0);
+    expect(server.requests[0]?.body).toEqual({
+      model: 'acme/chat-1',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+      top_k: 40,
+      provider: { sort: 'price' },
+      grammar: 'root ::= "a"',
+    });
+    const complete = await cli(['complete', '-m', 'acme/base-1', '--param', 'min_p=0.1', 'Once']);
+    expect(complete.code).toBe(0);
+    expect(server.requests[1]?.body).toMatchObject({ prompt: 'Once', min_p: 0.1 });
+  });
+
   it('takes the model from INFERENCE_MODEL when -m is not given', async () => {
     expect((await cli(['chat', 'hi'], { env: { INFERENCE_MODEL: 'acme/base-1' } })).code).toBe(0);
     expect(server.requests.map((r) => (r.body as { model?: string } | undefined)?.model)).toEqual(['acme/base-1']);
@@ -207,6 +223,11 @@ describe('errors and exit codes', () => {
       [['chat', 'hi'], "'acme/./x' is not a model slug (INFERENCE_MODEL)", { INFERENCE_MODEL: 'acme/./x' }],
       [['chat', '--max-tokens', 'lots', 'hi'], "--max-tokens must be an integer from 1 to 10000000, got 'lots'"],
       [['chat', '--temperature', '3', 'hi'], '--temperature must be a number from 0 to 2'],
+      [['chat', '--param', 'top_k', 'hi'], "--param must be name=value (e.g. --param top_k=40), got 'top_k'."],
+      [['complete', '--param', '=1', 'hi'], "--param must be name=value (e.g. --param top_k=40), got '=1'."],
+      [['chat', '--param', 'a=1', '--param', 'a=2', 'hi'], '--param a is given twice.'],
+      [['chat', '--param', 'temperature=1', 'hi'], '--param temperature: use --temperature.'],
+      [['complete', '--param', 'stream=false', 'hi'], '--param stream: complete always streams.'],
       [['chat', '-m'], "'-m, --model <slug>' needs a value."],
       [['chat', '-m', '--json', 'hi'], "'-m, --model <slug>' needs a value, got the option '--json'. To pass a value that starts with '-', write --model=--json."],
       [['models', '--base-url', 'notaurl'], "--base-url is not a URL: 'notaurl'. It looks like https://host/v1."],
@@ -346,8 +367,8 @@ describe('inference-sdk --help', () => {
     for (const name of ['models', 'chat', 'complete', 'mock-server', '-h, --help', '--version']) expect(top.stdout).toContain(`  ${name}`);
     for (const [name, flags] of [
       ['models', ['--json', '--api-key <key>', '--base-url <url>', '--mock', '--verbose']],
-      ['chat', ['--model <slug>', '--system <text>', '--max-tokens <n>', '--temperature <x>', '--json', '--mock']],
-      ['complete', ['--model <slug>', '--max-tokens <n>', '--json', '--mock']],
+      ['chat', ['--model <slug>', '--system <text>', '--max-tokens <n>', '--temperature <x>', '--param <name=value>', '--json', '--mock']],
+      ['complete', ['--model <slug>', '--max-tokens <n>', '--param <name=value>', '--json', '--mock']],
     ] as const) {
       const help = await runCli([name, '--help']);
       expect(help.code).toBe(0);

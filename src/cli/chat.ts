@@ -15,7 +15,7 @@ import type { Command, CommandIO } from './command';
 import { interruptedExitCode, UsageError } from './command';
 import { chooseModel, CONNECTION_HELP, CONNECTION_OPTIONS, connect, outputFor, type ChosenModel, type Output } from './connection';
 import { explain, inCLIWords, type Endpoint } from './explain';
-import { defineCommand, integerFlag, numberFlag } from './parse-command';
+import { defineCommand, integerFlag, numberFlag, paramFlags } from './parse-command';
 import { colourEnabled, createStyle } from './style';
 import { chunkText, readAll, streamReply, type StreamedReply } from './stream-reply';
 import { noteUsage } from './usage';
@@ -35,6 +35,9 @@ Options:
   -s, --system <text>   a system message to start the conversation with
   --max-tokens <n>      limit the reply's length in tokens
   --temperature <x>     sampling temperature, 0 to 2
+  --param <name=value>  a server's own parameter, sent in the body as given
+                        (repeatable; JSON values are read as JSON):
+                        --param top_k=40 --param 'provider={"sort":"price"}'
   --json                print each raw chunk as one JSON line (NDJSON)
 
 ${CONNECTION_HELP}
@@ -51,6 +54,8 @@ interface ChatSettings {
   json: boolean;
   maxTokens: number | undefined;
   temperature: number | undefined;
+  /** `--param` flags: the request's `extraBody`. */
+  params: Record<string, unknown> | undefined;
 }
 
 /** Streams one reply to `messages`; cancelled by `signal`. */
@@ -65,7 +70,7 @@ function reply(io: CommandIO, settings: ChatSettings, messages: Message[], signa
     ...(output.verbose ? { stream_options: { include_usage: true } } : {}),
   };
   return streamReply<ChatCompletionChunk>(io, output, {
-    open: (s) => client.chat.completions.create(body, { signal: s }),
+    open: (s) => client.chat.completions.create(body, { signal: s, extraBody: settings.params }),
     text: chunkText,
     usage: (chunk) => chunk.usage,
     signal,
@@ -75,7 +80,7 @@ function reply(io: CommandIO, settings: ChatSettings, messages: Message[], signa
 }
 
 /**
- * `inference-sdk chat [-m slug] [-s text] [--max-tokens n] [--temperature x] [--json] [prompt...]`.
+ * `inference-sdk chat [-m slug] [-s text] [--max-tokens n] [--temperature x] [--param name=value] [--json] [prompt...]`.
  *
  * @example
  * ```ts
@@ -93,12 +98,21 @@ export const chatCommand: Command = defineCommand({
     system: { type: 'string', short: 's', valueName: 'text' },
     'max-tokens': { type: 'string', valueName: 'n' },
     temperature: { type: 'string', valueName: 'x' },
+    param: { type: 'string', valueName: 'name=value', multiple: true },
     json: { type: 'boolean', default: false },
   },
   positionals: true,
   async run({ values, positionals }, io) {
     const maxTokens = integerFlag('--max-tokens', values['max-tokens'], 1, 10_000_000);
     const temperature = numberFlag('--temperature', values.temperature, 0, 2);
+    const params = paramFlags(values.param, {
+      model: 'use -m',
+      messages: 'the prompt and -s make them',
+      max_tokens: 'use --max-tokens',
+      temperature: 'use --temperature',
+      stream: 'chat always streams',
+      stream_options: 'set by --verbose',
+    });
     let prompt: string | undefined = positionals.join(' ').trim() || undefined;
     const stdin = io.stdin;
     const interactive = prompt === undefined && stdin?.isTTY === true;
@@ -113,7 +127,7 @@ export const chatCommand: Command = defineCommand({
     let chosen: ChosenModel | undefined;
     try {
       chosen = await chooseModel(client, values.model, io, output, io.signal);
-      const settings: ChatSettings = { client, endpoint, chosen, output, json: values.json, maxTokens, temperature };
+      const settings: ChatSettings = { client, endpoint, chosen, output, json: values.json, maxTokens, temperature, params };
       const messages: Message[] = values.system === undefined ? [] : [{ role: 'system', content: values.system }];
       if (interactive || prompt === undefined) return await session(io, settings, messages);
 

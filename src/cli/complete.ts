@@ -8,7 +8,7 @@ import type { Command } from './command';
 import { interruptedExitCode, UsageError } from './command';
 import { chooseModel, CONNECTION_HELP, CONNECTION_OPTIONS, connect, outputFor, type ChosenModel } from './connection';
 import { inCLIWords } from './explain';
-import { defineCommand, integerFlag, numberFlag } from './parse-command';
+import { defineCommand, integerFlag, numberFlag, paramFlags } from './parse-command';
 import { completionText, readAll, streamReply } from './stream-reply';
 import { noteUsage } from './usage';
 
@@ -22,12 +22,15 @@ Options:
                         ready model of the list)
   --max-tokens <n>      limit the completion's length in tokens
   --temperature <x>     sampling temperature, 0 to 2
+  --param <name=value>  a server's own parameter, sent in the body as given
+                        (repeatable; JSON values are read as JSON):
+                        --param top_k=40 --param 'provider={"sort":"price"}'
   --json                print each raw chunk as one JSON line (NDJSON)
 
 ${CONNECTION_HELP}`;
 
 /**
- * `inference-sdk complete [-m slug] [--max-tokens n] [--temperature x] [--json] [prompt...]`.
+ * `inference-sdk complete [-m slug] [--max-tokens n] [--temperature x] [--param name=value] [--json] [prompt...]`.
  *
  * @example
  * ```ts
@@ -44,12 +47,21 @@ export const completeCommand: Command = defineCommand({
     model: { type: 'string', short: 'm', valueName: 'slug' },
     'max-tokens': { type: 'string', valueName: 'n' },
     temperature: { type: 'string', valueName: 'x' },
+    param: { type: 'string', valueName: 'name=value', multiple: true },
     json: { type: 'boolean', default: false },
   },
   positionals: true,
   async run({ values, positionals }, io) {
     const maxTokens = integerFlag('--max-tokens', values['max-tokens'], 1, 10_000_000);
     const temperature = numberFlag('--temperature', values.temperature, 0, 2);
+    const params = paramFlags(values.param, {
+      model: 'use -m',
+      prompt: 'pass the prompt as arguments or on standard input',
+      max_tokens: 'use --max-tokens',
+      temperature: 'use --temperature',
+      stream: 'complete always streams',
+      stream_options: 'set by --verbose',
+    });
     let prompt = positionals.join(' ').trim();
     if (prompt === '') {
       if (io.stdin === undefined || io.stdin.isTTY === true) throw new UsageError('no prompt: pass one as an argument or pipe it on standard input.');
@@ -72,7 +84,7 @@ export const completeCommand: Command = defineCommand({
         ...(output.verbose ? { stream_options: { include_usage: true } } : {}),
       };
       const result = await streamReply<Completion>(io, output, {
-        open: (signal) => client.completions.create(body, { signal }),
+        open: (signal) => client.completions.create(body, { signal, extraBody: params }),
         text: completionText,
         usage: (chunk) => chunk.usage,
         signal: io.signal,

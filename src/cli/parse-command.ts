@@ -216,3 +216,30 @@ export function numberFlag(flag: string, raw: string | undefined, min: number, m
   }
   return value;
 }
+
+/**
+ * `--param name=value` flags (repeatable) as a request's `extraBody`: a server's own parameter.
+ * The value is read as JSON when it is JSON (`top_k=40`, `provider={"sort":"price"}`, `x=true`),
+ * else taken as a string (`grammar=root ::= "a"`). `reserved` names the fields the command sets
+ * itself, each with what to use instead.
+ */
+export function paramFlags(raw: readonly string[] | undefined, reserved: Readonly<Record<string, string>>): Record<string, unknown> | undefined {
+  if (raw === undefined || raw.length === 0) return undefined;
+  const params: Record<string, unknown> = {};
+  for (const item of raw) {
+    const eq = item.indexOf('=');
+    const name = eq < 0 ? '' : item.slice(0, eq).trim();
+    if (name === '') throw new UsageError(`--param must be name=value (e.g. --param top_k=40), got '${item}'.`);
+    if (Object.hasOwn(params, name)) throw new UsageError(`--param ${name} is given twice.`);
+    if (Object.hasOwn(reserved, name)) throw new UsageError(`--param ${name}: ${reserved[name]!}.`);
+    const text = item.slice(eq + 1);
+    let value: unknown = text;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      // Not JSON: the text itself.
+    }
+    params[name] = value;
+  }
+  return params;
+}
