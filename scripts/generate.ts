@@ -11,8 +11,10 @@
 //   tsx scripts/generate.ts --out <dir> --docs <file>
 //                                         write the same files elsewhere (used by check-generated.ts)
 //
-// The spec's description defines the normalization extensions (`x-default`, `x-convert`, ...);
-// scripts/generate/model.ts reads them, and each emitter turns them into its file. Every component
+// The spec's description defines the normalization extensions (`x-default`, `x-convert`, ...) and
+// `x-openai-names` (the official `openai` client's names for a schema: aliases and type-only
+// namespaces, scripts/generate/openai-names.ts); scripts/generate/model.ts reads them, and each
+// emitter turns them into its file. Every component
 // schema's `example` becomes the `@example` of its type and of its zod schema, which
 // `npm run check:examples` type-checks and runs. Output is formatted with prettier, so it is the
 // same wherever it is written.
@@ -26,6 +28,7 @@ import { parse } from 'yaml';
 import { readSchemas, type Json, type Schema } from './generate/model';
 import { ROOTS, emitNormalizer } from './generate/normalizer';
 import { emitFieldsDoc } from './generate/docs';
+import { openAINames } from './generate/openai-names';
 import { docComment, emitType } from './generate/types';
 import { emitZod } from './generate/zod';
 
@@ -105,9 +108,15 @@ async function main(): Promise<void> {
   const wired = readSchemaNames(schemas);
   const options = (await prettier.resolveConfig(path.join(defaultOut, 'types.gen.ts'))) ?? {};
 
+  const byName = new Map(schemas.map((s) => [s.name, s]));
   const types: string[] = [HEADER];
   for (const schema of schemas) {
     types.push(emitType(schema, await exampleTags('types', schema.name, schema.example, options)), '');
+    // The `openai` client's names for it (`x-openai-names`): aliases and type-only namespaces.
+    for (const declaration of openAINames(schema, byName)) {
+      const tags = declaration.example === undefined ? [] : await exampleTags('types', declaration.name, declaration.example, options);
+      types.push(declaration.render(tags), '');
+    }
   }
 
   const zod: string[] = [HEADER, "import * as z from 'zod/mini';", ''];

@@ -7,10 +7,43 @@ import type {
   APIError,
   Client,
   ChatCompletion,
+  ChatCompletionAnnotation,
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionAudioParam,
+  ChatCompletionChoice,
+  ChatCompletionChoiceLogprobs,
   ChatCompletionChunk,
   ChatCompletionChunkChoice,
+  ChatCompletionChunkDelta,
+  ChatCompletionChunkToolCall,
+  ChatCompletionChunkToolCallFunction,
+  ChatCompletionContentPart,
+  ChatCompletionContentPartFile,
+  ChatCompletionContentPartImage,
+  ChatCompletionContentPartInputAudio,
+  ChatCompletionContentPartRefusal,
+  ChatCompletionCreateParamsBase,
+  ChatCompletionFunctionCallOption,
+  ChatCompletionFunctionMessageParam,
+  ChatCompletionFunctionTool,
+  ChatCompletionMessageFunctionToolCall,
+  ChatCompletionMessageToolCall,
+  ChatCompletionMessageToolCallFunction,
+  ChatCompletionModality,
+  ChatCompletionNamedToolChoice,
+  ChatCompletionPredictionContent,
+  ChatCompletionReasoningEffort,
+  ChatCompletionRole,
   ChatCompletionStream,
   ChatCompletionStreamEvents,
+  ChatCompletionTokenLogprob,
+  ChatCompletionTool,
+  ChatCompletionTopLogprob,
+  CompletionChoice,
+  CompletionCreateParams,
+  CompletionCreateParamsBase,
+  CompletionLogprobs,
+  CompletionTokensDetails,
   CompletionUsage,
   FinishReason,
   ChatCompletionCreateParams,
@@ -18,6 +51,12 @@ import type {
   ChatCompletionMessageParam,
   ClientOptions,
   Completion,
+  FunctionDefinition,
+  FunctionParameters,
+  Metadata,
+  PromptTokensDetails,
+  ReasoningEffort,
+  ResponseFormatJSONSchema,
   FetchOptions,
   Model,
   ModelList,
@@ -188,5 +227,138 @@ describe('stream events are typed', () => {
     const listener: ChatCompletionStreamEvents['content'] = (delta, snapshot) => void [delta, snapshot];
     stream.off('content', listener);
     expectTypeOf(await stream.finalContent()).toEqualTypeOf<string | null>();
+  });
+});
+
+describe("code written for the openai client's types compiles unchanged", () => {
+  it('takes its request parameters', () => {
+    // As openai users write it: the body as a literal, `satisfies` the params type.
+    const params = {
+      model: 'acme/chat-1',
+      messages: [{ role: 'user', content: 'hi' }],
+      logit_bias: { '50256': -100 },
+      metadata: { tenant: 'acme' },
+      store: false,
+      service_tier: 'flex',
+      modalities: ['text', 'audio'],
+      audio: { voice: 'alloy', format: 'mp3' },
+      prediction: { type: 'content', content: 'export const x = 1;' },
+      verbosity: 'low',
+      reasoning_effort: 'max',
+      safety_identifier: 'user-7f3a',
+      prompt_cache_key: 'support-bot-v2',
+      web_search_options: {
+        search_context_size: 'medium',
+        user_location: { type: 'approximate', approximate: { city: 'Paris', country: 'FR', timezone: 'Europe/Paris' } },
+      },
+      stream_options: { include_usage: true, include_obfuscation: false },
+    } satisfies ChatCompletionCreateParams;
+    expectTypeOf(client.chat.completions.create(params)).toEqualTypeOf<APIPromise<ChatCompletion>>();
+    expectTypeOf(client.chat.completions.create({ ...params, stream: true })).toEqualTypeOf<APIPromise<ChatCompletionStream>>();
+    // Other servers' tiers and custom voices are strings too.
+    expectTypeOf<'on_demand'>().toExtend<NonNullable<ChatCompletionCreateParams['service_tier']>>();
+    expectTypeOf<{ id: 'voice_1234' }>().toExtend<ChatCompletionAudioParam['voice']>();
+    const legacy = { model: 'acme/base-1', prompt: 'Once', best_of: 3, n: 1, logit_bias: { '50256': -100 } } satisfies CompletionCreateParams;
+    expectTypeOf(client.completions.create(legacy)).toEqualTypeOf<APIPromise<Completion>>();
+  });
+
+  it('takes the deprecated functions API, marked @deprecated', () => {
+    const messages: ChatCompletionMessageParam[] = [
+      { role: 'user', content: 'Weather in Paris?' },
+      { role: 'assistant', content: null, function_call: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+      { role: 'function', name: 'get_weather', content: '{"celsius":18}' },
+    ];
+    const functions: ChatCompletionCreateParams.Function[] = [{ name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }];
+    const callOption: ChatCompletionFunctionCallOption = { name: 'get_weather' };
+    const params: ChatCompletionCreateParams = { model: 'acme/chat-1', messages, functions, function_call: callOption };
+    expectTypeOf(params.function_call).toEqualTypeOf<'none' | 'auto' | ChatCompletionFunctionCallOption | undefined>();
+    expectTypeOf<ChatCompletionFunctionMessageParam>().toExtend<ChatCompletionMessageParam>();
+    expectTypeOf<ChatCompletionAssistantMessageParam.FunctionCall>().toEqualTypeOf<{ name: string; arguments: string }>();
+  });
+
+  it('takes audio, file and refusal content parts', () => {
+    const audio: ChatCompletionContentPartInputAudio = { type: 'input_audio', input_audio: { data: 'UklGRg==', format: 'wav' } };
+    const file: ChatCompletionContentPart.File = { type: 'file', file: { filename: 'a.pdf', file_data: 'data:application/pdf;base64,JVBERi0=' } };
+    const uploaded: ChatCompletionContentPart.File.File = { file_id: 'file-abc' };
+    const refusal: ChatCompletionContentPartRefusal = { type: 'refusal', refusal: 'No.' };
+    const messages: ChatCompletionMessageParam[] = [
+      { role: 'user', content: [{ type: 'text', text: 'Transcribe and summarise' }, audio, file, { type: 'file', file: uploaded }] },
+      { role: 'assistant', content: [refusal] },
+    ];
+    expectTypeOf(messages).toExtend<ChatCompletionCreateParams['messages']>();
+    expectTypeOf<ChatCompletionContentPartInputAudio>().toExtend<ChatCompletionContentPart>();
+    expectTypeOf<ChatCompletionContentPartFile>().toEqualTypeOf<ChatCompletionContentPart.File>();
+    expectTypeOf<ChatCompletionContentPartInputAudio.InputAudio>().toEqualTypeOf<{ data: string; format: 'wav' | 'mp3' }>();
+    expectTypeOf<ChatCompletionContentPartImage.ImageURL['url']>().toEqualTypeOf<string>();
+  });
+
+  it('names the types as openai does (aliases of the same types)', () => {
+    expectTypeOf<ChatCompletionRole>().toEqualTypeOf<'system' | 'developer' | 'user' | 'assistant' | 'tool' | 'function'>();
+    expectTypeOf<ChatCompletionFunctionTool>().toEqualTypeOf<ChatCompletionTool>();
+    expectTypeOf<ChatCompletionMessageFunctionToolCall>().toEqualTypeOf<ChatCompletionMessageToolCall>();
+    expectTypeOf<FunctionDefinition>().toEqualTypeOf<ChatCompletionTool['function']>();
+    expectTypeOf<FunctionParameters>().toEqualTypeOf<{ [key: string]: unknown }>();
+    expectTypeOf<NonNullable<FunctionDefinition['parameters']>>().toEqualTypeOf<FunctionParameters>();
+    expectTypeOf<ChatCompletionReasoningEffort>().toEqualTypeOf<ReasoningEffort>();
+    expectTypeOf<NonNullable<ChatCompletionCreateParams['reasoning_effort']>>().toEqualTypeOf<ReasoningEffort>();
+    expectTypeOf<ChatCompletionModality>().toEqualTypeOf<'text' | 'audio'>();
+    expectTypeOf<Metadata>().toEqualTypeOf<{ [key: string]: string }>();
+    expectTypeOf<ChatCompletionCreateParamsBase>().toEqualTypeOf<ChatCompletionCreateParams>();
+    expectTypeOf<CompletionCreateParamsBase>().toEqualTypeOf<CompletionCreateParams>();
+    expectTypeOf<NonNullable<ChatCompletionCreateParams['prediction']>>().toEqualTypeOf<ChatCompletionPredictionContent>();
+    expectTypeOf<CompletionChoice>().toEqualTypeOf<Completion['choices'][number]>();
+    const tool: ChatCompletionFunctionTool = { type: 'function', function: { name: 'f', parameters: { type: 'object' } } };
+    expectTypeOf(tool).toExtend<NonNullable<ChatCompletionCreateParams['tools']>[number]>();
+  });
+
+  it("names the nested types as openai does (ChatCompletion.Choice, ChatCompletionChunk.Choice.Delta.ToolCall, ...)", async () => {
+    expectTypeOf<ChatCompletion.Choice>().toEqualTypeOf<ChatCompletionChoice>();
+    expectTypeOf<ChatCompletion.Choice.Logprobs>().toEqualTypeOf<ChatCompletionChoiceLogprobs>();
+    expectTypeOf<ChatCompletionChunk.Choice>().toEqualTypeOf<ChatCompletionChunkChoice>();
+    expectTypeOf<ChatCompletionChunk.Choice.Delta>().toEqualTypeOf<ChatCompletionChunkDelta>();
+    expectTypeOf<ChatCompletionChunk.Choice.Delta.ToolCall>().toEqualTypeOf<ChatCompletionChunkToolCall>();
+    expectTypeOf<ChatCompletionChunk.Choice.Delta.ToolCall.Function>().toEqualTypeOf<ChatCompletionChunkToolCallFunction>();
+    expectTypeOf<ChatCompletionChunk.Choice.Logprobs>().toEqualTypeOf<ChatCompletionChoiceLogprobs>();
+    expectTypeOf<ChatCompletionMessage.Annotation>().toEqualTypeOf<ChatCompletionAnnotation>();
+    expectTypeOf<ChatCompletionMessage.Annotation.URLCitation['url']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<ChatCompletionMessageToolCall.Function>().toEqualTypeOf<ChatCompletionMessageToolCallFunction>();
+    expectTypeOf<ChatCompletionMessageFunctionToolCall.Function>().toEqualTypeOf<ChatCompletionMessageToolCallFunction>();
+    expectTypeOf<ChatCompletionTokenLogprob.TopLogprob>().toEqualTypeOf<ChatCompletionTopLogprob>();
+    expectTypeOf<ChatCompletionNamedToolChoice.Function>().toEqualTypeOf<{ name: string }>();
+    expectTypeOf<ResponseFormatJSONSchema.JSONSchema>().toEqualTypeOf<ResponseFormatJSONSchema['json_schema']>();
+    expectTypeOf<ChatCompletionCreateParams.WebSearchOptions.UserLocation.Approximate['country']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<ChatCompletionCreateParams.WebSearchOptions.UserLocation['type']>().toEqualTypeOf<'approximate'>();
+    expectTypeOf<CompletionChoice.Logprobs>().toEqualTypeOf<CompletionLogprobs>();
+    expectTypeOf<CompletionUsage.CompletionTokensDetails>().toEqualTypeOf<CompletionTokensDetails>();
+    expectTypeOf<CompletionUsage.PromptTokensDetails>().toEqualTypeOf<PromptTokensDetails>();
+
+    // openai-style code, as pasted: helpers typed with the nested names.
+    const firstChoice = (completion: ChatCompletion): ChatCompletion.Choice => completion.choices[0]!;
+    const argumentsOf = (call: ChatCompletionMessageFunctionToolCall): ChatCompletionMessageFunctionToolCall.Function['arguments'] => call.function.arguments;
+    const calls: ChatCompletionChunk.Choice.Delta.ToolCall[] = [];
+    const onDelta = (delta: ChatCompletionChunk.Choice.Delta): void => {
+      for (const call of delta.tool_calls ?? []) calls.push(call);
+    };
+    const stream = await client.chat.completions.create({ model: 'acme/chat-1', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    for await (const chunk of stream) for (const choice of chunk.choices) onDelta(choice.delta);
+    const completion = await client.chat.completions.create({ model: 'acme/chat-1', messages: [{ role: 'user', content: 'hi' }] });
+    expectTypeOf(firstChoice(completion).message.tool_calls?.map(argumentsOf)).toEqualTypeOf<string[] | undefined>();
+    expectTypeOf(calls[0]?.function?.arguments).toEqualTypeOf<string | undefined>();
+  });
+
+  it('still rejects misspelt parameters and names', () => {
+    // @ts-expect-error: temprature is not a parameter (temperature is)
+    const params: ChatCompletionCreateParams = { model: 'm', messages: [], temprature: 0.2 };
+    // @ts-expect-error: logit_bais is not a parameter (logit_bias is)
+    const legacy: CompletionCreateParams = { model: 'm', prompt: 'p', logit_bais: {} };
+    // @ts-expect-error: the user location's `approximate` has no `zip`
+    const where: ChatCompletionCreateParams.WebSearchOptions = { user_location: { type: 'approximate', approximate: { zip: '75001' } } };
+    // @ts-expect-error: 'loud' is not a verbosity
+    const verbose: ChatCompletionCreateParams['verbosity'] = 'loud';
+    // @ts-expect-error: Choise is not a member of the ChatCompletion namespace (Choice is)
+    const choice = null as unknown as ChatCompletion.Choise;
+    // @ts-expect-error: ToolCalls is not a member (ToolCall is)
+    const call = null as unknown as ChatCompletionChunk.Choice.Delta.ToolCalls;
+    void [params, legacy, where, verbose, choice, call];
   });
 });

@@ -64,6 +64,21 @@ export interface Prop {
   wireOnly?: boolean | undefined;
   /** `x-sort-by`: the item field an array is ordered by. */
   sortBy?: string | undefined;
+  /** `deprecated: true`: kept for old code; the type says `@deprecated`. */
+  deprecated?: boolean | undefined;
+}
+
+/**
+ * One name the official `openai` client gives a schema (`x-openai-names`): an alias of the schema
+ * (or of a part of it, `of`) when the name differs from the schema's, and the namespace members
+ * openai declares under that name (`ChatCompletion.Choice`).
+ */
+export interface OpenAIName {
+  name: string;
+  /** A path into the schema (`role`, `function.parameters`, `functions[]`); the schema itself when absent. */
+  of?: string | undefined;
+  /** Namespace members: dotted member path (`Choice.Logprobs`) → target (`Schema`, `Schema.prop[]`). */
+  members: readonly { path: readonly string[]; target: string }[];
 }
 
 export interface Schema {
@@ -75,14 +90,21 @@ export interface Schema {
   synonyms?: ReadonlyMap<string, string | null> | undefined;
   /** True for response schemas (`additionalProperties: true` at the top): normalized, unknown keys kept. */
   response: boolean;
+  /** `deprecated: true` */
+  deprecated?: boolean | undefined;
+  /** `x-openai-names`: the `openai` client's names for this schema and its parts. */
+  openaiNames: readonly OpenAIName[];
 }
 
 const PROP_KEYS = new Set([
   'type', 'items', 'properties', 'required', 'additionalProperties', 'description', 'const', 'enum',
   'anyOf', 'oneOf', '$ref', 'example', 'minItems',
   'x-default', 'x-default-position', 'x-absent', 'x-aliases', 'x-fixed', 'x-convert', 'x-wire',
-  'x-derive', 'x-wire-only', 'x-sort-by', 'x-synonyms',
+  'x-derive', 'x-wire-only', 'x-sort-by', 'x-synonyms', 'deprecated',
 ]);
+
+/** An identifier usable as a TypeScript type or namespace name. */
+const IDENTIFIER = /^[A-Z]\w*$/;
 
 type Raw = Record<string, unknown>;
 
@@ -106,13 +128,44 @@ export function readSchemas(spec: unknown): Schema[] {
     }
     const response = raw.additionalProperties === true;
     const synonyms = raw['x-synonyms'];
+    const { 'x-openai-names': openaiNames, ...rest } = raw;
     return {
       name,
-      node: readNode(raw, path, response),
+      node: readNode(rest, path, response),
       description: typeof raw.description === 'string' ? raw.description.trim() : undefined,
       example: raw.example as Json,
       synonyms: isRaw(synonyms) ? new Map(Object.entries(synonyms).map(([k, v]) => [k, v as string | null])) : undefined,
       response,
+      deprecated: raw.deprecated === true || undefined,
+      openaiNames: readOpenAINames(openaiNames, `${path}.x-openai-names`, name),
+    };
+  });
+}
+
+/** `x-openai-names`: `{ Name: { of?: path, members?: { 'A.B': target } } }` (an entry may be `{}` or null). */
+function readOpenAINames(raw: unknown, path: string, schema: string): OpenAIName[] {
+  if (raw === undefined) return [];
+  if (!isRaw(raw)) fail(path, 'a map of names');
+  return Object.entries(raw).map(([name, entry]) => {
+    const at = `${path}.${name}`;
+    if (!IDENTIFIER.test(name)) fail(at, 'not a type name');
+    const value: unknown = entry ?? {};
+    if (!isRaw(value)) fail(at, 'an object (`of`, `members`) or null');
+    for (const key of Object.keys(value)) if (key !== 'of' && key !== 'members') fail(at, `unsupported key ${key}`);
+    if (value.of !== undefined && typeof value.of !== 'string') fail(at, '`of` is a path');
+    if (name === schema && value.of !== undefined) fail(at, 'the schema\'s own name takes no `of`');
+    if (name === schema && value.members === undefined) fail(at, 'the schema\'s own name needs `members`');
+    const members = value.members ?? {};
+    if (!isRaw(members)) fail(at, '`members` is a map');
+    return {
+      name,
+      of: value.of,
+      members: Object.entries(members).map(([member, target]) => {
+        const parts = member.split('.');
+        if (!parts.every((p) => IDENTIFIER.test(p))) fail(`${at}.members.${member}`, 'not a dotted type name');
+        if (typeof target !== 'string') fail(`${at}.members.${member}`, 'a target (`Schema` or `Schema.prop[]`)');
+        return { path: parts, target };
+      }),
     };
   });
 }
@@ -195,6 +248,7 @@ function readObject(raw: Raw, path: string, response: boolean): ObjectNode {
     }
     if (value['x-wire-only'] === true) prop.wireOnly = true;
     if (typeof value['x-sort-by'] === 'string') prop.sortBy = value['x-sort-by'];
+    if (value.deprecated === true) prop.deprecated = true;
     checkProp(prop, at, response);
     return prop;
   });
@@ -209,7 +263,7 @@ function readObject(raw: Raw, path: string, response: boolean): ObjectNode {
 /** The keywords of a property schema without its extensions (they describe the property, not its type). */
 function stripExtensions(value: Raw): Raw {
   const out: Raw = {};
-  for (const [key, v] of Object.entries(value)) if (!key.startsWith('x-') && key !== 'description' && key !== 'example') out[key] = v;
+  for (const [key, v] of Object.entries(value)) if (!key.startsWith('x-') && key !== 'description' && key !== 'example' && key !== 'deprecated') out[key] = v;
   return out;
 }
 
@@ -221,7 +275,8 @@ function checkProp(prop: Prop, at: string, response: boolean): void {
   if (prop.defaultPosition && !prop.required) fail(at, 'x-default-position needs the property in `required`');
   if (prop.fixed && !(prop.node.kind === 'string' && prop.node.values?.length === 1)) fail(at, 'x-fixed needs a `const`');
   if (prop.wire && !prop.convert) fail(at, 'x-wire needs an x-convert that reads it');
-  if (prop.required && !prop.wireOnly && prop.default === undefined && !prop.defaultPosition && !prop.derive && !prop.fixed && isNullable(prop.node)) {
+  // Responses only: a request field may be required and `null` (the caller sends it).
+  if (response && prop.required && !prop.wireOnly && prop.default === undefined && !prop.defaultPosition && !prop.derive && !prop.fixed && isNullable(prop.node)) {
     fail(at, 'a required nullable property needs x-default (null when the server sends none)');
   }
 }

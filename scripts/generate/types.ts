@@ -14,7 +14,8 @@ function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   for (const paragraph of text.split(/\n\s*\n/)) {
     let line = '';
-    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+    // `{@link X}` is one word: a line break inside it would split the tag.
+    for (const word of paragraph.replace(/\{@link\s+/g, '{@link\u0001').split(/\s+/).filter(Boolean).map((w) => w.replace('{@link\u0001', '{@link '))) {
       if (line && line.length + 1 + word.length > width) {
         lines.push(line);
         line = word;
@@ -31,7 +32,7 @@ function wrap(text: string, width: number): string[] {
 
 /** The declaration of one schema, with its doc comment (the example block is `tags`). */
 export function emitType(schema: Schema, tags: readonly string[]): string {
-  const doc = docComment(schema.description, '', tags).join('\n');
+  const doc = docComment(schema.description, '', [...(schema.deprecated ? ['@deprecated'] : []), ...tags]).join('\n');
   const node = schema.node;
   if (node.kind === 'object' && typeof node.extra !== 'object') {
     return `${doc}\nexport interface ${schema.name} ${objectType(node, '')}`;
@@ -44,7 +45,7 @@ function objectType(node: ObjectNode, indent: string): string {
   const lines: string[] = ['{'];
   for (const prop of node.props) {
     if (prop.wireOnly) continue;
-    lines.push(...docComment(prop.description, inner));
+    lines.push(...docComment(prop.description, inner, prop.deprecated ? ['@deprecated'] : []));
     lines.push(`${inner}${prop.name}${prop.required ? '' : '?'}: ${typeOf(prop.node, inner)};`);
   }
   if (typeof node.extra === 'object') lines.push(`${inner}[key: string]: ${typeOf(node.extra, inner)};`);

@@ -337,7 +337,7 @@ const { startMockServer } = require('inference-sdk/testing');`);
 
 // Type-checked against the tarball's .d.ts/.d.cts with the resolution Node uses; not run.
 const TYPES_SMOKE = `
-import { Client, NotFoundError, type ChatCompletion, type Hooks } from 'inference-sdk';
+import { Client, NotFoundError, type ChatCompletion, type ChatCompletionChunk, type ChatCompletionCreateParams, type ChatCompletionMessageFunctionToolCall, type ChatCompletionRole, type Hooks } from 'inference-sdk';
 import { openTelemetry, type OpenTelemetryOptions } from 'inference-sdk/otel';
 import { startMockServer, type MockServer } from 'inference-sdk/testing';
 export async function main(): Promise<string> {
@@ -352,6 +352,12 @@ export async function main(): Promise<string> {
   stream.controller.abort();
   await server.close();
   return String(NotFoundError.name) + (completion.choices[0]?.message?.content ?? '') + text;
+}
+// The openai client's names: aliases and the type-only namespaces merged with the interfaces.
+export function openaiNames(completion: ChatCompletion, chunk: ChatCompletionChunk): [ChatCompletion.Choice | undefined, ChatCompletionChunk.Choice.Delta.ToolCall.Function | undefined, ChatCompletionMessageFunctionToolCall.Function | undefined, ChatCompletionRole] {
+  const where: ChatCompletionCreateParams.WebSearchOptions.UserLocation = { type: 'approximate', approximate: { city: 'Paris' } };
+  void where;
+  return [completion.choices[0], chunk.choices[0]?.delta.tool_calls?.[0]?.function, completion.choices[0]?.message.tool_calls?.[0]?.function, 'user'];
 }
 `;
 

@@ -269,7 +269,325 @@ export interface ChatCompletionCreateParams {
    * Reasoning effort for reasoning models (chat-completions API). Not every model or server
    * accepts every value.
    */
-  reasoning_effort?: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
+  reasoning_effort?: ReasoningEffort;
+  /**
+   * How terse or detailed the answer should be, `medium` by default (chat-completions API). Not
+   * every server accepts it.
+   */
+  verbosity?: 'low' | 'medium' | 'high';
+  /**
+   * Token id (as a string key) → a bias from -100 to 100 added to that token's logit before
+   * sampling: -100 bans the token, 100 forces it (chat-completions API). Token ids depend on the
+   * model's tokenizer. Not every server accepts it.
+   */
+  logit_bias?: {
+    [key: string]: number;
+  };
+  /**
+   * Up to 16 string key-value pairs stored with the completion (chat-completions API). Not every
+   * server accepts it.
+   */
+  metadata?: Metadata;
+  /**
+   * Whether the provider keeps this completion for later use, e.g. OpenAI's distillation and evals
+   * (chat-completions API). Not every server accepts it.
+   */
+  store?: boolean;
+  /**
+   * Processing tier: `auto`, `default`, `flex` (cheaper, slower), `priority`, ... The response's
+   * `service_tier` says which tier served the request (chat-completions API). Other servers name
+   * their own tiers (Groq `on_demand`); not every server accepts it.
+   */
+  service_tier?: 'auto' | 'default' | 'flex' | 'scale' | 'priority' | (string & {});
+  /**
+   * The output modalities: `['text']` by default; `['text', 'audio']` asks an audio-capable model
+   * to speak too, with `audio` set (chat-completions API). Not every server accepts it. Audio
+   * output is not typed in responses: read `message.audio` with `extras()`.
+   */
+  modalities?: ChatCompletionModality[];
+  /**
+   * Voice and format of audio output, with `modalities: ['text', 'audio']` (chat-completions API).
+   * Not every server accepts it.
+   */
+  audio?: ChatCompletionAudioParam;
+  /**
+   * Text the answer is expected to largely repeat (a file being edited), so that the server can
+   * answer faster (chat-completions API). Not every server accepts it.
+   */
+  prediction?: ChatCompletionPredictionContent;
+  /**
+   * A stable identifier of your end user (hash it: no personal data), for the provider's abuse
+   * detection; the successor of `user` (chat-completions API). Not every server accepts it.
+   */
+  safety_identifier?: string;
+  /**
+   * A key shared by requests with the same long prefix, so that the provider's prompt cache finds
+   * them (chat-completions API). Not every server accepts it.
+   */
+  prompt_cache_key?: string;
+  /**
+   * Lets a search model look up the web before it answers (chat-completions API: OpenAI's search
+   * models). Not every server accepts it.
+   */
+  web_search_options?: {
+    /**
+     * How much of the context window search results may fill; `medium` by default.
+     */
+    search_context_size?: 'low' | 'medium' | 'high';
+    /**
+     * Where the user roughly is, for local results.
+     */
+    user_location?: {
+      type: 'approximate';
+      approximate: {
+        /**
+         * City, free text, e.g. `Paris`.
+         */
+        city?: string;
+        /**
+         * Region, free text, e.g. `Île-de-France`.
+         */
+        region?: string;
+        /**
+         * Two-letter ISO 3166-1 country code, e.g. `FR`.
+         */
+        country?: string;
+        /**
+         * IANA time zone, e.g. `Europe/Paris`.
+         */
+        timezone?: string;
+      };
+    };
+  };
+  /**
+   * Deprecated: use `tools`. Functions the model may call, the older form of `tools`
+   * (chat-completions API). Not every server accepts it.
+   *
+   * @deprecated
+   */
+  functions?: {
+    /**
+     * Function name (letters, digits, `_` and `-`, up to 64 characters).
+     */
+    name: string;
+    /**
+     * What the function does, for the model.
+     */
+    description?: string;
+    parameters?: FunctionParameters;
+  }[];
+  /**
+   * Deprecated: use `tool_choice`. How the model picks among `functions`: `none`, `auto`, or a
+   * named function (chat-completions API). Not every server accepts it.
+   *
+   * @deprecated
+   */
+  function_call?: 'none' | 'auto' | ChatCompletionFunctionCallOption;
+}
+
+/**
+ * The `openai` client's names for the parts of `ChatCompletionCreateParams`
+ * (`ChatCompletionCreateParams.Function`, `ChatCompletionCreateParams.WebSearchOptions`,
+ * `ChatCompletionCreateParams.WebSearchOptions.UserLocation`,
+ * `ChatCompletionCreateParams.WebSearchOptions.UserLocation.Approximate`), so that code written
+ * for that client compiles unchanged. Types only.
+ */
+export declare namespace ChatCompletionCreateParams {
+  /**
+   * `ChatCompletionCreateParams.Function` in the `openai` client: the `functions[]` of
+   * {@link ChatCompletionCreateParams}.
+   */
+  export type Function = NonNullable<ChatCompletionCreateParams['functions']>[number];
+  /**
+   * `ChatCompletionCreateParams.WebSearchOptions` in the `openai` client: the `web_search_options`
+   * of {@link ChatCompletionCreateParams}.
+   */
+  export type WebSearchOptions = NonNullable<ChatCompletionCreateParams['web_search_options']>;
+  export namespace WebSearchOptions {
+    /**
+     * `ChatCompletionCreateParams.WebSearchOptions.UserLocation` in the `openai` client: the
+     * `web_search_options.user_location` of {@link ChatCompletionCreateParams}.
+     */
+    export type UserLocation = NonNullable<
+      NonNullable<ChatCompletionCreateParams['web_search_options']>['user_location']
+    >;
+    export namespace UserLocation {
+      /**
+       * `ChatCompletionCreateParams.WebSearchOptions.UserLocation.Approximate` in the `openai`
+       * client: the `web_search_options.user_location.approximate` of
+       * {@link ChatCompletionCreateParams}.
+       */
+      export type Approximate = NonNullable<
+        NonNullable<ChatCompletionCreateParams['web_search_options']>['user_location']
+      >['approximate'];
+    }
+  }
+}
+
+/**
+ * `ChatCompletionCreateParamsBase`, the name the `openai` client gives
+ * {@link ChatCompletionCreateParams}: the same type, so that code written for that client compiles
+ * unchanged.
+ *
+ * Body of `POST /chat/completions`. `model`, `messages`, `temperature` and `stream` are shown by
+ * the spec; the spec says tool calling and structured outputs are supported but does not show
+ * their parameters, so the rest follows the chat-completions API. Not every OpenAI-compatible
+ * server accepts every parameter.
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionCreateParamsBase } from 'inference-sdk';
+ *
+ * const chatCompletionCreateParamsBase: ChatCompletionCreateParamsBase = {
+ *   model: 'acme/chat-1',
+ *   messages: [
+ *     { role: 'system', content: 'You are a concise assistant.' },
+ *     { role: 'user', content: 'Name the three primary colours.' },
+ *   ],
+ *   temperature: 0.2,
+ *   max_tokens: 64,
+ * };
+ * ```
+ */
+export type ChatCompletionCreateParamsBase = ChatCompletionCreateParams;
+
+/**
+ * How long a reasoning model thinks before it answers (chat-completions API). Not every model or
+ * server accepts every value.
+ *
+ * @example
+ * ```ts
+ * import type { ReasoningEffort } from 'inference-sdk';
+ *
+ * const reasoningEffort: ReasoningEffort = 'low';
+ * ```
+ */
+export type ReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+
+/**
+ * `ChatCompletionReasoningEffort`, the name the `openai` client gives {@link ReasoningEffort}: the
+ * same type, so that code written for that client compiles unchanged.
+ *
+ * How long a reasoning model thinks before it answers (chat-completions API). Not every model or
+ * server accepts every value.
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionReasoningEffort } from 'inference-sdk';
+ *
+ * const chatCompletionReasoningEffort: ChatCompletionReasoningEffort = 'low';
+ * ```
+ */
+export type ChatCompletionReasoningEffort = ReasoningEffort;
+
+/**
+ * Up to 16 string key-value pairs stored with the completion, keys up to 64 characters and values
+ * up to 512 (chat-completions API). Not every server accepts it.
+ *
+ * @example
+ * ```ts
+ * import type { Metadata } from 'inference-sdk';
+ *
+ * const metadata: Metadata = { tenant: 'acme', feature: 'support-chat' };
+ * ```
+ */
+export type Metadata = {
+  [key: string]: string;
+};
+
+/**
+ * An output modality (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionModality } from 'inference-sdk';
+ *
+ * const chatCompletionModality: ChatCompletionModality = 'text';
+ * ```
+ */
+export type ChatCompletionModality = 'text' | 'audio';
+
+/**
+ * The voice and format of audio output, with `modalities: ['text', 'audio']` (chat-completions
+ * API). Not every server accepts it. Audio output is not typed in responses: read `message.audio`
+ * with `extras()`.
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionAudioParam } from 'inference-sdk';
+ *
+ * const chatCompletionAudioParam: ChatCompletionAudioParam = { voice: 'alloy', format: 'mp3' };
+ * ```
+ */
+export interface ChatCompletionAudioParam {
+  /**
+   * A built-in voice (`alloy`, `ash`, `coral`, ...) or a custom voice, `{ id }`.
+   */
+  voice:
+    | 'alloy'
+    | 'ash'
+    | 'ballad'
+    | 'coral'
+    | 'echo'
+    | 'fable'
+    | 'nova'
+    | 'onyx'
+    | 'sage'
+    | 'shimmer'
+    | 'verse'
+    | 'marin'
+    | 'cedar'
+    | (string & {})
+    | {
+        /**
+         * The custom voice's id.
+         */
+        id: string;
+      };
+  /**
+   * The audio encoding.
+   */
+  format: 'wav' | 'aac' | 'mp3' | 'flac' | 'opus' | 'pcm16';
+}
+
+/**
+ * Predicted output: text the answer is expected to repeat largely unchanged (a file being edited),
+ * which lets the server answer faster (chat-completions API). Not every server accepts it.
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionPredictionContent } from 'inference-sdk';
+ *
+ * const chatCompletionPredictionContent: ChatCompletionPredictionContent = {
+ *   type: 'content',
+ *   content: 'export const primary = ["red", "yellow", "blue"];',
+ * };
+ * ```
+ */
+export interface ChatCompletionPredictionContent {
+  type: 'content';
+  /**
+   * The predicted text, or text parts.
+   */
+  content: string | ChatCompletionContentPartText[];
+}
+
+/**
+ * Forces a call to the named function, with the deprecated `function_call` parameter
+ * (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionFunctionCallOption } from 'inference-sdk';
+ *
+ * const chatCompletionFunctionCallOption: ChatCompletionFunctionCallOption = { name: 'get_weather' };
+ * ```
+ */
+export interface ChatCompletionFunctionCallOption {
+  /**
+   * Name of the function to call.
+   */
+  name: string;
 }
 
 /**
@@ -289,12 +607,19 @@ export interface ChatCompletionStreamOptions {
    * instead; some servers reject `stream_options` entirely.
    */
   include_usage?: boolean;
+  /**
+   * OpenAI pads each streamed delta with a random `obfuscation` field against side-channel
+   * attacks; `false` leaves it out to save bandwidth (chat-completions API). Not every server
+   * accepts it.
+   */
+  include_obfuscation?: boolean;
 }
 
 /**
  * One message of the conversation, discriminated by `role` (every variant fixes its `role` to one
  * value). The spec shows `role` and string `content` with roles `system`, `user`, `assistant`; the
- * `developer` and `tool` roles and array content follow the chat-completions API.
+ * `developer` and `tool` roles, the deprecated `function` role and array content follow the
+ * chat-completions API.
  *
  * @example
  * ```ts
@@ -311,7 +636,22 @@ export type ChatCompletionMessageParam =
   | ChatCompletionDeveloperMessageParam
   | ChatCompletionUserMessageParam
   | ChatCompletionAssistantMessageParam
-  | ChatCompletionToolMessageParam;
+  | ChatCompletionToolMessageParam
+  | ChatCompletionFunctionMessageParam;
+
+/**
+ * `ChatCompletionRole`, the name the `openai` client gives the `role` of
+ * {@link ChatCompletionMessageParam}: the same type, so that code written for that client compiles
+ * unchanged.
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionRole } from 'inference-sdk';
+ *
+ * const chatCompletionRole: ChatCompletionRole = 'user';
+ * ```
+ */
+export type ChatCompletionRole = ChatCompletionMessageParam['role'];
 
 /**
  * System instructions (Spec).
@@ -365,7 +705,7 @@ export interface ChatCompletionDeveloperMessageParam {
 }
 
 /**
- * A user turn (Spec); array content with images follows the chat-completions API.
+ * A user turn (Spec); array content with images, audio and files follows the chat-completions API.
  *
  * @example
  * ```ts
@@ -383,7 +723,7 @@ export interface ChatCompletionDeveloperMessageParam {
 export interface ChatCompletionUserMessageParam {
   role: 'user';
   /**
-   * Text (Spec), or an array of text and image parts (chat-completions API).
+   * Text (Spec), or an array of text, image, audio and file parts (chat-completions API).
    */
   content: string | ChatCompletionContentPart[];
   /**
@@ -416,9 +756,9 @@ export interface ChatCompletionUserMessageParam {
 export interface ChatCompletionAssistantMessageParam {
   role: 'assistant';
   /**
-   * The assistant's text, text parts, or `null` when `tool_calls` is set.
+   * The assistant's text, text and refusal parts, or `null` when `tool_calls` is set.
    */
-  content?: string | ChatCompletionContentPartText[] | null;
+  content?: string | (ChatCompletionContentPartText | ChatCompletionContentPartRefusal)[] | null;
   /**
    * Optional participant name (chat-completions API).
    */
@@ -437,6 +777,35 @@ export interface ChatCompletionAssistantMessageParam {
    * assistant messages inside a tool-call loop; other servers ignore or reject it.
    */
   reasoning_content?: string | null;
+  /**
+   * Deprecated: use `tool_calls`. The function the assistant called with the deprecated
+   * `functions` parameter (chat-completions API).
+   *
+   * @deprecated
+   */
+  function_call?: {
+    /**
+     * Name of the function called.
+     */
+    name: string;
+    /**
+     * The arguments, as JSON text.
+     */
+    arguments: string;
+  };
+}
+
+/**
+ * The `openai` client's names for the parts of `ChatCompletionAssistantMessageParam`
+ * (`ChatCompletionAssistantMessageParam.FunctionCall`), so that code written for that client
+ * compiles unchanged. Types only.
+ */
+export declare namespace ChatCompletionAssistantMessageParam {
+  /**
+   * `ChatCompletionAssistantMessageParam.FunctionCall` in the `openai` client: the `function_call`
+   * of {@link ChatCompletionAssistantMessageParam}.
+   */
+  export type FunctionCall = NonNullable<ChatCompletionAssistantMessageParam['function_call']>;
 }
 
 /**
@@ -466,7 +835,36 @@ export interface ChatCompletionToolMessageParam {
 }
 
 /**
- * One part of array-form user content (chat-completions API).
+ * Deprecated: use a `tool` message. The result of a call made with the deprecated `functions`
+ * parameter (chat-completions API). Not every server accepts it.
+ *
+ * @deprecated
+ * @example
+ * ```ts
+ * import type { ChatCompletionFunctionMessageParam } from 'inference-sdk';
+ *
+ * const chatCompletionFunctionMessageParam: ChatCompletionFunctionMessageParam = {
+ *   role: 'function',
+ *   name: 'get_weather',
+ *   content: '{"temperature_c":18,"condition":"cloudy"}',
+ * };
+ * ```
+ */
+export interface ChatCompletionFunctionMessageParam {
+  role: 'function';
+  /**
+   * The function's result.
+   */
+  content: string | null;
+  /**
+   * Name of the function that was called.
+   */
+  name: string;
+}
+
+/**
+ * One part of array-form user content (chat-completions API): text, an image, audio or a file. The
+ * model must accept that kind of input.
  *
  * @example
  * ```ts
@@ -479,7 +877,30 @@ export interface ChatCompletionToolMessageParam {
  * ```
  */
 export type ChatCompletionContentPart =
-  ChatCompletionContentPartText | ChatCompletionContentPartImage;
+  | ChatCompletionContentPartText
+  | ChatCompletionContentPartImage
+  | ChatCompletionContentPartInputAudio
+  | ChatCompletionContentPartFile;
+
+/**
+ * The `openai` client's names for the parts of `ChatCompletionContentPart`
+ * (`ChatCompletionContentPart.File`, `ChatCompletionContentPart.File.File`), so that code written
+ * for that client compiles unchanged. Types only.
+ */
+export declare namespace ChatCompletionContentPart {
+  /**
+   * `ChatCompletionContentPart.File` in the `openai` client:
+   * {@link ChatCompletionContentPartFile}.
+   */
+  export type File = ChatCompletionContentPartFile;
+  export namespace File {
+    /**
+     * `ChatCompletionContentPart.File.File` in the `openai` client: the `file` of
+     * {@link ChatCompletionContentPartFile}.
+     */
+    export type File = ChatCompletionContentPartFile['file'];
+  }
+}
 
 /**
  * A text content part (chat-completions API).
@@ -527,6 +948,117 @@ export interface ChatCompletionContentPartImage {
 }
 
 /**
+ * The `openai` client's names for the parts of `ChatCompletionContentPartImage`
+ * (`ChatCompletionContentPartImage.ImageURL`), so that code written for that client compiles
+ * unchanged. Types only.
+ */
+export declare namespace ChatCompletionContentPartImage {
+  /**
+   * `ChatCompletionContentPartImage.ImageURL` in the `openai` client: the `image_url` of
+   * {@link ChatCompletionContentPartImage}.
+   */
+  export type ImageURL = ChatCompletionContentPartImage['image_url'];
+}
+
+/**
+ * An audio content part (chat-completions API); the model must accept audio input. Not every
+ * server accepts it.
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionContentPartInputAudio } from 'inference-sdk';
+ *
+ * const chatCompletionContentPartInputAudio: ChatCompletionContentPartInputAudio = {
+ *   type: 'input_audio',
+ *   input_audio: {
+ *     data: 'UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=',
+ *     format: 'wav',
+ *   },
+ * };
+ * ```
+ */
+export interface ChatCompletionContentPartInputAudio {
+  type: 'input_audio';
+  input_audio: {
+    /**
+     * The audio, base64-encoded (no `data:` URL prefix).
+     */
+    data: string;
+    /**
+     * The audio encoding.
+     */
+    format: 'wav' | 'mp3';
+  };
+}
+
+/**
+ * The `openai` client's names for the parts of `ChatCompletionContentPartInputAudio`
+ * (`ChatCompletionContentPartInputAudio.InputAudio`), so that code written for that client
+ * compiles unchanged. Types only.
+ */
+export declare namespace ChatCompletionContentPartInputAudio {
+  /**
+   * `ChatCompletionContentPartInputAudio.InputAudio` in the `openai` client: the `input_audio` of
+   * {@link ChatCompletionContentPartInputAudio}.
+   */
+  export type InputAudio = ChatCompletionContentPartInputAudio['input_audio'];
+}
+
+/**
+ * A file content part, such as a PDF (chat-completions API): inline as `file_data` with a
+ * `filename`, or an uploaded file's `file_id`. The model must accept file input; not every server
+ * accepts it.
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionContentPartFile } from 'inference-sdk';
+ *
+ * const chatCompletionContentPartFile: ChatCompletionContentPartFile = {
+ *   type: 'file',
+ *   file: { filename: 'colours.pdf', file_data: 'data:application/pdf;base64,JVBERi0xLjQK' },
+ * };
+ * ```
+ */
+export interface ChatCompletionContentPartFile {
+  type: 'file';
+  file: {
+    /**
+     * The file's content as a base64 `data:` URL, e.g. `data:application/pdf;base64,...`.
+     */
+    file_data?: string;
+    /**
+     * The file's name, sent with `file_data`.
+     */
+    filename?: string;
+    /**
+     * The id of a file uploaded to the provider beforehand.
+     */
+    file_id?: string;
+  };
+}
+
+/**
+ * A refusal part of an assistant message sent back (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionContentPartRefusal } from 'inference-sdk';
+ *
+ * const chatCompletionContentPartRefusal: ChatCompletionContentPartRefusal = {
+ *   type: 'refusal',
+ *   refusal: "I can't help with that.",
+ * };
+ * ```
+ */
+export interface ChatCompletionContentPartRefusal {
+  type: 'refusal';
+  /**
+   * The refusal text.
+   */
+  refusal: string;
+}
+
+/**
  * A function the model may call (chat-completions API).
  *
  * @example
@@ -551,27 +1083,91 @@ export interface ChatCompletionContentPartImage {
  */
 export interface ChatCompletionTool {
   type: 'function';
-  function: {
-    /**
-     * Function name (letters, digits, `_` and `-`, up to 64 characters).
-     */
-    name: string;
-    /**
-     * What the function does, for the model.
-     */
-    description?: string;
-    /**
-     * The function's arguments as a JSON Schema object (free-form).
-     */
-    parameters?: {
-      [key: string]: unknown;
-    };
-    /**
-     * Ask for arguments that follow `parameters` exactly (structured outputs).
-     */
-    strict?: boolean | null;
-  };
+  function: FunctionDefinition;
 }
+
+/**
+ * `ChatCompletionFunctionTool`, the name the `openai` client gives {@link ChatCompletionTool}: the
+ * same type, so that code written for that client compiles unchanged.
+ *
+ * A function the model may call (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionFunctionTool } from 'inference-sdk';
+ *
+ * const chatCompletionFunctionTool: ChatCompletionFunctionTool = {
+ *   type: 'function',
+ *   function: {
+ *     name: 'get_weather',
+ *     description: 'Current weather in a city.',
+ *     parameters: {
+ *       type: 'object',
+ *       properties: { city: { type: 'string' } },
+ *       required: ['city'],
+ *       additionalProperties: false,
+ *     },
+ *     strict: true,
+ *   },
+ * };
+ * ```
+ */
+export type ChatCompletionFunctionTool = ChatCompletionTool;
+
+/**
+ * A function the model may call, in a `function` tool (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * import type { FunctionDefinition } from 'inference-sdk';
+ *
+ * const functionDefinition: FunctionDefinition = {
+ *   name: 'get_weather',
+ *   description: 'Current weather in a city.',
+ *   parameters: {
+ *     type: 'object',
+ *     properties: { city: { type: 'string' } },
+ *     required: ['city'],
+ *     additionalProperties: false,
+ *   },
+ *   strict: true,
+ * };
+ * ```
+ */
+export interface FunctionDefinition {
+  /**
+   * Function name (letters, digits, `_` and `-`, up to 64 characters).
+   */
+  name: string;
+  /**
+   * What the function does, for the model.
+   */
+  description?: string;
+  parameters?: FunctionParameters;
+  /**
+   * Ask for arguments that follow `parameters` exactly (structured outputs).
+   */
+  strict?: boolean | null;
+}
+
+/**
+ * A function's arguments as a JSON Schema object (free-form); left out, the function takes no
+ * arguments (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * import type { FunctionParameters } from 'inference-sdk';
+ *
+ * const functionParameters: FunctionParameters = {
+ *   type: 'object',
+ *   properties: { city: { type: 'string' } },
+ *   required: ['city'],
+ * };
+ * ```
+ */
+export type FunctionParameters = {
+  [key: string]: unknown;
+};
 
 /**
  * How the model picks tools (chat-completions API): `none`, `auto`, `required`, or a named
@@ -605,6 +1201,19 @@ export interface ChatCompletionNamedToolChoice {
   function: {
     name: string;
   };
+}
+
+/**
+ * The `openai` client's names for the parts of `ChatCompletionNamedToolChoice`
+ * (`ChatCompletionNamedToolChoice.Function`), so that code written for that client compiles
+ * unchanged. Types only.
+ */
+export declare namespace ChatCompletionNamedToolChoice {
+  /**
+   * `ChatCompletionNamedToolChoice.Function` in the `openai` client: the `function` of
+   * {@link ChatCompletionNamedToolChoice}.
+   */
+  export type Function = ChatCompletionNamedToolChoice['function'];
 }
 
 /**
@@ -680,6 +1289,19 @@ export interface ResponseFormatJSONSchema {
      */
     strict?: boolean | null;
   };
+}
+
+/**
+ * The `openai` client's names for the parts of `ResponseFormatJSONSchema`
+ * (`ResponseFormatJSONSchema.JSONSchema`), so that code written for that client compiles
+ * unchanged. Types only.
+ */
+export declare namespace ResponseFormatJSONSchema {
+  /**
+   * `ResponseFormatJSONSchema.JSONSchema` in the `openai` client: the `json_schema` of
+   * {@link ResponseFormatJSONSchema}.
+   */
+  export type JSONSchema = ResponseFormatJSONSchema['json_schema'];
 }
 
 /**
@@ -763,6 +1385,25 @@ export interface ChatCompletion {
    * Service tier used (chat-completions API). Quirk - `""` (Snowflake), `null` (vLLM).
    */
   service_tier?: string | null;
+}
+
+/**
+ * The `openai` client's names for the parts of `ChatCompletion` (`ChatCompletion.Choice`,
+ * `ChatCompletion.Choice.Logprobs`), so that code written for that client compiles unchanged.
+ * Types only.
+ */
+export declare namespace ChatCompletion {
+  /**
+   * `ChatCompletion.Choice` in the `openai` client: {@link ChatCompletionChoice}.
+   */
+  export type Choice = ChatCompletionChoice;
+  export namespace Choice {
+    /**
+     * `ChatCompletion.Choice.Logprobs` in the `openai` client:
+     * {@link ChatCompletionChoiceLogprobs}.
+     */
+    export type Logprobs = ChatCompletionChoiceLogprobs;
+  }
 }
 
 /**
@@ -890,6 +1531,25 @@ export interface ChatCompletionMessage {
 }
 
 /**
+ * The `openai` client's names for the parts of `ChatCompletionMessage`
+ * (`ChatCompletionMessage.Annotation`, `ChatCompletionMessage.Annotation.URLCitation`), so that
+ * code written for that client compiles unchanged. Types only.
+ */
+export declare namespace ChatCompletionMessage {
+  /**
+   * `ChatCompletionMessage.Annotation` in the `openai` client: {@link ChatCompletionAnnotation}.
+   */
+  export type Annotation = ChatCompletionAnnotation;
+  export namespace Annotation {
+    /**
+     * `ChatCompletionMessage.Annotation.URLCitation` in the `openai` client: the `url_citation` of
+     * {@link ChatCompletionAnnotation}.
+     */
+    export type URLCitation = NonNullable<ChatCompletionAnnotation['url_citation']>;
+  }
+}
+
+/**
  * One typed part of content a server sent as an array (Mistral: `{"type": "text", "text"}`,
  * `{"type": "thinking", "thinking": [...]}`, `{"type": "reference", ...}`). Fields beyond `type`
  * and `text` are kept as sent.
@@ -1008,6 +1668,54 @@ export interface ChatCompletionMessageToolCall {
 }
 
 /**
+ * The `openai` client's names for the parts of `ChatCompletionMessageToolCall`
+ * (`ChatCompletionMessageToolCall.Function`), so that code written for that client compiles
+ * unchanged. Types only.
+ */
+export declare namespace ChatCompletionMessageToolCall {
+  /**
+   * `ChatCompletionMessageToolCall.Function` in the `openai` client:
+   * {@link ChatCompletionMessageToolCallFunction}.
+   */
+  export type Function = ChatCompletionMessageToolCallFunction;
+}
+
+/**
+ * `ChatCompletionMessageFunctionToolCall`, the name the `openai` client gives
+ * {@link ChatCompletionMessageToolCall}: the same type, so that code written for that client
+ * compiles unchanged.
+ *
+ * A tool call in a message (chat-completions API); also what an assistant message sends back.
+ * Extras are kept and should be sent back as received: `index` (Ollama),
+ * `extra_content.google.thought_signature` (Gemini), `custom` (Snowflake).
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionMessageFunctionToolCall } from 'inference-sdk';
+ *
+ * const chatCompletionMessageFunctionToolCall: ChatCompletionMessageFunctionToolCall = {
+ *   id: 'call_1',
+ *   type: 'function',
+ *   function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+ * };
+ * ```
+ */
+export type ChatCompletionMessageFunctionToolCall = ChatCompletionMessageToolCall;
+
+/**
+ * The `openai` client's names for the parts of `ChatCompletionMessageFunctionToolCall`
+ * (`ChatCompletionMessageFunctionToolCall.Function`), so that code written for that client
+ * compiles unchanged. Types only.
+ */
+export declare namespace ChatCompletionMessageFunctionToolCall {
+  /**
+   * `ChatCompletionMessageFunctionToolCall.Function` in the `openai` client:
+   * {@link ChatCompletionMessageToolCallFunction}.
+   */
+  export type Function = ChatCompletionMessageToolCallFunction;
+}
+
+/**
  * The function a tool call names, and its arguments (chat-completions API).
  *
  * @example
@@ -1062,6 +1770,19 @@ export interface ChatCompletionTokenLogprob {
    * The most likely tokens at this position; `[]` when the server sent none.
    */
   top_logprobs: ChatCompletionTopLogprob[];
+}
+
+/**
+ * The `openai` client's names for the parts of `ChatCompletionTokenLogprob`
+ * (`ChatCompletionTokenLogprob.TopLogprob`), so that code written for that client compiles
+ * unchanged. Types only.
+ */
+export declare namespace ChatCompletionTokenLogprob {
+  /**
+   * `ChatCompletionTokenLogprob.TopLogprob` in the `openai` client:
+   * {@link ChatCompletionTopLogprob}.
+   */
+  export type TopLogprob = ChatCompletionTopLogprob;
 }
 
 /**
@@ -1148,6 +1869,45 @@ export interface ChatCompletionChunk {
    * Service tier used (chat-completions API). Quirk - `""`, `null`.
    */
   service_tier?: string | null;
+}
+
+/**
+ * The `openai` client's names for the parts of `ChatCompletionChunk`
+ * (`ChatCompletionChunk.Choice`, `ChatCompletionChunk.Choice.Delta`,
+ * `ChatCompletionChunk.Choice.Delta.ToolCall`,
+ * `ChatCompletionChunk.Choice.Delta.ToolCall.Function`, `ChatCompletionChunk.Choice.Logprobs`), so
+ * that code written for that client compiles unchanged. Types only.
+ */
+export declare namespace ChatCompletionChunk {
+  /**
+   * `ChatCompletionChunk.Choice` in the `openai` client: {@link ChatCompletionChunkChoice}.
+   */
+  export type Choice = ChatCompletionChunkChoice;
+  export namespace Choice {
+    /**
+     * `ChatCompletionChunk.Choice.Delta` in the `openai` client: {@link ChatCompletionChunkDelta}.
+     */
+    export type Delta = ChatCompletionChunkDelta;
+    export namespace Delta {
+      /**
+       * `ChatCompletionChunk.Choice.Delta.ToolCall` in the `openai` client:
+       * {@link ChatCompletionChunkToolCall}.
+       */
+      export type ToolCall = ChatCompletionChunkToolCall;
+      export namespace ToolCall {
+        /**
+         * `ChatCompletionChunk.Choice.Delta.ToolCall.Function` in the `openai` client:
+         * {@link ChatCompletionChunkToolCallFunction}.
+         */
+        export type Function = ChatCompletionChunkToolCallFunction;
+      }
+    }
+    /**
+     * `ChatCompletionChunk.Choice.Logprobs` in the `openai` client:
+     * {@link ChatCompletionChoiceLogprobs}.
+     */
+    export type Logprobs = ChatCompletionChoiceLogprobs;
+  }
 }
 
 /**
@@ -1350,6 +2110,24 @@ export interface CompletionUsage {
 }
 
 /**
+ * The `openai` client's names for the parts of `CompletionUsage`
+ * (`CompletionUsage.CompletionTokensDetails`, `CompletionUsage.PromptTokensDetails`), so that code
+ * written for that client compiles unchanged. Types only.
+ */
+export declare namespace CompletionUsage {
+  /**
+   * `CompletionUsage.CompletionTokensDetails` in the `openai` client: the
+   * `completion_tokens_details` of {@link CompletionUsage}.
+   */
+  export type CompletionTokensDetails = NonNullable<CompletionUsage['completion_tokens_details']>;
+  /**
+   * `CompletionUsage.PromptTokensDetails` in the `openai` client: the `prompt_tokens_details` of
+   * {@link CompletionUsage}.
+   */
+  export type PromptTokensDetails = NonNullable<CompletionUsage['prompt_tokens_details']>;
+}
+
+/**
  * Breakdown of prompt tokens (chat-completions API). A count a server sends as `null` reads as
  * absent.
  *
@@ -1479,7 +2257,41 @@ export interface CompletionCreateParams {
    * Stable end-user identifier for abuse monitoring.
    */
   user?: string;
+  /**
+   * Generate this many candidates on the server and return the `n` best (highest log probability
+   * per token); must exceed `n`, and cannot be streamed. Not every server accepts it.
+   */
+  best_of?: number;
+  /**
+   * Token id (as a string key) → a bias from -100 to 100 added to that token's logit before
+   * sampling: -100 bans the token, 100 forces it. Token ids depend on the model's tokenizer. Not
+   * every server accepts it.
+   */
+  logit_bias?: {
+    [key: string]: number;
+  };
 }
+
+/**
+ * `CompletionCreateParamsBase`, the name the `openai` client gives {@link CompletionCreateParams}:
+ * the same type, so that code written for that client compiles unchanged.
+ *
+ * Body of `POST /completions` (legacy). `model` and `prompt` are shown by the spec; the other
+ * fields follow the chat-completions API's legacy completions.
+ *
+ * @example
+ * ```ts
+ * import type { CompletionCreateParamsBase } from 'inference-sdk';
+ *
+ * const completionCreateParamsBase: CompletionCreateParamsBase = {
+ *   model: 'acme/base-1',
+ *   prompt: 'Once upon a time',
+ *   max_tokens: 16,
+ *   temperature: 0.7,
+ * };
+ * ```
+ */
+export type CompletionCreateParamsBase = CompletionCreateParams;
 
 /**
  * A legacy completion, and also each event of a streamed legacy completion (the spec does not show
@@ -1569,6 +2381,17 @@ export interface CompletionChoice {
    * Token log probabilities when `logprobs` was requested, else `null`.
    */
   logprobs: CompletionLogprobs | null;
+}
+
+/**
+ * The `openai` client's names for the parts of `CompletionChoice` (`CompletionChoice.Logprobs`),
+ * so that code written for that client compiles unchanged. Types only.
+ */
+export declare namespace CompletionChoice {
+  /**
+   * `CompletionChoice.Logprobs` in the `openai` client: {@link CompletionLogprobs}.
+   */
+  export type Logprobs = CompletionLogprobs;
 }
 
 /**

@@ -165,7 +165,50 @@ export const zChatCompletionContentPartImage = z.object({
 });
 
 /**
- * One part of array-form user content (chat-completions API).
+ * An audio content part (chat-completions API); the model must accept audio input. Not every
+ * server accepts it.
+ *
+ * @example
+ * ```ts
+ * const chatCompletionContentPartInputAudio = zChatCompletionContentPartInputAudio.parse({
+ *   type: 'input_audio',
+ *   input_audio: {
+ *     data: 'UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=',
+ *     format: 'wav',
+ *   },
+ * });
+ * ```
+ */
+export const zChatCompletionContentPartInputAudio = z.object({
+  type: z.literal('input_audio'),
+  input_audio: z.object({ data: z.string(), format: z.enum(['wav', 'mp3']) }),
+});
+
+/**
+ * A file content part, such as a PDF (chat-completions API): inline as `file_data` with a
+ * `filename`, or an uploaded file's `file_id`. The model must accept file input; not every server
+ * accepts it.
+ *
+ * @example
+ * ```ts
+ * const chatCompletionContentPartFile = zChatCompletionContentPartFile.parse({
+ *   type: 'file',
+ *   file: { filename: 'colours.pdf', file_data: 'data:application/pdf;base64,JVBERi0xLjQK' },
+ * });
+ * ```
+ */
+export const zChatCompletionContentPartFile = z.object({
+  type: z.literal('file'),
+  file: z.object({
+    file_data: z.optional(z.string()),
+    filename: z.optional(z.string()),
+    file_id: z.optional(z.string()),
+  }),
+});
+
+/**
+ * One part of array-form user content (chat-completions API): text, an image, audio or a file. The
+ * model must accept that kind of input.
  *
  * @example
  * ```ts
@@ -178,10 +221,12 @@ export const zChatCompletionContentPartImage = z.object({
 export const zChatCompletionContentPart = z.union([
   zChatCompletionContentPartText,
   zChatCompletionContentPartImage,
+  zChatCompletionContentPartInputAudio,
+  zChatCompletionContentPartFile,
 ]);
 
 /**
- * A user turn (Spec); array content with images follows the chat-completions API.
+ * A user turn (Spec); array content with images, audio and files follows the chat-completions API.
  *
  * @example
  * ```ts
@@ -198,6 +243,22 @@ export const zChatCompletionUserMessageParam = z.object({
   role: z.literal('user'),
   content: z.union([z.string(), z.array(zChatCompletionContentPart)]),
   name: z.optional(z.string()),
+});
+
+/**
+ * A refusal part of an assistant message sent back (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionContentPartRefusal = zChatCompletionContentPartRefusal.parse({
+ *   type: 'refusal',
+ *   refusal: "I can't help with that.",
+ * });
+ * ```
+ */
+export const zChatCompletionContentPartRefusal = z.object({
+  type: z.literal('refusal'),
+  refusal: z.string(),
 });
 
 /**
@@ -257,11 +318,19 @@ export const zChatCompletionMessageToolCall = z.looseObject({
  */
 export const zChatCompletionAssistantMessageParam = z.object({
   role: z.literal('assistant'),
-  content: z.optional(z.nullable(z.union([z.string(), z.array(zChatCompletionContentPartText)]))),
+  content: z.optional(
+    z.nullable(
+      z.union([
+        z.string(),
+        z.array(z.union([zChatCompletionContentPartText, zChatCompletionContentPartRefusal])),
+      ]),
+    ),
+  ),
   name: z.optional(z.string()),
   refusal: z.optional(z.nullable(z.string())),
   tool_calls: z.optional(z.array(zChatCompletionMessageToolCall)),
   reasoning_content: z.optional(z.nullable(z.string())),
+  function_call: z.optional(z.object({ name: z.string(), arguments: z.string() })),
 });
 
 /**
@@ -283,9 +352,29 @@ export const zChatCompletionToolMessageParam = z.object({
 });
 
 /**
+ * Deprecated: use a `tool` message. The result of a call made with the deprecated `functions`
+ * parameter (chat-completions API). Not every server accepts it.
+ *
+ * @example
+ * ```ts
+ * const chatCompletionFunctionMessageParam = zChatCompletionFunctionMessageParam.parse({
+ *   role: 'function',
+ *   name: 'get_weather',
+ *   content: '{"temperature_c":18,"condition":"cloudy"}',
+ * });
+ * ```
+ */
+export const zChatCompletionFunctionMessageParam = z.object({
+  role: z.literal('function'),
+  content: z.nullable(z.string()),
+  name: z.string(),
+});
+
+/**
  * One message of the conversation, discriminated by `role` (every variant fixes its `role` to one
  * value). The spec shows `role` and string `content` with roles `system`, `user`, `assistant`; the
- * `developer` and `tool` roles and array content follow the chat-completions API.
+ * `developer` and `tool` roles, the deprecated `function` role and array content follow the
+ * chat-completions API.
  *
  * @example
  * ```ts
@@ -301,6 +390,7 @@ export const zChatCompletionMessageParam = z.union([
   zChatCompletionUserMessageParam,
   zChatCompletionAssistantMessageParam,
   zChatCompletionToolMessageParam,
+  zChatCompletionFunctionMessageParam,
 ]);
 
 /**
@@ -311,7 +401,50 @@ export const zChatCompletionMessageParam = z.union([
  * const chatCompletionStreamOptions = zChatCompletionStreamOptions.parse({ include_usage: true });
  * ```
  */
-export const zChatCompletionStreamOptions = z.object({ include_usage: z.optional(z.boolean()) });
+export const zChatCompletionStreamOptions = z.object({
+  include_usage: z.optional(z.boolean()),
+  include_obfuscation: z.optional(z.boolean()),
+});
+
+/**
+ * A function's arguments as a JSON Schema object (free-form); left out, the function takes no
+ * arguments (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const functionParameters = zFunctionParameters.parse({
+ *   type: 'object',
+ *   properties: { city: { type: 'string' } },
+ *   required: ['city'],
+ * });
+ * ```
+ */
+export const zFunctionParameters = z.record(z.string(), z.unknown());
+
+/**
+ * A function the model may call, in a `function` tool (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const functionDefinition = zFunctionDefinition.parse({
+ *   name: 'get_weather',
+ *   description: 'Current weather in a city.',
+ *   parameters: {
+ *     type: 'object',
+ *     properties: { city: { type: 'string' } },
+ *     required: ['city'],
+ *     additionalProperties: false,
+ *   },
+ *   strict: true,
+ * });
+ * ```
+ */
+export const zFunctionDefinition = z.object({
+  name: z.string(),
+  description: z.optional(z.string()),
+  parameters: z.optional(zFunctionParameters),
+  strict: z.optional(z.nullable(z.boolean())),
+});
 
 /**
  * A function the model may call (chat-completions API).
@@ -336,12 +469,7 @@ export const zChatCompletionStreamOptions = z.object({ include_usage: z.optional
  */
 export const zChatCompletionTool = z.object({
   type: z.literal('function'),
-  function: z.object({
-    name: z.string(),
-    description: z.optional(z.string()),
-    parameters: z.optional(z.record(z.string(), z.unknown())),
-    strict: z.optional(z.nullable(z.boolean())),
-  }),
+  function: zFunctionDefinition,
 });
 
 /**
@@ -426,6 +554,91 @@ export const zResponseFormatJSONSchema = z.object({
 });
 
 /**
+ * How long a reasoning model thinks before it answers (chat-completions API). Not every model or
+ * server accepts every value.
+ *
+ * @example
+ * ```ts
+ * const reasoningEffort = zReasoningEffort.parse('low');
+ * ```
+ */
+export const zReasoningEffort = z.enum([
+  'none',
+  'minimal',
+  'low',
+  'medium',
+  'high',
+  'xhigh',
+  'max',
+]);
+
+/**
+ * Up to 16 string key-value pairs stored with the completion, keys up to 64 characters and values
+ * up to 512 (chat-completions API). Not every server accepts it.
+ *
+ * @example
+ * ```ts
+ * const metadata = zMetadata.parse({ tenant: 'acme', feature: 'support-chat' });
+ * ```
+ */
+export const zMetadata = z.record(z.string(), z.string());
+
+/**
+ * An output modality (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionModality = zChatCompletionModality.parse('text');
+ * ```
+ */
+export const zChatCompletionModality = z.enum(['text', 'audio']);
+
+/**
+ * The voice and format of audio output, with `modalities: ['text', 'audio']` (chat-completions
+ * API). Not every server accepts it. Audio output is not typed in responses: read `message.audio`
+ * with `extras()`.
+ *
+ * @example
+ * ```ts
+ * const chatCompletionAudioParam = zChatCompletionAudioParam.parse({ voice: 'alloy', format: 'mp3' });
+ * ```
+ */
+export const zChatCompletionAudioParam = z.object({
+  voice: z.union([z.string(), z.object({ id: z.string() })]),
+  format: z.enum(['wav', 'aac', 'mp3', 'flac', 'opus', 'pcm16']),
+});
+
+/**
+ * Predicted output: text the answer is expected to repeat largely unchanged (a file being edited),
+ * which lets the server answer faster (chat-completions API). Not every server accepts it.
+ *
+ * @example
+ * ```ts
+ * const chatCompletionPredictionContent = zChatCompletionPredictionContent.parse({
+ *   type: 'content',
+ *   content: 'export const primary = ["red", "yellow", "blue"];',
+ * });
+ * ```
+ */
+export const zChatCompletionPredictionContent = z.object({
+  type: z.literal('content'),
+  content: z.union([z.string(), z.array(zChatCompletionContentPartText)]),
+});
+
+/**
+ * Forces a call to the named function, with the deprecated `function_call` parameter
+ * (chat-completions API).
+ *
+ * @example
+ * ```ts
+ * const chatCompletionFunctionCallOption = zChatCompletionFunctionCallOption.parse({
+ *   name: 'get_weather',
+ * });
+ * ```
+ */
+export const zChatCompletionFunctionCallOption = z.object({ name: z.string() });
+
+/**
  * Body of `POST /chat/completions`. `model`, `messages`, `temperature` and `stream` are shown by
  * the spec; the spec says tool calling and structured outputs are supported but does not show
  * their parameters, so the rest follows the chat-completions API. Not every OpenAI-compatible
@@ -467,7 +680,43 @@ export const zChatCompletionCreateParams = z.object({
   logprobs: z.optional(z.boolean()),
   top_logprobs: z.optional(z.int()),
   user: z.optional(z.string()),
-  reasoning_effort: z.optional(z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh'])),
+  reasoning_effort: z.optional(zReasoningEffort),
+  verbosity: z.optional(z.enum(['low', 'medium', 'high'])),
+  logit_bias: z.optional(z.record(z.string(), z.number())),
+  metadata: z.optional(zMetadata),
+  store: z.optional(z.boolean()),
+  service_tier: z.optional(z.string()),
+  modalities: z.optional(z.array(zChatCompletionModality)),
+  audio: z.optional(zChatCompletionAudioParam),
+  prediction: z.optional(zChatCompletionPredictionContent),
+  safety_identifier: z.optional(z.string()),
+  prompt_cache_key: z.optional(z.string()),
+  web_search_options: z.optional(
+    z.object({
+      search_context_size: z.optional(z.enum(['low', 'medium', 'high'])),
+      user_location: z.optional(
+        z.object({
+          type: z.literal('approximate'),
+          approximate: z.object({
+            city: z.optional(z.string()),
+            region: z.optional(z.string()),
+            country: z.optional(z.string()),
+            timezone: z.optional(z.string()),
+          }),
+        }),
+      ),
+    }),
+  ),
+  functions: z.optional(
+    z.array(
+      z.object({
+        name: z.string(),
+        description: z.optional(z.string()),
+        parameters: z.optional(zFunctionParameters),
+      }),
+    ),
+  ),
+  function_call: z.optional(z.union([z.enum(['none', 'auto']), zChatCompletionFunctionCallOption])),
 });
 
 /**
@@ -898,6 +1147,8 @@ export const zCompletionCreateParams = z.object({
   presence_penalty: z.optional(z.number()),
   frequency_penalty: z.optional(z.number()),
   user: z.optional(z.string()),
+  best_of: z.optional(z.int()),
+  logit_bias: z.optional(z.record(z.string(), z.number())),
 });
 
 /**

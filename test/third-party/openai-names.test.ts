@@ -1,0 +1,198 @@
+// The official `openai` client's type names and request fields, read from the installed package's
+// declarations with the TypeScript compiler, against inference-sdk's public entry: code written
+// for that client's types compiles against this SDK unless it uses one of the names or fields
+// listed below, each left out for the reason given. A new name in a newer `openai`, or a name
+// this SDK drops, fails here. (test/types.test-d.ts checks what the names mean.)
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+// This folder's own install (scripts/tools.mjs), pinned in its package.json.
+const openai = fileURLToPath(new URL('node_modules/openai', import.meta.url));
+/** The modules of the resources this SDK has: chat completions, legacy completions, models, shared. */
+const MODULES = ['resources/chat/completions/completions.d.ts', 'resources/completions.d.ts', 'resources/models.d.ts', 'resources/shared.d.ts'];
+
+/** openai's names this SDK does not have, and why. Nested names are written `A.B`. */
+const SKIPPED: Record<string, string> = {
+  // Helpers of openai's lib/: this SDK has its own (parse(), stream(), runTools()), typed differently.
+  ParsedFunction: 'lib helper; ParsedFunctionToolCall["function"]',
+  ChatCompletionParseParams: 'lib helper; parse() takes ChatCompletionCreateParams',
+  ChatCompletionStreamParams: 'lib helper; stream() takes ChatCompletionCreateParams without stream',
+  ChatCompletionStreamingRunner: 'lib helper; runTools() returns a ChatCompletionRunner',
+  RunnableFunctionWithParse: 'lib helper; RunnableTool',
+  RunnableFunctionWithoutParse: 'lib helper; RunnableTool',
+  ParsingToolFunction: 'lib helper; zodFunction()',
+  ChatCompletionToolRunnerParams: 'lib helper; RunToolsParams',
+  ChatCompletionToolRunnerParamsWithContext: 'lib helper; RunToolsParams',
+  ChatCompletionToolRunnerParamsWithoutContext: 'lib helper; RunToolsParams',
+  ChatCompletionStreamingToolRunnerParams: 'lib helper; RunToolsParams',
+  ChatCompletionStreamingToolRunnerParamsWithContext: 'lib helper; RunToolsParams',
+  ChatCompletionStreamingToolRunnerParamsWithoutContext: 'lib helper; RunToolsParams',
+  // Stored completions (OpenAI only): the service has no such endpoints.
+  ChatCompletionsPage: 'stored completions',
+  ChatCompletionStoreMessagesPage: 'stored completions',
+  ChatCompletionStoreMessage: 'stored completions',
+  ChatCompletionDeleted: 'stored completions',
+  ChatCompletionUpdateParams: 'stored completions',
+  ChatCompletionListParams: 'stored completions',
+  // Custom tools and allowed-tools choices (OpenAI only): not in the spec.
+  ChatCompletionCustomTool: 'custom tools',
+  ChatCompletionMessageCustomToolCall: 'custom tools',
+  ChatCompletionNamedToolChoiceCustom: 'custom tools',
+  CustomToolInputFormat: 'custom tools',
+  ChatCompletionAllowedToolChoice: 'allowed-tools choice',
+  ChatCompletionAllowedTools: 'allowed-tools choice',
+  // Audio output: the `audio` and `modalities` parameters are typed, the reply's audio is not
+  // (read it with extras()).
+  ChatCompletionAudio: 'audio output',
+  'ChatCompletionAssistantMessageParam.Audio': 'audio output',
+  'ChatCompletionAudioParam.ID': 'a custom voice, { id } inline in ChatCompletionAudioParam["voice"]',
+  // Moderated completions and prompt-cache options (OpenAI only, newer than the spec's sources).
+  'ChatCompletion.Moderation': 'moderated completions',
+  'ChatCompletionChunk.Moderation': 'moderated completions',
+  'ChatCompletionCreateParams.Moderation': 'moderated completions',
+  'ChatCompletionCreateParams.PromptCacheOptions': 'prompt-cache options',
+  'ChatCompletionContentPart.File.PromptCacheBreakpoint': 'prompt-cache options',
+  'ChatCompletionContentPartImage.PromptCacheBreakpoint': 'prompt-cache options',
+  'ChatCompletionContentPartInputAudio.PromptCacheBreakpoint': 'prompt-cache options',
+  'ChatCompletionContentPartText.PromptCacheBreakpoint': 'prompt-cache options',
+  // The deprecated function call in replies: kept on the object, read with extras().
+  'ChatCompletionMessage.FunctionCall': 'deprecated function_call of a reply',
+  'ChatCompletionChunk.Choice.Delta.FunctionCall': 'deprecated function_call of a reply',
+  // Declared by src/resources/ at the top level (ChatCompletionCreateParamsNonStreaming, ...).
+  'ChatCompletionCreateParams.ChatCompletionCreateParamsNonStreaming': 'top-level name only',
+  'ChatCompletionCreateParams.ChatCompletionCreateParamsStreaming': 'top-level name only',
+  'CompletionCreateParams.CompletionCreateParamsNonStreaming': 'top-level name only',
+  'CompletionCreateParams.CompletionCreateParamsStreaming': 'top-level name only',
+  // Models: one page, no deletion; openai's model ids are not this service's slugs.
+  ModelsPage: 'PagePromise<ModelList, Model>',
+  ModelDeleted: 'no model deletion',
+  AllModels: "OpenAI's model ids (model is a string)",
+  ChatModel: "OpenAI's model ids (model is a string)",
+  ResponsesModel: 'Responses API',
+  // Other APIs of OpenAI's.
+  ComparisonFilter: 'file search',
+  CompoundFilter: 'file search',
+  OAuthErrorCode: 'OAuth',
+  Reasoning: 'Responses API',
+  ResponseFormatTextGrammar: 'Responses API',
+  ResponseFormatTextPython: 'Responses API',
+};
+
+/** Request fields openai types and this SDK does not, by type. */
+const SKIPPED_FIELDS: Record<string, string[]> = {
+  ChatCompletionCreateParamsBase: ['moderation', 'prompt_cache_options', 'prompt_cache_retention'],
+  ChatCompletionAssistantMessageParam: ['audio'],
+  ChatCompletionContentPartText: ['prompt_cache_breakpoint'],
+  ChatCompletionContentPartImage: ['prompt_cache_breakpoint'],
+  ChatCompletionContentPartInputAudio: ['prompt_cache_breakpoint'],
+  'ChatCompletionContentPart.File': ['prompt_cache_breakpoint'],
+};
+/** The request types whose fields are compared (openai's name; the SDK has the same name). */
+const REQUEST_TYPES = [
+  'ChatCompletionCreateParamsBase',
+  'CompletionCreateParamsBase',
+  'ChatCompletionStreamOptions',
+  'ChatCompletionSystemMessageParam',
+  'ChatCompletionDeveloperMessageParam',
+  'ChatCompletionUserMessageParam',
+  'ChatCompletionAssistantMessageParam',
+  'ChatCompletionToolMessageParam',
+  'ChatCompletionFunctionMessageParam',
+  'ChatCompletionContentPartText',
+  'ChatCompletionContentPartImage',
+  'ChatCompletionContentPartInputAudio',
+  'ChatCompletionContentPart.File',
+  'ChatCompletionContentPartRefusal',
+  'ChatCompletionFunctionTool',
+  'FunctionDefinition',
+  'ChatCompletionNamedToolChoice',
+  'ChatCompletionFunctionCallOption',
+  'ChatCompletionPredictionContent',
+  'ChatCompletionAudioParam',
+  'ChatCompletionCreateParams.Function',
+  'ChatCompletionCreateParams.WebSearchOptions',
+  'ChatCompletionCreateParams.WebSearchOptions.UserLocation',
+  'ChatCompletionCreateParams.WebSearchOptions.UserLocation.Approximate',
+  'ResponseFormatJSONSchema.JSONSchema',
+];
+
+const program = ts.createProgram([...MODULES.map((m) => path.join(openai, m)), path.join(root, 'src/index.ts')], {
+  strict: true,
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  target: ts.ScriptTarget.ES2022,
+  noEmit: true,
+  skipLibCheck: true,
+  types: [],
+});
+const checker = program.getTypeChecker();
+const resolve = (symbol: ts.Symbol): ts.Symbol => (symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol);
+const exportsOf = (file: string): Map<string, ts.Symbol> => {
+  const source = program.getSourceFile(file);
+  const module = source && checker.getSymbolAtLocation(source);
+  if (!module) throw new Error(`${file}: not a module`);
+  return new Map(checker.getExportsOfModule(module).map((s) => [s.name, resolve(s)]));
+};
+const theirs = new Map(MODULES.flatMap((m) => [...exportsOf(path.join(openai, m))]));
+const ours = exportsOf(path.join(root, 'src/index.ts'));
+
+/** The symbol of a dotted name (`A.B.C`): a module export, then namespace members. */
+function lookup(exports: ReadonlyMap<string, ts.Symbol>, dotted: string): ts.Symbol | undefined {
+  const [first, ...rest] = dotted.split('.');
+  let symbol = exports.get(first!);
+  for (const part of rest) {
+    const member = symbol?.exports?.get(part as ts.__String);
+    symbol = member && resolve(member);
+  }
+  return symbol;
+}
+
+/**
+ * openai's type names (from MODULES, nested namespace members included, `A.B`) that inference-sdk
+ * does not have. A missing name's own members are not listed again.
+ */
+function missingNames(): string[] {
+  const out: string[] = [];
+  const visit = (symbol: ts.Symbol, name: string): void => {
+    if (lookup(ours, name) === undefined) return void out.push(name);
+    // A class's namespace only re-exports the module's names (`Completions.ChatCompletion`).
+    if (symbol.flags & ts.SymbolFlags.Class) return;
+    symbol.exports?.forEach((member, key) => {
+      if (member.flags & (ts.SymbolFlags.Type | ts.SymbolFlags.Namespace)) visit(resolve(member), `${name}.${String(key)}`);
+    });
+  };
+  for (const [name, symbol] of theirs) visit(symbol, name);
+  return out;
+}
+
+function fields(symbol: ts.Symbol): string[] {
+  return checker.getDeclaredTypeOfSymbol(symbol).getProperties().map((p) => p.name);
+}
+
+describe("the openai client's names (installed openai package)", () => {
+  it('finds the names to compare', () => {
+    expect(theirs.size).toBeGreaterThan(50);
+    expect(lookup(theirs, 'ChatCompletionChunk.Choice.Delta.ToolCall.Function')).toBeDefined();
+    expect(lookup(ours, 'ChatCompletionChunk.Choice.Delta.ToolCall.Function')).toBeDefined();
+  });
+
+  it('every type name and nested name exists in inference-sdk, but those skipped for a reason', () => {
+    expect(missingNames().sort()).toEqual(Object.keys(SKIPPED).sort());
+  });
+
+  it('every request field exists in inference-sdk, but those skipped for a reason', () => {
+    const missing: Record<string, string[]> = {};
+    for (const name of REQUEST_TYPES) {
+      const their = lookup(theirs, name);
+      const our = lookup(ours, name);
+      if (!their || !our) throw new Error(`${name}: not found (${their ? 'inference-sdk' : 'openai'})`);
+      const own = new Set(fields(our));
+      const absent = fields(their).filter((field) => !own.has(field));
+      if (absent.length > 0) missing[name] = absent.sort();
+    }
+    expect(missing).toEqual(SKIPPED_FIELDS);
+  });
+});
