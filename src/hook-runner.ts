@@ -184,24 +184,24 @@ class Call implements CallHooks {
         }
         return result;
       };
+      // Made once per stream, not per chunk: a long stream allocates nothing here per chunk but
+      // the promise `then` returns.
+      const read = (result: IteratorResult<T>): IteratorResult<T> | Promise<IteratorResult<T>> => {
+        if (result.done) {
+          return this.end().then((error) => {
+            if (error) throw error;
+            return result;
+          });
+        }
+        this.#chunks!++;
+        this.#read(result.value);
+        return entries.length === 0 ? result : chunk(result, 0);
+      };
+      const fail = async (error: unknown): Promise<never> => {
+        throw await this.end(error);
+      };
       const followed: ObservableIterator<T> = {
-        next: () =>
-          inner.next().then(
-            (result) => {
-              if (result.done) {
-                return this.end().then((error) => {
-                  if (error) throw error;
-                  return result;
-                });
-              }
-              this.#chunks!++;
-              this.#read(result.value);
-              return entries.length === 0 ? result : chunk(result, 0);
-            },
-            async (error: unknown) => {
-              throw await this.end(error);
-            },
-          ),
+        next: () => inner.next().then(read, fail),
         return: async () => {
           // Told before a pending read fails: the caller left, the stream did not fail.
           const told = this.end(undefined, true);
@@ -270,10 +270,11 @@ class Call implements CallHooks {
     if (typeof v.model === 'string' && v.model !== '') this.#model ??= v.model;
     if (v.usage) this.#usage = v.usage;
     if (!Array.isArray(v.choices)) return;
-    v.choices.forEach((choice: { index?: unknown; finish_reason?: unknown } | null, i) => {
+    for (let i = 0; i < v.choices.length; i++) {
+      const choice = v.choices[i] as { index?: unknown; finish_reason?: unknown } | null;
       const reason = choice?.finish_reason;
       if (typeof reason === 'string') this.#reasons.set(typeof choice!.index === 'number' ? choice!.index : i, reason);
-    });
+    }
   }
 
   #with(name: HookName): Entry[] {
