@@ -20,6 +20,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { bundleParts } from './bundle-parts.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -248,6 +249,11 @@ async function bundleSizes() {
       rmSync(outdir, { recursive: true, force: true });
     }
   }
+  // Where the bytes go: the same chat built from src/ with parts taken away one by one.
+  sizes.parts = await bundleParts(
+    root,
+    STREAMING_CHAT.sdk.replace(JSON.stringify(sdkEntry), JSON.stringify(join(root, 'src/index.ts'))),
+  );
   process.stderr.write(' bundle\n');
   return sizes;
 }
@@ -409,4 +415,8 @@ for (const r of rows) console.log(line(r));
 if (results.bundle) {
   const top = Object.entries(results.bundle.sdk.inputs).sort((a, b) => b[1] - a[1]).slice(0, 10);
   console.log(`\ninference-sdk bundle, minified bytes by input: ${top.map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  console.log('\nThe one-file bundle without parts of the SDK (each row also without the rows above it), gzip:');
+  for (const [i, { part, gzip }] of results.bundle.parts.entries()) {
+    console.log(`  ${i === 0 ? '' : 'without '}${part}: ${(gzip / 1024).toFixed(1)} KiB${gzip <= 16 * 1024 ? ' (≤ 16 KiB)' : ''}`);
+  }
 }
