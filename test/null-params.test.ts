@@ -160,6 +160,11 @@ describe('legacy completions: prompts as openai takes them', () => {
     expect(completion.choices[0]!.text).toBe('Hello from the mock model.');
   });
 
+  it('a prompt left out throws at the call site, naming the shapes a prompt takes', () => {
+    expect(() => client().completions.create({ model: 'mock/echo' } as never)).toThrow('completions.create(body): `prompt` is required (a string, an array of strings, or token ids).');
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('a prompt of another shape is the server\'s 400, naming the shapes it takes', async () => {
     const error = await client()
       .completions.create({ model: 'mock/echo', prompt: ['a', 1] as unknown as string[] })
