@@ -37,7 +37,7 @@ export type { WithResponse } from './api-promise';
 
 // Resources
 export type { Models, WaitUntilReadyOptions } from './resources/models';
-export type { Chat, ChatCompletions } from './lib/chat';
+export type { Chat, ChatCompletions, ChatCompletionParseParams, ChatCompletionStreamParams } from './lib/chat';
 export type { ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming } from './resources/chat';
 export type { Completions, CompletionCreateParamsNonStreaming, CompletionCreateParamsStreaming } from './resources/completions';
 

@@ -23,6 +23,7 @@ import type {
   ChatCompletionContentPartInputAudio,
   ChatCompletionContentPartRefusal,
   ChatCompletionCreateParamsBase,
+  ChatCompletionCreateParamsNonStreaming,
   ChatCompletionFunctionCallOption,
   ChatCompletionFunctionMessageParam,
   ChatCompletionFunctionTool,
@@ -31,11 +32,13 @@ import type {
   ChatCompletionMessageToolCallFunction,
   ChatCompletionModality,
   ChatCompletionNamedToolChoice,
+  ChatCompletionParseParams,
   ChatCompletionPredictionContent,
   ChatCompletionReasoningEffort,
   ChatCompletionRole,
   ChatCompletionStream,
   ChatCompletionStreamEvents,
+  ChatCompletionStreamParams,
   ChatCompletionTokenLogprob,
   ChatCompletionTool,
   ChatCompletionTopLogprob,
@@ -58,6 +61,7 @@ import type {
   ReasoningEffort,
   ResponseFormatJSONSchema,
   FetchOptions,
+  ParsedChatCompletion,
   Model,
   ModelList,
   RateLimitError,
@@ -300,7 +304,7 @@ describe("code written for the openai client's types compiles unchanged", () => 
     expectTypeOf<FunctionParameters>().toEqualTypeOf<{ [key: string]: unknown }>();
     expectTypeOf<NonNullable<FunctionDefinition['parameters']>>().toEqualTypeOf<FunctionParameters>();
     expectTypeOf<ChatCompletionReasoningEffort>().toEqualTypeOf<ReasoningEffort>();
-    expectTypeOf<NonNullable<ChatCompletionCreateParams['reasoning_effort']>>().toEqualTypeOf<ReasoningEffort>();
+    expectTypeOf<ChatCompletionCreateParams['reasoning_effort']>().toEqualTypeOf<ReasoningEffort | undefined>();
     expectTypeOf<ChatCompletionModality>().toEqualTypeOf<'text' | 'audio'>();
     expectTypeOf<Metadata>().toEqualTypeOf<{ [key: string]: string }>();
     expectTypeOf<ChatCompletionCreateParamsBase>().toEqualTypeOf<ChatCompletionCreateParams>();
@@ -346,7 +350,113 @@ describe("code written for the openai client's types compiles unchanged", () => 
     expectTypeOf(calls[0]?.function?.arguments).toEqualTypeOf<string | undefined>();
   });
 
+  it("takes null wherever openai's params do, as code ported from it writes them", async () => {
+    // `?? null` on every kind of field: numbers, booleans, strings, enums, objects, arrays.
+    const opts: { maxTokens?: number; temperature?: number; stop?: string[] } = {};
+    const params = {
+      model: 'acme/chat-1',
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: null, refusal: null, function_call: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+        { role: 'function', name: 'f', content: null },
+      ],
+      max_tokens: opts.maxTokens ?? null,
+      max_completion_tokens: null,
+      temperature: opts.temperature ?? null,
+      top_p: null,
+      n: null,
+      seed: null,
+      presence_penalty: null,
+      frequency_penalty: null,
+      logprobs: null,
+      top_logprobs: null,
+      stop: opts.stop ?? null,
+      stream: null,
+      stream_options: null,
+      store: null,
+      verbosity: null,
+      reasoning_effort: null,
+      service_tier: null,
+      logit_bias: null,
+      metadata: null,
+      modalities: null,
+      audio: null,
+      prediction: null,
+      safety_identifier: null,
+      prompt_cache_key: null,
+      web_search_options: { user_location: null },
+      response_format: { type: 'json_schema', json_schema: { name: 'out', strict: null } },
+    } satisfies ChatCompletionCreateParams;
+    expectTypeOf(client.chat.completions.create(params)).toEqualTypeOf<APIPromise<ChatCompletion>>();
+    const tool: ChatCompletionTool = { type: 'function', function: { name: 'f', strict: null } };
+    void tool;
+    const legacy = {
+      model: 'acme/base-1',
+      prompt: null,
+      max_tokens: null,
+      temperature: null,
+      top_p: null,
+      n: null,
+      stream: null,
+      stream_options: null,
+      stop: null,
+      seed: null,
+      echo: null,
+      suffix: null,
+      logprobs: null,
+      presence_penalty: null,
+      frequency_penalty: null,
+      best_of: null,
+      logit_bias: null,
+    } satisfies CompletionCreateParams;
+    expectTypeOf(client.completions.create(legacy)).toEqualTypeOf<APIPromise<Completion>>();
+    // Prompts as token ids, as openai takes them.
+    expectTypeOf(client.completions.create({ model: 'acme/base-1', prompt: [1212, 318] })).toEqualTypeOf<APIPromise<Completion>>();
+    expectTypeOf(client.completions.create({ model: 'acme/base-1', prompt: [[1212, 318], [257]] })).toEqualTypeOf<APIPromise<Completion>>();
+    expectTypeOf(client.completions.create({ model: 'acme/base-1', prompt: ['a', 'b'] })).toEqualTypeOf<APIPromise<Completion>>();
+  });
+
+  it('types stream: null as not streaming, as openai does', async () => {
+    const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'hi' }];
+    expectTypeOf(client.chat.completions.create({ model: 'm', messages, stream: null })).toEqualTypeOf<APIPromise<ChatCompletion>>();
+    expectTypeOf(client.completions.create({ model: 'm', prompt: 'p', stream: null })).toEqualTypeOf<APIPromise<Completion>>();
+    expectTypeOf(client.chat.completions.parse({ model: 'm', messages, stream: null })).toEqualTypeOf<APIPromise<ParsedChatCompletion<null>>>();
+    expectTypeOf<{ model: string; messages: []; stream: null }>().toExtend<ChatCompletionParseParams>();
+    expectTypeOf<ChatCompletionParseParams>().toEqualTypeOf<ChatCompletionCreateParamsNonStreaming>();
+    // stream() always streams: `stream` may be left out or `true`, not null or false.
+    const body: ChatCompletionStreamParams = { model: 'm', messages };
+    expectTypeOf(client.chat.completions.stream(body)).toEqualTypeOf<ChatCompletionStream>();
+    expectTypeOf<{ model: string; messages: []; stream: null }>().not.toExtend<ChatCompletionStreamParams>();
+    const stream = await client.chat.completions.create({ model: 'm', messages, stream: true });
+    expectTypeOf(stream).toEqualTypeOf<ChatCompletionStream>();
+  });
+
+  it('takes null only where openai does: not on required fields, nor on tools, tool_choice, response_format, user', () => {
+    // @ts-expect-error: model is required and not nullable
+    const noModel: ChatCompletionCreateParams = { model: null, messages: [] };
+    // @ts-expect-error: messages is required and not nullable
+    const noMessages: ChatCompletionCreateParams = { model: 'm', messages: null };
+    // @ts-expect-error: tools is not nullable in openai either (leave it out)
+    const noTools: ChatCompletionCreateParams = { model: 'm', messages: [], tools: null };
+    // @ts-expect-error: tool_choice is not nullable in openai either
+    const noChoice: ChatCompletionCreateParams = { model: 'm', messages: [], tool_choice: null };
+    // @ts-expect-error: response_format is not nullable in openai either
+    const noFormat: ChatCompletionCreateParams = { model: 'm', messages: [], response_format: null };
+    // @ts-expect-error: the legacy prompt is required (null is a value, absent is not)
+    const noPrompt: CompletionCreateParams = { model: 'm' };
+    // @ts-expect-error: a prompt of token ids holds integers, not strings and numbers mixed
+    const mixed: CompletionCreateParams = { model: 'm', prompt: ['a', 1] };
+    void [noModel, noMessages, noTools, noChoice, noFormat, noPrompt, mixed];
+  });
+
   it('still rejects misspelt parameters and names', () => {
+    // @ts-expect-error: max_token is not a parameter (max_tokens is), null or not
+    const nulled: ChatCompletionCreateParams = { model: 'm', messages: [], max_token: null };
+    // @ts-expect-error: temprature is not a parameter, null or not
+    void client.chat.completions.create({ model: 'm', messages: [], temprature: null });
+    // @ts-expect-error: echos is not a parameter (echo is), null or not
+    const legacyNulled: CompletionCreateParams = { model: 'm', prompt: 'p', echos: null };
+    void [nulled, legacyNulled];
     // @ts-expect-error: temprature is not a parameter (temperature is)
     const params: ChatCompletionCreateParams = { model: 'm', messages: [], temprature: 0.2 };
     // @ts-expect-error: logit_bais is not a parameter (logit_bias is)

@@ -198,12 +198,12 @@ export interface ChatCompletionCreateParams {
   /**
    * Sampling temperature (Spec), usually between 0 and 2.
    */
-  temperature?: number;
+  temperature?: number | null;
   /**
    * `true` switches the response to server-sent events of `ChatCompletionChunk` (Spec).
    */
-  stream?: boolean;
-  stream_options?: ChatCompletionStreamOptions;
+  stream?: boolean | null;
+  stream_options?: ChatCompletionStreamOptions | null;
   /**
    * Functions the model may call (chat-completions API).
    */
@@ -222,45 +222,45 @@ export interface ChatCompletionCreateParams {
    * Maximum number of tokens to generate (chat-completions API). Widely supported by other
    * servers; OpenAI reasoning models reject it in favour of `max_completion_tokens`.
    */
-  max_tokens?: number;
+  max_tokens?: number | null;
   /**
    * Upper bound on generated tokens, reasoning tokens included (chat-completions API). Not
    * accepted by every server.
    */
-  max_completion_tokens?: number;
+  max_completion_tokens?: number | null;
   /**
    * Up to 4 sequences where generation stops (chat-completions API).
    */
-  stop?: string | string[];
+  stop?: string | string[] | null;
   /**
    * Number of choices to generate (chat-completions API).
    */
-  n?: number;
+  n?: number | null;
   /**
    * Best-effort deterministic sampling seed (chat-completions API).
    */
-  seed?: number;
+  seed?: number | null;
   /**
    * Nucleus sampling probability mass (chat-completions API).
    */
-  top_p?: number;
+  top_p?: number | null;
   /**
    * Penalty for tokens already present, -2.0 to 2.0 (chat-completions API).
    */
-  presence_penalty?: number;
+  presence_penalty?: number | null;
   /**
    * Penalty proportional to token frequency, -2.0 to 2.0 (chat-completions API).
    */
-  frequency_penalty?: number;
+  frequency_penalty?: number | null;
   /**
    * Return log probabilities of the output tokens (chat-completions API).
    */
-  logprobs?: boolean;
+  logprobs?: boolean | null;
   /**
    * Number of most likely tokens (0-20) to return at each position; requires `logprobs`
    * (chat-completions API).
    */
-  top_logprobs?: number;
+  top_logprobs?: number | null;
   /**
    * Stable end-user identifier for abuse monitoring (chat-completions API).
    */
@@ -274,7 +274,7 @@ export interface ChatCompletionCreateParams {
    * How terse or detailed the answer should be, `medium` by default (chat-completions API). Not
    * every server accepts it.
    */
-  verbosity?: 'low' | 'medium' | 'high';
+  verbosity?: 'low' | 'medium' | 'high' | null;
   /**
    * Token id (as a string key) → a bias from -100 to 100 added to that token's logit before
    * sampling: -100 bans the token, 100 forces it (chat-completions API). Token ids depend on the
@@ -282,49 +282,49 @@ export interface ChatCompletionCreateParams {
    */
   logit_bias?: {
     [key: string]: number;
-  };
+  } | null;
   /**
    * Up to 16 string key-value pairs stored with the completion (chat-completions API). Not every
    * server accepts it.
    */
-  metadata?: Metadata;
+  metadata?: Metadata | null;
   /**
    * Whether the provider keeps this completion for later use, e.g. OpenAI's distillation and evals
    * (chat-completions API). Not every server accepts it.
    */
-  store?: boolean;
+  store?: boolean | null;
   /**
    * Processing tier: `auto`, `default`, `flex` (cheaper, slower), `priority`, ... The response's
    * `service_tier` says which tier served the request (chat-completions API). Other servers name
    * their own tiers (Groq `on_demand`); not every server accepts it.
    */
-  service_tier?: 'auto' | 'default' | 'flex' | 'scale' | 'priority' | (string & {});
+  service_tier?: 'auto' | 'default' | 'flex' | 'scale' | 'priority' | (string & {}) | null;
   /**
    * The output modalities: `['text']` by default; `['text', 'audio']` asks an audio-capable model
    * to speak too, with `audio` set (chat-completions API). Not every server accepts it. Audio
    * output is not typed in responses: read `message.audio` with `extras()`.
    */
-  modalities?: ChatCompletionModality[];
+  modalities?: ChatCompletionModality[] | null;
   /**
    * Voice and format of audio output, with `modalities: ['text', 'audio']` (chat-completions API).
    * Not every server accepts it.
    */
-  audio?: ChatCompletionAudioParam;
+  audio?: ChatCompletionAudioParam | null;
   /**
    * Text the answer is expected to largely repeat (a file being edited), so that the server can
    * answer faster (chat-completions API). Not every server accepts it.
    */
-  prediction?: ChatCompletionPredictionContent;
+  prediction?: ChatCompletionPredictionContent | null;
   /**
    * A stable identifier of your end user (hash it: no personal data), for the provider's abuse
    * detection; the successor of `user` (chat-completions API). Not every server accepts it.
    */
-  safety_identifier?: string;
+  safety_identifier?: string | null;
   /**
    * A key shared by requests with the same long prefix, so that the provider's prompt cache finds
    * them (chat-completions API). Not every server accepts it.
    */
-  prompt_cache_key?: string;
+  prompt_cache_key?: string | null;
   /**
    * Lets a search model look up the web before it answers (chat-completions API: OpenAI's search
    * models). Not every server accepts it.
@@ -357,7 +357,7 @@ export interface ChatCompletionCreateParams {
          */
         timezone?: string;
       };
-    };
+    } | null;
   };
   /**
    * Deprecated: use `tools`. Functions the model may call, the older form of `tools`
@@ -452,8 +452,8 @@ export declare namespace ChatCompletionCreateParams {
 export type ChatCompletionCreateParamsBase = ChatCompletionCreateParams;
 
 /**
- * How long a reasoning model thinks before it answers (chat-completions API). Not every model or
- * server accepts every value.
+ * How long a reasoning model thinks before it answers (chat-completions API); `null` leaves it to
+ * the model. Not every model or server accepts every value.
  *
  * @example
  * ```ts
@@ -462,14 +462,15 @@ export type ChatCompletionCreateParamsBase = ChatCompletionCreateParams;
  * const reasoningEffort: ReasoningEffort = 'low';
  * ```
  */
-export type ReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+export type ReasoningEffort =
+  'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max' | null;
 
 /**
  * `ChatCompletionReasoningEffort`, the name the `openai` client gives {@link ReasoningEffort}: the
  * same type, so that code written for that client compiles unchanged.
  *
- * How long a reasoning model thinks before it answers (chat-completions API). Not every model or
- * server accepts every value.
+ * How long a reasoning model thinks before it answers (chat-completions API); `null` leaves it to
+ * the model. Not every model or server accepts every value.
  *
  * @example
  * ```ts
@@ -792,7 +793,7 @@ export interface ChatCompletionAssistantMessageParam {
      * The arguments, as JSON text.
      */
     arguments: string;
-  };
+  } | null;
 }
 
 /**
@@ -2201,58 +2202,60 @@ export interface CompletionCreateParams {
    */
   model: string;
   /**
-   * The prompt (Spec: a string), or several prompts, one choice set each.
+   * The prompt (Spec: a string), or several prompts, one choice set each; a prompt may also be
+   * given as token ids (an array of integers, or one such array per prompt). `null` leaves it to
+   * the server (OpenAI starts from its end-of-text token).
    */
-  prompt: string | string[];
+  prompt: string | string[] | number[] | number[][] | null;
   /**
    * Maximum number of tokens to generate.
    */
-  max_tokens?: number;
+  max_tokens?: number | null;
   /**
    * Sampling temperature, usually between 0 and 2.
    */
-  temperature?: number;
+  temperature?: number | null;
   /**
    * Nucleus sampling probability mass.
    */
-  top_p?: number;
+  top_p?: number | null;
   /**
    * Number of completions per prompt.
    */
-  n?: number;
+  n?: number | null;
   /**
    * `true` switches the response to server-sent events of `Completion` objects.
    */
-  stream?: boolean;
-  stream_options?: ChatCompletionStreamOptions;
+  stream?: boolean | null;
+  stream_options?: ChatCompletionStreamOptions | null;
   /**
    * Up to 4 sequences where generation stops.
    */
-  stop?: string | string[];
+  stop?: string | string[] | null;
   /**
    * Best-effort deterministic sampling seed.
    */
-  seed?: number;
+  seed?: number | null;
   /**
    * Echo the prompt before the completion.
    */
-  echo?: boolean;
+  echo?: boolean | null;
   /**
    * Text that follows the inserted completion.
    */
-  suffix?: string;
+  suffix?: string | null;
   /**
    * Return log probabilities of this many most likely tokens (0-5) at each position.
    */
-  logprobs?: number;
+  logprobs?: number | null;
   /**
    * Penalty for tokens already present, -2.0 to 2.0.
    */
-  presence_penalty?: number;
+  presence_penalty?: number | null;
   /**
    * Penalty proportional to token frequency, -2.0 to 2.0.
    */
-  frequency_penalty?: number;
+  frequency_penalty?: number | null;
   /**
    * Stable end-user identifier for abuse monitoring.
    */
@@ -2261,7 +2264,7 @@ export interface CompletionCreateParams {
    * Generate this many candidates on the server and return the `n` best (highest log probability
    * per token); must exceed `n`, and cannot be streamed. Not every server accepts it.
    */
-  best_of?: number;
+  best_of?: number | null;
   /**
    * Token id (as a string key) → a bias from -100 to 100 added to that token's logit before
    * sampling: -100 bans the token, 100 forces it. Token ids depend on the model's tokenizer. Not
@@ -2269,7 +2272,7 @@ export interface CompletionCreateParams {
    */
   logit_bias?: {
     [key: string]: number;
-  };
+  } | null;
 }
 
 /**

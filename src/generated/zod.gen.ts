@@ -330,7 +330,7 @@ export const zChatCompletionAssistantMessageParam = z.object({
   refusal: z.optional(z.nullable(z.string())),
   tool_calls: z.optional(z.array(zChatCompletionMessageToolCall)),
   reasoning_content: z.optional(z.nullable(z.string())),
-  function_call: z.optional(z.object({ name: z.string(), arguments: z.string() })),
+  function_call: z.optional(z.nullable(z.object({ name: z.string(), arguments: z.string() }))),
 });
 
 /**
@@ -554,23 +554,17 @@ export const zResponseFormatJSONSchema = z.object({
 });
 
 /**
- * How long a reasoning model thinks before it answers (chat-completions API). Not every model or
- * server accepts every value.
+ * How long a reasoning model thinks before it answers (chat-completions API); `null` leaves it to
+ * the model. Not every model or server accepts every value.
  *
  * @example
  * ```ts
  * const reasoningEffort = zReasoningEffort.parse('low');
  * ```
  */
-export const zReasoningEffort = z.enum([
-  'none',
-  'minimal',
-  'low',
-  'medium',
-  'high',
-  'xhigh',
-  'max',
-]);
+export const zReasoningEffort = z.nullable(
+  z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max']),
+);
 
 /**
  * Up to 16 string key-value pairs stored with the completion, keys up to 64 characters and values
@@ -660,50 +654,52 @@ export const zChatCompletionFunctionCallOption = z.object({ name: z.string() });
 export const zChatCompletionCreateParams = z.object({
   model: z.string(),
   messages: z.array(zChatCompletionMessageParam),
-  temperature: z.optional(z.number()),
-  stream: z.optional(z.boolean()),
-  stream_options: z.optional(zChatCompletionStreamOptions),
+  temperature: z.optional(z.nullable(z.number())),
+  stream: z.optional(z.nullable(z.boolean())),
+  stream_options: z.optional(z.nullable(zChatCompletionStreamOptions)),
   tools: z.optional(z.array(zChatCompletionTool)),
   tool_choice: z.optional(zChatCompletionToolChoiceOption),
   parallel_tool_calls: z.optional(z.boolean()),
   response_format: z.optional(
     z.union([zResponseFormatText, zResponseFormatJSONObject, zResponseFormatJSONSchema]),
   ),
-  max_tokens: z.optional(z.int()),
-  max_completion_tokens: z.optional(z.int()),
-  stop: z.optional(z.union([z.string(), z.array(z.string())])),
-  n: z.optional(z.int()),
-  seed: z.optional(z.int()),
-  top_p: z.optional(z.number()),
-  presence_penalty: z.optional(z.number()),
-  frequency_penalty: z.optional(z.number()),
-  logprobs: z.optional(z.boolean()),
-  top_logprobs: z.optional(z.int()),
+  max_tokens: z.optional(z.nullable(z.int())),
+  max_completion_tokens: z.optional(z.nullable(z.int())),
+  stop: z.optional(z.nullable(z.union([z.string(), z.array(z.string())]))),
+  n: z.optional(z.nullable(z.int())),
+  seed: z.optional(z.nullable(z.int())),
+  top_p: z.optional(z.nullable(z.number())),
+  presence_penalty: z.optional(z.nullable(z.number())),
+  frequency_penalty: z.optional(z.nullable(z.number())),
+  logprobs: z.optional(z.nullable(z.boolean())),
+  top_logprobs: z.optional(z.nullable(z.int())),
   user: z.optional(z.string()),
   reasoning_effort: z.optional(zReasoningEffort),
-  verbosity: z.optional(z.enum(['low', 'medium', 'high'])),
-  logit_bias: z.optional(z.record(z.string(), z.number())),
-  metadata: z.optional(zMetadata),
-  store: z.optional(z.boolean()),
-  service_tier: z.optional(z.string()),
-  modalities: z.optional(z.array(zChatCompletionModality)),
-  audio: z.optional(zChatCompletionAudioParam),
-  prediction: z.optional(zChatCompletionPredictionContent),
-  safety_identifier: z.optional(z.string()),
-  prompt_cache_key: z.optional(z.string()),
+  verbosity: z.optional(z.nullable(z.enum(['low', 'medium', 'high']))),
+  logit_bias: z.optional(z.nullable(z.record(z.string(), z.number()))),
+  metadata: z.optional(z.nullable(zMetadata)),
+  store: z.optional(z.nullable(z.boolean())),
+  service_tier: z.optional(z.nullable(z.string())),
+  modalities: z.optional(z.nullable(z.array(zChatCompletionModality))),
+  audio: z.optional(z.nullable(zChatCompletionAudioParam)),
+  prediction: z.optional(z.nullable(zChatCompletionPredictionContent)),
+  safety_identifier: z.optional(z.nullable(z.string())),
+  prompt_cache_key: z.optional(z.nullable(z.string())),
   web_search_options: z.optional(
     z.object({
       search_context_size: z.optional(z.enum(['low', 'medium', 'high'])),
       user_location: z.optional(
-        z.object({
-          type: z.literal('approximate'),
-          approximate: z.object({
-            city: z.optional(z.string()),
-            region: z.optional(z.string()),
-            country: z.optional(z.string()),
-            timezone: z.optional(z.string()),
+        z.nullable(
+          z.object({
+            type: z.literal('approximate'),
+            approximate: z.object({
+              city: z.optional(z.string()),
+              region: z.optional(z.string()),
+              country: z.optional(z.string()),
+              timezone: z.optional(z.string()),
+            }),
           }),
-        }),
+        ),
       ),
     }),
   ),
@@ -1132,23 +1128,25 @@ export const zChatCompletionChunk = z.looseObject({
  */
 export const zCompletionCreateParams = z.object({
   model: z.string(),
-  prompt: z.union([z.string(), z.array(z.string())]),
-  max_tokens: z.optional(z.int()),
-  temperature: z.optional(z.number()),
-  top_p: z.optional(z.number()),
-  n: z.optional(z.int()),
-  stream: z.optional(z.boolean()),
-  stream_options: z.optional(zChatCompletionStreamOptions),
-  stop: z.optional(z.union([z.string(), z.array(z.string())])),
-  seed: z.optional(z.int()),
-  echo: z.optional(z.boolean()),
-  suffix: z.optional(z.string()),
-  logprobs: z.optional(z.int()),
-  presence_penalty: z.optional(z.number()),
-  frequency_penalty: z.optional(z.number()),
+  prompt: z.nullable(
+    z.union([z.string(), z.array(z.string()), z.array(z.int()), z.array(z.array(z.int()))]),
+  ),
+  max_tokens: z.optional(z.nullable(z.int())),
+  temperature: z.optional(z.nullable(z.number())),
+  top_p: z.optional(z.nullable(z.number())),
+  n: z.optional(z.nullable(z.int())),
+  stream: z.optional(z.nullable(z.boolean())),
+  stream_options: z.optional(z.nullable(zChatCompletionStreamOptions)),
+  stop: z.optional(z.nullable(z.union([z.string(), z.array(z.string())]))),
+  seed: z.optional(z.nullable(z.int())),
+  echo: z.optional(z.nullable(z.boolean())),
+  suffix: z.optional(z.nullable(z.string())),
+  logprobs: z.optional(z.nullable(z.int())),
+  presence_penalty: z.optional(z.nullable(z.number())),
+  frequency_penalty: z.optional(z.nullable(z.number())),
   user: z.optional(z.string()),
-  best_of: z.optional(z.int()),
-  logit_bias: z.optional(z.record(z.string(), z.number())),
+  best_of: z.optional(z.nullable(z.int())),
+  logit_bias: z.optional(z.nullable(z.record(z.string(), z.number()))),
 });
 
 /**

@@ -17,6 +17,34 @@ import type { ParsedChatCompletionStream } from './parse-stream';
 import { ChatCompletionRunner, type RunToolsOptions, type RunToolsParams } from './run-tools';
 
 /**
+ * `parse()`'s body without streaming: the name the `openai` client gives it (`parse()` here also
+ * takes `stream: true`).
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionParseParams } from 'inference-sdk';
+ *
+ * const body: ChatCompletionParseParams = { model: 'acme/chat-1', messages: [{ role: 'user', content: 'Hi' }], max_tokens: null };
+ * const completion = await client.chat.completions.parse(body);
+ * ```
+ */
+export type ChatCompletionParseParams = ChatCompletionCreateParamsNonStreaming;
+
+/**
+ * `stream()`'s body: the chat completion parameters, with `stream` left out or `true` (it always
+ * streams). The name the `openai` client gives it.
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionStreamParams } from 'inference-sdk';
+ *
+ * const body: ChatCompletionStreamParams = { model: 'acme/chat-1', messages: [{ role: 'user', content: 'Hi' }] };
+ * console.log(await client.chat.completions.stream(body).finalContent());
+ * ```
+ */
+export type ChatCompletionStreamParams = Omit<ChatCompletionCreateParams, 'stream'> & { stream?: true };
+
+/**
  * `client.chat.completions`: the next assistant message for a conversation.
  *
  * @example
@@ -74,7 +102,7 @@ export class ChatCompletions extends ChatCompletionsResource {
    * console.log(await stream.finalContent());
    * ```
    */
-  stream(body: Omit<ChatCompletionCreateParams, 'stream'> & { stream?: true }, options?: RequestOptions): ChatCompletionStream {
+  stream(body: ChatCompletionStreamParams, options?: RequestOptions): ChatCompletionStream {
     checkBody(body, 'chat.completions.stream', 'messages');
     checkRequestOptions(options, 'chat.completions.stream');
     return ChatCompletionStream.deferred((signal) =>

@@ -25,7 +25,9 @@ export class Loop<ParsedT> {
     const { tools: _tools, stream, ...rest } = this.body;
     const definitions = [...this.tools.values()].map((t) => t.definition);
     // With a forced choice the model would call tools forever: the run ends after that round's tools.
-    const forced = rest.tool_choice === 'required' || typeof rest.tool_choice === 'object';
+    // A `null` choice is no choice (`typeof null` is 'object').
+    const choice = rest.tool_choice;
+    const forced = choice === 'required' || (typeof choice === 'object' && choice !== null);
     for (let round = 1; round <= this.maxRounds; round++) {
       this.throwIfAborted();
       const params: ChatCompletionCreateParams = { ...rest, tools: definitions, messages: [...this.runner.messages] };

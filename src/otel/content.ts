@@ -21,8 +21,12 @@ export interface Message {
 export function inputMessages(body: Readonly<ChatCompletionCreateParams> | Readonly<CompletionCreateParams>): Message[] | undefined {
   if ('messages' in body && Array.isArray(body.messages)) return body.messages.map(inputMessage);
   if ('prompt' in body) {
-    const prompts: unknown[] = Array.isArray(body.prompt) ? body.prompt : [body.prompt];
-    return prompts.map((prompt) => ({ role: 'user', parts: [{ type: 'text', content: String(prompt) }] }));
+    const prompt: unknown = body.prompt;
+    // `null` is no prompt (the server starts from its own). Token ids are one prompt (`[1, 2]`) or
+    // one per array (`[[1, 2], [3]]`), named but not copied, as other parts that are not text.
+    if (prompt == null) return undefined;
+    const prompts: unknown[] = Array.isArray(prompt) && !prompt.every((p) => typeof p === 'number') ? prompt : [prompt];
+    return prompts.map((p) => ({ role: 'user', parts: [typeof p === 'string' ? { type: 'text', content: p } : { type: 'tokens' }] }));
   }
   return undefined;
 }

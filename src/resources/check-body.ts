@@ -16,7 +16,8 @@ export function checkBody(body: unknown, method: string, required: 'messages' | 
   if (required === 'messages' && !Array.isArray(value)) {
     throw new InferenceError(`${method}(body): \`messages\` must be an array of { role, content } objects.`);
   }
+  // `null` is a prompt (openai's types take it: the server starts from its own); absent is not.
   if (required === 'prompt' && value === undefined) {
-    throw new InferenceError(`${method}(body): \`prompt\` is required (a string or an array of strings).`);
+    throw new InferenceError(`${method}(body): \`prompt\` is required (a string, an array of strings, or token ids).`);
   }
 }

@@ -147,6 +147,25 @@ describe('chat completions', () => {
     expect(h['gen_ai.client.operation.time_to_first_chunk']).toBeUndefined();
   });
 
+  it("null params (openai's `?? null`) are no attributes; max_completion_tokens: null leaves max_tokens", async () => {
+    await client().chat.completions.create({
+      model: 'mock/echo',
+      messages,
+      temperature: null,
+      top_p: null,
+      max_completion_tokens: null,
+      max_tokens: 50,
+      stop: null,
+      seed: null,
+      presence_penalty: null,
+      frequency_penalty: null,
+      n: null,
+      ...({ response_format: null } as object),
+    });
+    const requested = Object.entries(only().attributes).filter(([name]) => name.startsWith('gen_ai.request.') || name === 'gen_ai.output.type');
+    expect(Object.fromEntries(requested)).toEqual({ 'gen_ai.request.model': 'mock/echo', 'gen_ai.request.max_tokens': 50 });
+  });
+
   it('a stream: the span ends when the stream does, with the time to the first chunk', async () => {
     const stream = await client().chat.completions.create({ model: 'mock/echo', messages, stream: true, stream_options: { include_usage: true } });
     expect(spans()).toHaveLength(0); // open while the stream is
@@ -324,6 +343,23 @@ describe('content', () => {
     ]);
     expect(legacy!.input).toEqual([{ role: 'user', parts: [{ type: 'text', content: 'Once' }] }]);
     expect(legacy!.output).toEqual([{ role: 'assistant', parts: [{ type: 'text', content: expect.stringContaining('You said') }], finish_reason: expect.any(String) }]);
+  });
+
+  it('captureContent: a prompt of token ids is one user message, several arrays one each; a null prompt is none', async () => {
+    const c = client({ captureContent: true });
+    await c.completions.create({ model: 'mock/echo', prompt: [15496, 995], max_tokens: 5 });
+    await c.completions.create({ model: 'mock/echo', prompt: [[1, 2], [3]], max_tokens: 5 });
+    await c.completions.create({ model: 'mock/echo', prompt: ['Once', 'Twice'], max_tokens: 5 });
+    await c.completions.create({ model: 'mock/echo', prompt: null, max_tokens: 5 });
+    const [one, two, strings, none] = spans().map((span) => span.attributes['gen_ai.input.messages']);
+    const tokens = { role: 'user', parts: [{ type: 'tokens' }] };
+    expect(JSON.parse(one as string)).toEqual([tokens]);
+    expect(JSON.parse(two as string)).toEqual([tokens, tokens]);
+    expect(JSON.parse(strings as string)).toEqual([
+      { role: 'user', parts: [{ type: 'text', content: 'Once' }] },
+      { role: 'user', parts: [{ type: 'text', content: 'Twice' }] },
+    ]);
+    expect(none).toBeUndefined();
   });
 
   it('only with captureContent does a stream cost a hook per chunk', () => {

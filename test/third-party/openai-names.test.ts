@@ -18,8 +18,6 @@ const MODULES = ['resources/chat/completions/completions.d.ts', 'resources/compl
 const SKIPPED: Record<string, string> = {
   // Helpers of openai's lib/: this SDK has its own (parse(), stream(), runTools()), typed differently.
   ParsedFunction: 'lib helper; ParsedFunctionToolCall["function"]',
-  ChatCompletionParseParams: 'lib helper; parse() takes ChatCompletionCreateParams',
-  ChatCompletionStreamParams: 'lib helper; stream() takes ChatCompletionCreateParams without stream',
   ChatCompletionStreamingRunner: 'lib helper; runTools() returns a ChatCompletionRunner',
   RunnableFunctionWithParse: 'lib helper; RunnableTool',
   RunnableFunctionWithoutParse: 'lib helper; RunnableTool',
@@ -89,6 +87,13 @@ const SKIPPED_FIELDS: Record<string, string[]> = {
   ChatCompletionContentPartImage: ['prompt_cache_breakpoint'],
   ChatCompletionContentPartInputAudio: ['prompt_cache_breakpoint'],
   'ChatCompletionContentPart.File': ['prompt_cache_breakpoint'],
+};
+/** Request fields both type that take values of openai's this SDK does not, and why. */
+const SKIPPED_VALUES: Record<string, string> = {
+  'ChatCompletionCreateParamsBase.messages': 'custom tool calls in assistant messages',
+  'ChatCompletionAssistantMessageParam.tool_calls': 'custom tool calls',
+  'ChatCompletionCreateParamsBase.tools': 'custom tools',
+  'ChatCompletionCreateParamsBase.tool_choice': 'custom tools, allowed-tools choice',
 };
 /** The request types whose fields are compared (openai's name; the SDK has the same name). */
 const REQUEST_TYPES = [
@@ -172,6 +177,18 @@ function fields(symbol: ts.Symbol): string[] {
   return checker.getDeclaredTypeOfSymbol(symbol).getProperties().map((p) => p.name);
 }
 
+/** True when `null` is one of the type's values. */
+function admitsNull(type: ts.Type): boolean {
+  return type.isUnion() ? type.types.some(admitsNull) : (type.flags & ts.TypeFlags.Null) !== 0;
+}
+
+/** How a field may be left out or set: `optional`, `nullable`, both, or `required`. */
+function presence(field: ts.Symbol): string {
+  const optional = (field.flags & ts.SymbolFlags.Optional) !== 0;
+  const nullable = admitsNull(checker.getTypeOfSymbol(field));
+  return [optional && 'optional', nullable && 'nullable'].filter(Boolean).join(' ') || 'required';
+}
+
 describe("the openai client's names (installed openai package)", () => {
   it('finds the names to compare', () => {
     expect(theirs.size).toBeGreaterThan(50);
@@ -194,5 +211,46 @@ describe("the openai client's names (installed openai package)", () => {
       if (absent.length > 0) missing[name] = absent.sort();
     }
     expect(missing).toEqual(SKIPPED_FIELDS);
+  });
+
+  it('every request field both have is optional and takes null exactly where openai\'s does', () => {
+    // `max_tokens: opts.maxTokens ?? null` compiles against both, `tools: null` against neither,
+    // and a field openai requires is required here too.
+    const differ: string[] = [];
+    for (const name of REQUEST_TYPES) {
+      const their = checker.getDeclaredTypeOfSymbol(lookup(theirs, name)!);
+      const our = checker.getDeclaredTypeOfSymbol(lookup(ours, name)!);
+      for (const field of their.getProperties()) {
+        const own = our.getProperty(field.name);
+        if (!own || presence(own) === presence(field)) continue;
+        differ.push(`${name}.${field.name}: openai ${presence(field)}, inference-sdk ${presence(own)}`);
+      }
+    }
+    expect(differ).toEqual([]);
+  });
+
+  it('every request field both have takes every value openai\'s takes, but those skipped for a reason', () => {
+    // Token-array prompts, nulls, open enums: openai's field type is assignable to this SDK's.
+    const narrower: string[] = [];
+    for (const name of REQUEST_TYPES) {
+      const their = checker.getDeclaredTypeOfSymbol(lookup(theirs, name)!);
+      const our = checker.getDeclaredTypeOfSymbol(lookup(ours, name)!);
+      for (const field of their.getProperties()) {
+        const own = our.getProperty(field.name);
+        if (own && !checker.isTypeAssignableTo(checker.getTypeOfSymbol(field), checker.getTypeOfSymbol(own))) narrower.push(`${name}.${field.name}`);
+      }
+    }
+    expect(narrower.sort()).toEqual(Object.keys(SKIPPED_VALUES).sort());
+  });
+
+  it('every type name both have takes null exactly where openai\'s does (ReasoningEffort, ...)', () => {
+    const differ: string[] = [];
+    for (const [name, symbol] of theirs) {
+      const own = lookup(ours, name);
+      if (!own || !(symbol.flags & ts.SymbolFlags.TypeAlias)) continue;
+      const [their, our] = [symbol, own].map((s) => admitsNull(checker.getDeclaredTypeOfSymbol(s)));
+      if (their !== our) differ.push(`${name}: null ${their ? 'in openai only' : 'in inference-sdk only'}`);
+    }
+    expect(differ).toEqual([]);
   });
 });
