@@ -182,8 +182,9 @@ export interface RequestOptions {
    * Fields to send in the JSON body besides the typed parameters: a server's own parameters, such
    * as vLLM's `top_k` or `repetition_penalty`, llama.cpp's `grammar` or OpenRouter's `provider`.
    * They are added to the body as given, and are seen by hooks and telemetry like the rest of
-   * it. A field may not be both here and in the body, and `stream` belongs in the body (the SDK
-   * reads the response by it); either mistake throws at the call site. Only for calls with a
+   * it, and by the `preflight` check. A field may not be both here and in the body (a `null` in
+   * the body, the server's default, may be given a value here), and `stream` belongs in the body
+   * (the SDK reads the response by it); either mistake throws at the call site. Only for calls with a
    * body (`chat.completions.*`, `completions.create`). Unlike the official client's `body`
    * option, which replaces the whole body, this adds to it.
    *

@@ -5,7 +5,7 @@
  * the call site, before anything is sent.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Client, InferenceError, type HookInfo } from '../src/index';
+import { Client, InferenceError, PreflightError, type HookInfo } from '../src/index';
 import { startMockServer, type MockServer } from '../src/testing';
 
 let server: MockServer;
@@ -71,6 +71,28 @@ describe('extraBody sends fields the types do not name', () => {
       { extraBody: { top_k: 5 }, hooks: { beforeRequest: (_request: Request, info: HookInfo) => void bodies.push(info.body) } },
     );
     expect(bodies).toEqual([{ model: 'mock/echo', messages, top_k: 5 }]);
+  });
+});
+
+describe('extraBody and defaultBody with the rest of the SDK', () => {
+  it('a null in the body is "the server\'s default", so extraBody may give the field a value', async () => {
+    await client.chat.completions.create({ model: 'mock/echo', messages, temperature: null }, { extraBody: { temperature: 0.3 } });
+    expect(sent(0)).toMatchObject({ temperature: 0.3 });
+  });
+
+  it('the preflight check sees max_tokens from extraBody and defaultBody, as sent', async () => {
+    const limit = (await client.models.retrieve('mock/echo')).max_output_length!;
+    server.clear();
+    const checked = client.withOptions({ preflight: 'error' });
+    const viaExtra = await checked.chat.completions.create({ model: 'mock/echo', messages }, { extraBody: { max_tokens: limit + 1 } }).catch((e: unknown) => e);
+    expect(viaExtra).toBeInstanceOf(PreflightError);
+    expect(viaExtra).toMatchObject({ param: 'max_tokens', requested: limit + 1, limit });
+    const viaDefault = await checked
+      .withOptions({ defaultBody: { max_tokens: limit + 2 } })
+      .completions.create({ model: 'mock/echo', prompt: 'hi' })
+      .catch((e: unknown) => e);
+    expect(viaDefault).toMatchObject({ param: 'max_tokens', requested: limit + 2, limit });
+    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
   });
 });
 

@@ -86,7 +86,7 @@ export class ChatCompletionsResource {
     // A reply's message pushed back goes without the fields the SDK added (sent-messages.ts).
     const messages = sentMessages(body.messages);
     const json = serializeBody(messages === body.messages ? sent : { ...sent, messages }, 'chat.completions.create(body)');
-    const spec = { method: 'POST', path: '/chat/completions', body: sent, json, options, before: ctx.preflight && ((wait: Wait) => ctx.preflight!(body, wait)) } as const;
+    const spec = { method: 'POST', path: '/chat/completions', body: sent, json, options, before: ctx.preflight && ((wait: Wait) => ctx.preflight!(sent, wait)) } as const;
     if (body.stream === true) {
       return streamCall<ChatCompletionChunk, ChatCompletionStream>(
         this.#ctx,

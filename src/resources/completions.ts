@@ -66,7 +66,7 @@ export class Completions {
     // Serialised here, so that a body JSON cannot carry (a BigInt, a cycle) throws at the call site.
     const sent = withExtraBody(body, ctx.options.defaultBody, options?.extraBody, 'completions.create');
     const json = serializeBody(sent, 'completions.create(body)');
-    const spec = { method: 'POST', path: '/completions', body: sent, json, options, before: ctx.preflight && ((wait: Wait) => ctx.preflight!(body, wait)) } as const;
+    const spec = { method: 'POST', path: '/completions', body: sent, json, options, before: ctx.preflight && ((wait: Wait) => ctx.preflight!(sent, wait)) } as const;
     if (body.stream === true) {
       // Each event of a legacy stream is a Completion carrying a text fragment.
       return streamCall(this.#ctx, spec, eventsOf(normalizeCompletion), (source, controller) => new Stream(source, controller));

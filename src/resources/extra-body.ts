@@ -7,13 +7,15 @@ type Fields = Readonly<Record<string, unknown>>;
  * `extraBody` (a server's own parameters that the types do not name; options-check.ts has checked
  * the shapes). A default gives way to a field the call sets. A field in both the body and
  * `extraBody` is refused rather than silently overwritten: which of the two was meant cannot be
- * known. The caller's objects are not changed.
+ * known. The caller's objects are not changed. Pre-flight checks and hooks see this body, as sent.
  */
 export function withExtraBody<B extends object>(body: B, defaults: Fields | undefined, extra: Fields | undefined, method: string): B {
   if (extra === undefined && defaults === undefined) return body;
   if (extra !== undefined) {
     for (const key of Object.keys(extra)) {
-      if (Object.hasOwn(body, key) && (body as Record<string, unknown>)[key] !== undefined) {
+      // A `null` in the body means "the server's default" (as in the official client), so a
+      // value in `extraBody` does not contradict it.
+      if (Object.hasOwn(body, key) && (body as Record<string, unknown>)[key] != null) {
         throw new InferenceError(`${method}: \`${key}\` is both in the body and in \`extraBody\`; set it in one place.`);
       }
     }
