@@ -36,11 +36,11 @@ function stub(source) {
 }
 
 /**
- * @param {string} root the repository root
- * @param {string} entry the bundle's entry code (imports `Client` from the SDK's source)
+ * @param {import('esbuild').BuildOptions} options the one-file build of the bundle metric, its
+ *   entry importing `Client` from the SDK's source
  * @returns {Promise<{ part: string; gzip: number }[]>} the full build first, then one row per step
  */
-export async function bundleParts(root, entry) {
+export async function bundleParts(options) {
   /** @param {string[]} dropped */
   const size = async (dropped) => {
     const plugin = {
@@ -54,17 +54,7 @@ export async function bundleParts(root, entry) {
         });
       },
     };
-    const result = await build({
-      stdin: { contents: entry, resolveDir: root, loader: 'js', sourcefile: 'parts-entry.js' },
-      bundle: true,
-      platform: 'browser',
-      format: 'esm',
-      minify: true,
-      treeShaking: true,
-      write: false,
-      logLevel: 'silent',
-      plugins: [plugin],
-    });
+    const result = await build({ ...options, write: false, plugins: [plugin] });
     return result.outputFiles.reduce((total, file) => total + gzipSync(file.contents).length, 0);
   };
   const rows = [{ part: 'as published (built from src/)', gzip: await size([]) }];

@@ -250,10 +250,7 @@ async function bundleSizes() {
     }
   }
   // Where the bytes go: the same chat built from src/ with parts taken away one by one.
-  sizes.parts = await bundleParts(
-    root,
-    STREAMING_CHAT.sdk.replace(JSON.stringify(sdkEntry), JSON.stringify(join(root, 'src/index.ts'))),
-  );
+  sizes.parts = await bundleParts(bundleOptions('sdk-src', STREAMING_CHAT.sdk.replace(JSON.stringify(sdkEntry), JSON.stringify(join(root, 'src/index.ts')))));
   process.stderr.write(' bundle\n');
   return sizes;
 }

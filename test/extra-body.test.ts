@@ -4,18 +4,11 @@
  * every call that has a body, as the local server receives them; and the mistakes they refuse at
  * the call site, before anything is sent.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client, InferenceError, PreflightError, type HookInfo } from '../src/index';
-import { startMockServer, type MockServer } from '../src/testing';
+import { useMockServer } from './support/mock-server';
 
-let server: MockServer;
-let client: Client;
-beforeAll(async () => {
-  server = await startMockServer();
-  client = new Client({ apiKey: server.apiKey, baseURL: server.url, maxRetries: 0, logLevel: 'off' });
-});
-afterAll(() => server.close());
-afterEach(() => server.clear());
+const { server, client } = useMockServer({}, { client: { maxRetries: 0 }, reset: 'all' });
 
 const messages = [{ role: 'user' as const, content: 'hi' }];
 const sent = (i: number) => server.requests[i]?.body as Record<string, unknown>;
