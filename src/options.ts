@@ -113,7 +113,7 @@ export interface ClientOptions {
    * const router = new Client({ baseURL: 'https://openrouter.ai/api/v1', defaultBody: { provider: { sort: 'price' } } });
    * ```
    */
-  defaultBody?: Readonly<Record<string, unknown>> | undefined;
+  defaultBody?: object | undefined;
   /**
    * Allow construction in a web page. Off by default because the page would expose your API key
    * to every visitor: only enable it with a key that is meant to be public (or a proxy).
@@ -179,7 +179,8 @@ export interface RequestOptions {
   /** Merged over the client's `fetchOptions`. */
   fetchOptions?: FetchOptions | undefined;
   /**
-   * Fields to send in the JSON body besides the typed parameters: a server's own parameters, such
+   * Fields to send in the JSON body besides the typed parameters (a plain object, which may be
+   * typed by an interface of your own): a server's own parameters, such
    * as vLLM's `top_k` or `repetition_penalty`, llama.cpp's `grammar` or OpenRouter's `provider`.
    * They are added to the body as given, and are seen by hooks and telemetry like the rest of
    * it, and by the `preflight` check. A field may not be both here and in the body (a `null` in
@@ -196,7 +197,7 @@ export interface RequestOptions {
    * );
    * ```
    */
-  extraBody?: Readonly<Record<string, unknown>> | undefined;
+  extraBody?: object | undefined;
   /** Hooks for this call only, run after the client's (see {@link Hooks}). */
   hooks?: Hooks | readonly Hooks[] | undefined;
 }
@@ -225,7 +226,7 @@ export interface ResolvedOptions {
   fetchOptions: FetchOptions | undefined;
   defaultHeaders: HeadersInit | undefined;
   defaultQuery: QueryInit | undefined;
-  defaultBody: Readonly<Record<string, unknown>> | undefined;
+  defaultBody: object | undefined;
   dangerouslyAllowBrowser: boolean;
   logLevel: LogLevel;
   logger: Logger;

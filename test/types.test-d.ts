@@ -472,3 +472,21 @@ describe("code written for the openai client's types compiles unchanged", () => 
     void [params, legacy, where, verbose, choice, call];
   });
 });
+
+describe('extraBody and defaultBody', () => {
+  it("take a server's parameters typed as an interface (no index signature) or as a literal", async () => {
+    interface VllmParams {
+      top_k: number;
+      repetition_penalty?: number;
+    }
+    const vllm: VllmParams = { top_k: 40 };
+    const options: ClientOptions = { apiKey: 'k', baseURL: 'http://127.0.0.1:1/v1', defaultBody: vllm };
+    const sampled = client.withOptions(options);
+    const completion = await sampled.chat.completions.create({ model: 'm', messages: [] }, { extraBody: { min_p: 0.1 } });
+    expectTypeOf(completion).toEqualTypeOf<ChatCompletion>();
+    const stream = await sampled.chat.completions.create({ model: 'm', messages: [], stream: true }, { extraBody: vllm });
+    expectTypeOf(stream).toEqualTypeOf<ChatCompletionStream>();
+    // @ts-expect-error: body fields, not a string
+    void sampled.completions.create({ model: 'm', prompt: 'p' }, { extraBody: 'top_k=40' });
+  });
+});

@@ -1,6 +1,10 @@
 import { InferenceError } from '../errors';
 
-type Fields = Readonly<Record<string, unknown>>;
+/**
+ * A plain object of body fields (options-check.ts refuses anything else at the call site). Typed
+ * `object` so that an interface of a server's parameters, which has no index signature, is taken.
+ */
+type Fields = object;
 
 /**
  * The body as sent: the client's `defaultBody`, then the typed parameters, then the request's
