@@ -96,6 +96,7 @@ export type {
 export type { ParsedChatCompletionStream, DeepPartial } from './lib/parse-stream';
 export { ChatCompletionRunner } from './lib/run-tools';
 export type { RunnableTool, RunnableFunctionTool, RunToolsParams, RunToolsOptions, RunnerEvent } from './lib/run-tools';
+export type { ChatCompletionRunnerEvents, FunctionToolCall } from './lib/runner-events';
 export { toAssistantMessage } from './lib/run-tools-messages';
 export { readReasoning } from './lib/reasoning';
 export { LengthFinishReasonError, ContentFilterFinishReasonError, OutputParseError } from './lib/errors';

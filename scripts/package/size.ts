@@ -18,14 +18,17 @@ import { root } from './artifact';
  * code is up front), the hooks' checks (about 190 B; the runner is behind `import()`). Measured
  * 25 342 B and 26 399 B on 2026-11-25, after sending a reply's message back without the SDK's
  * fields, `extraBody` / `defaultBody` and null parameters (about 640 B since the last raise).
+ * Raised to 25 800 B and 26 900 B (measured 25 597 B and 26 653 B, + ~1%) for the official
+ * client's runner events on `runTools()` (`on` / `once` / `off` / `emitted` and the listeners, about
+ * 255 B up front; the code that works the events out loads with the loop, by `import()`).
  * Lower them as the size work lands; raise one only with a reason in the commit message. The
  * target for `streamingChat` is 12 KiB.
  */
 export const CEILINGS = {
   /** `new Client(...)` + one streaming `chat.completions.create` iterated with `for await`. */
-  streamingChat: 25_400,
+  streamingChat: 25_800,
   /** Everything `inference-sdk` exports (`export * from`), i.e. no tree-shaking by the user. */
-  wholeEntry: 26_500,
+  wholeEntry: 26_900,
 } as const;
 
 export const TARGET_STREAMING_CHAT = 12 * 1024;

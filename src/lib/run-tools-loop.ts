@@ -7,7 +7,11 @@ import type { ChatCompletionCreateParams, ChatCompletionMessageToolCall, ChatCom
 import type { RequestOptions } from '../options';
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionsResource as ChatCompletions } from '../resources/chat';
 import { parseChatCompletion, type ParsedChatCompletion } from './parse';
-import type { ChatCompletionRunner, RunToolsParams, ToolEntry } from './run-tools';
+import type { ChatCompletionRunner, RunToolsParams } from './run-tools';
+import type { ToolEntry } from './run-tools-table';
+
+// The runner's events are worked out here, in the lazily loaded part of runTools(), too.
+export { RunnerEvents } from './runner-events';
 import { toAssistantMessage } from './run-tools-messages';
 
 /** One run of the loop. Kept apart from the runner so the runner's public surface stays small. */

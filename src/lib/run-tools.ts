@@ -7,7 +7,6 @@
  */
 import { InferenceError } from '../errors';
 import type {
-  ChatCompletionChunk,
   ChatCompletionCreateParams,
   ChatCompletionMessageParam,
   ChatCompletionTool,
@@ -18,7 +17,10 @@ import { checkRequestOptions } from '../options-check';
 import type { ChatCompletionsResource as ChatCompletions } from '../resources/chat';
 import { checkBody } from '../resources/check-body';
 import type { ParsedChatCompletion, ParsedChatCompletionMessage } from './parse';
-import { parserOf, RUN, type RunnableZodTool, type ToolFunction } from './schema-hooks';
+import { Listeners } from '../stream/listeners';
+import type { ChatCompletionRunnerEvents, RunnerEvent, RunnerEvents } from './runner-events';
+import { checkTools } from './run-tools-table';
+import type { RunnableZodTool, ToolFunction } from './schema-hooks';
 
 /**
  * A tool `runTools()` can run without a schema library: a plain function tool with its
@@ -108,32 +110,17 @@ export type RunToolsOptions = RequestOptions & {
   maxRounds?: number;
 };
 
-/**
- * What a run reports, in order. `round` counts requests from 1.
- *
- * @example
- * ```ts
- * import type { RunnerEvent } from 'inference-sdk';
- *
- * function log(event: RunnerEvent): void {
- *   if (event.type === 'completion') console.log(`round ${event.round}:`, event.completion.usage?.total_tokens, 'tokens');
- *   else if (event.type === 'message') console.log(`round ${event.round}:`, event.message.role);
- * }
- * for await (const event of client.chat.completions.runTools({ model: 'acme/chat-1', messages, tools: [getWeather] })) log(event);
- * ```
- */
-export type RunnerEvent<ParsedT = null> =
-  | { type: 'chunk'; round: number; chunk: ChatCompletionChunk }
-  | { type: 'completion'; round: number; completion: ParsedChatCompletion<ParsedT> }
-  | { type: 'message'; round: number; message: ChatCompletionMessageParam };
+export type { RunnerEvent } from './runner-events';
 
 const DEFAULT_MAX_ROUNDS = 10;
 
 /**
  * A running tool loop, started by `client.chat.completions.runTools()`. Iterate it for every
  * event (`chunk`s when streaming, each `completion`, each `message` added to the conversation:
- * the assistant's, then one per tool result); iterating again replays from the start. Or await
- * one of the `final…()` methods. `abort()` stops it.
+ * the assistant's, then one per tool result); iterating again replays from the start. Or listen
+ * with `on()` to the official client's runner events (`message`, `functionToolCall`,
+ * `finalContent`, …; see {@link ChatCompletionRunnerEvents}), or await one of the `final…()`
+ * methods. `abort()` stops it.
  *
  * @example
  * ```ts
@@ -151,6 +138,9 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
   readonly controller = new AbortController();
   readonly #completions: ParsedChatCompletion<ParsedT>[] = [];
   readonly #events: RunnerEvent<ParsedT>[] = [];
+  readonly #listeners = new Listeners<ChatCompletionRunnerEvents<ParsedT>>();
+  /** The official client's events, worked out from `#events` as they happen (loaded with the loop). */
+  #tap: RunnerEvents<ParsedT> | undefined;
   #wake: (() => void)[] = [];
   #ended: { error?: unknown } | undefined;
   readonly #done: Promise<void>;
@@ -172,9 +162,16 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
     }
     const signal = this.controller.signal;
     this.#done = import('./run-tools-loop')
-      .then(({ Loop }) => new Loop(this, completions, body, tools, { ...requestOptions, signal }, maxRounds).run())
+      .then(({ Loop, RunnerEvents }) => {
+        this.#tap = new RunnerEvents(this.#listeners);
+        return new Loop(this, completions, body, tools, { ...requestOptions, signal }, maxRounds).run();
+      })
       .then(
-        () => this.#end({}),
+        () => {
+          // A listener of the final events may throw: the run then fails with its error.
+          const ending = this.#end({});
+          if ('error' in ending) throw ending.error;
+        },
         (error: unknown) => {
           this.#end({ error });
           throw error;
@@ -189,11 +186,89 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
     if (event.type === 'message') this.messages.push(event.message);
     this.#events.push(event);
     this.#notify();
+    this.#tap?.event(event);
   }
 
-  #end(ending: { error?: unknown }): void {
+  #end(ending: { error?: unknown }): { error?: unknown } {
+    // The final events first: a listener that throws there fails the run, as it would mid-run.
+    if (!('error' in ending)) {
+      try {
+        this.#tap?.succeeded(this.#completions.at(-1), this.#completions.some((c) => c.usage) ? this.#sumUsage() : undefined);
+      } catch (error) {
+        ending = { error };
+      }
+    }
     this.#ended = ending;
     this.#notify();
+    if ('error' in ending) {
+      if (this.#tap) {
+        this.#tap.failed(ending.error);
+      } else {
+        // The loop could not even load: nothing ran, so there is only the ending to tell.
+        this.#listeners.emit('error', ending.error);
+        this.#listeners.emit('end');
+      }
+    }
+    return ending;
+  }
+
+  /**
+   * Call `listener` on every `event` of the run (names and arguments as in the official client's
+   * runner). Returns the runner, so calls chain.
+   *
+   * @example
+   * ```ts
+   * const runner = client.chat.completions
+   *   .runTools({ model: 'acme/chat-1', messages, tools: [getWeather] })
+   *   .on('message', (message) => console.log(message.role, message.content));
+   * console.log(await runner.finalContent());
+   * ```
+   */
+  on<E extends keyof ChatCompletionRunnerEvents<ParsedT>>(event: E, listener: ChatCompletionRunnerEvents<ParsedT>[E]): this {
+    this.#listeners.on(event, listener);
+    return this;
+  }
+
+  /**
+   * Call `listener` on the next `event` only.
+   *
+   * @example
+   * ```ts
+   * runner.once('chatCompletion', (completion) => console.log('first answer', completion.id));
+   * ```
+   */
+  once<E extends keyof ChatCompletionRunnerEvents<ParsedT>>(event: E, listener: ChatCompletionRunnerEvents<ParsedT>[E]): this {
+    this.#listeners.on(event, listener, true);
+    return this;
+  }
+
+  /**
+   * Stop calling `listener` on `event`.
+   *
+   * @example
+   * ```ts
+   * runner.off('message', onMessage);
+   * ```
+   */
+  off<E extends keyof ChatCompletionRunnerEvents<ParsedT>>(event: E, listener: ChatCompletionRunnerEvents<ParsedT>[E]): this {
+    this.#listeners.off(event, listener);
+    return this;
+  }
+
+  /**
+   * A promise of the next `event`'s first argument; rejects if the run fails first.
+   *
+   * @example
+   * ```ts
+   * const call = await runner.emitted('functionToolCall');
+   * console.log('the model called', call.name);
+   * ```
+   */
+  emitted<E extends keyof ChatCompletionRunnerEvents<ParsedT>>(event: E): Promise<Parameters<ChatCompletionRunnerEvents<ParsedT>[E]>[0]> {
+    return new Promise((resolve, reject) => {
+      this.#listeners.on(event, ((value: Parameters<ChatCompletionRunnerEvents<ParsedT>[E]>[0]) => resolve(value)) as never, true);
+      this.#done.catch(reject);
+    });
   }
 
   #notify(): void {
@@ -262,6 +337,10 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
   /** Token usage added up over every request of the run (counts a server did not report are 0). */
   async totalUsage(): Promise<CompletionUsage> {
     await this.#done;
+    return this.#sumUsage();
+  }
+
+  #sumUsage(): CompletionUsage {
     const total = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
     for (const completion of this.#completions) {
       total.prompt_tokens += completion.usage?.prompt_tokens ?? 0;
@@ -294,60 +373,4 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
       }
     }
   }
-}
-
-/** A tool, with what it takes to run it. @internal */
-export interface ToolEntry {
-  /** As sent to the server: without the SDK's function and parser. */
-  definition: ChatCompletionTool;
-  run: ToolFunction<unknown>;
-  parse: (text: string) => Promise<{ ok: true; value: unknown } | { ok: false; message: string }>;
-}
-
-function checkTools(tools: unknown): Map<string, ToolEntry> {
-  if (!Array.isArray(tools) || tools.length === 0) {
-    throw new InferenceError('chat.completions.runTools: `tools` must be a non-empty array of tools with functions (zodFunction({ name, parameters, function }) or { type: "function", function: { name, parameters, function } }).');
-  }
-  const byName = new Map<string, ToolEntry>();
-  for (const tool of tools as RunnableTool[]) {
-    const name = tool?.function?.name;
-    if (typeof name !== 'string' || name === '') throw new InferenceError('chat.completions.runTools: every tool needs a `function.name`.');
-    if (byName.has(name)) throw new InferenceError(`chat.completions.runTools: two tools are named ${JSON.stringify(name)}.`);
-    byName.set(name, toolEntry(tool, name));
-  }
-  return byName;
-}
-
-function toolEntry(tool: RunnableTool, name: string): ToolEntry {
-  const parser = parserOf<unknown>(tool);
-  const zodRun = (tool as { [RUN]?: unknown })[RUN];
-  if (parser) {
-    if (typeof zodRun !== 'function') {
-      throw new InferenceError(`chat.completions.runTools: tool ${JSON.stringify(name)} has no function to run; pass \`function\` to zodFunction().`);
-    }
-    const { type, function: fn } = tool;
-    return {
-      definition: { type, function: fn },
-      run: zodRun as ToolFunction<unknown>,
-      parse: async (text) => {
-        const outcome = await parser(text);
-        return outcome.ok ? outcome : { ok: false, message: outcome.issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ') };
-      },
-    };
-  }
-  const { function: run, parse, ...definition } = (tool as RunnableFunctionTool).function;
-  if (typeof run !== 'function') {
-    throw new InferenceError(`chat.completions.runTools: tool ${JSON.stringify(name)} has no function to run; give it \`function: { name, parameters, function: (args) => … }\`.`);
-  }
-  return {
-    definition: { type: 'function', function: definition },
-    run,
-    parse: async (text) => {
-      try {
-        return { ok: true, value: parse ? await parse(text) : JSON.parse(text.trim() === '' ? '{}' : text) };
-      } catch (error) {
-        return { ok: false, message: error instanceof Error ? error.message : String(error) };
-      }
-    },
-  };
 }

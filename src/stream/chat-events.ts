@@ -6,6 +6,7 @@
  */
 import type { ChatCompletion, ChatCompletionChunk } from '../generated/types.gen';
 import { APIUserAbortError } from '../errors';
+import { Listeners } from './listeners';
 
 /**
  * What each event of a `ChatCompletionStream` passes its listeners (all about the first choice).
@@ -50,7 +51,6 @@ export interface ChatCompletionStreamEvents {
 }
 
 type Name = keyof ChatCompletionStreamEvents;
-type Entry = { listener: (...args: never[]) => void; once: boolean };
 
 interface ToolCall {
   name: string;
@@ -59,7 +59,7 @@ interface ToolCall {
 
 /** Listeners, and the running texts they are told about. */
 export class ChatEvents {
-  readonly #listeners = new Map<Name, Entry[]>();
+  readonly #listeners = new Listeners<ChatCompletionStreamEvents>();
   #content: string | undefined;
   #reasoning: string | undefined;
   #refusal: string | undefined;
@@ -68,28 +68,19 @@ export class ChatEvents {
   #done = false;
 
   get listening(): boolean {
-    return this.#listeners.size > 0;
+    return this.#listeners.any;
   }
 
-  on(event: Name, listener: (...args: never[]) => void, once: boolean): void {
-    const entries = this.#listeners.get(event) ?? [];
-    entries.push({ listener, once });
-    this.#listeners.set(event, entries);
+  on<E extends Name>(event: E, listener: ChatCompletionStreamEvents[E], once: boolean): void {
+    this.#listeners.on(event, listener, once);
   }
 
-  off(event: Name, listener: (...args: never[]) => void): void {
-    const entries = this.#listeners.get(event)?.filter((e) => e.listener !== listener);
-    if (entries?.length) this.#listeners.set(event, entries);
-    else this.#listeners.delete(event);
+  off<E extends Name>(event: E, listener: ChatCompletionStreamEvents[E]): void {
+    this.#listeners.off(event, listener);
   }
 
   emit<E extends Name>(event: E, ...args: Parameters<ChatCompletionStreamEvents[E]>): void {
-    const entries = this.#listeners.get(event);
-    if (!entries) return;
-    for (const entry of entries) {
-      if (entry.once) this.off(event, entry.listener);
-      (entry.listener as (...a: unknown[]) => void)(...args);
-    }
+    this.#listeners.emit(event, ...args);
   }
 
   chunk(chunk: ChatCompletionChunk): void {
