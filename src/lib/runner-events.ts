@@ -28,7 +28,17 @@ export type RunnerEvent<ParsedT = null> =
   | { type: 'completion'; round: number; completion: ParsedChatCompletion<ParsedT> }
   | { type: 'message'; round: number; message: ChatCompletionMessageParam };
 
-/** A tool call as the official client's `functionToolCall` events pass it: its name and arguments. */
+/**
+ * A tool call as the official client's `functionToolCall` events pass it: its name and arguments.
+ *
+ * @example
+ * ```ts
+ * import type { FunctionToolCall } from 'inference-sdk';
+ *
+ * const show = (call: FunctionToolCall) => console.log(`${call.name}(${call.arguments})`);
+ * client.chat.completions.runTools({ model: 'acme/chat-1', messages, tools: [getWeather] }).on('functionToolCall', show);
+ * ```
+ */
 export interface FunctionToolCall {
   name: string;
   arguments: string;
