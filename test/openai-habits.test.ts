@@ -5,7 +5,7 @@
  * the request id.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { APIConnectionError, APIUserAbortError, Client, NotFoundError, type ChatCompletion, type ChatCompletionChunk, type ChatCompletionMessageParam } from '../src/index';
+import { APIConnectionError, APIError, APIUserAbortError, Client, NotFoundError, type ChatCompletion, type ChatCompletionChunk, type ChatCompletionMessageParam } from '../src/index';
 import { startMockServer, type MockServer } from '../src/testing';
 
 let server: MockServer;
@@ -18,6 +18,43 @@ afterAll(() => server.close());
 afterEach(() => server.clear());
 
 const messages = [{ role: 'user' as const, content: 'hello brave new world' }];
+
+describe("the official client's stream state: abort(), ended, errored, aborted, currentChatCompletionSnapshot", () => {
+  it('a stream read to its end: ended, not errored or aborted; the snapshot grows with the chunks read', async () => {
+    const stream = client.chat.completions.stream({ model: 'mock/echo', messages });
+    expect([stream.ended, stream.errored, stream.aborted, stream.currentChatCompletionSnapshot]).toEqual([false, false, false, undefined]);
+    const texts: (string | null | undefined)[] = [];
+    for await (const chunk of stream) {
+      if (chunk.choices[0]?.delta.content) texts.push(stream.currentChatCompletionSnapshot?.choices[0]?.message.content);
+    }
+    expect(texts.at(-1)).toBe('You said: hello brave new world');
+    expect(texts.length).toBeGreaterThan(2);
+    expect(texts.every((t, i) => i === 0 || (t ?? '').startsWith(texts[i - 1] ?? ''))).toBe(true);
+    expect([stream.ended, stream.errored, stream.aborted]).toEqual([true, false, false]);
+    expect(stream.currentChatCompletionSnapshot).toEqual(await stream.finalChatCompletion());
+  });
+
+  it('abort(): the loop ends with APIUserAbortError, the abort event is told, and the stream is aborted', async () => {
+    server.enqueue({ reply: { content: 'one two three four five six' } });
+    const stream = await client.chat.completions.create({ model: 'mock/echo', messages, stream: true });
+    const told: unknown[] = [];
+    stream.on('abort', (error) => told.push(error));
+    const read = (async () => {
+      for await (const _ of stream) stream.abort();
+    })();
+    await expect(read).rejects.toBeInstanceOf(APIUserAbortError);
+    expect([stream.ended, stream.errored, stream.aborted]).toEqual([true, false, true]);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toBeInstanceOf(APIUserAbortError);
+  });
+
+  it('a stream that fails: ended and errored', async () => {
+    server.enqueue({ fault: { kind: 'error', after: 2 } });
+    const stream = client.chat.completions.stream({ model: 'mock/echo', messages });
+    await expect(stream.done()).rejects.toBeInstanceOf(APIError);
+    expect([stream.ended, stream.errored, stream.aborted]).toEqual([true, true, false]);
+  });
+});
 
 describe('client.chat.completions.stream()', () => {
   it('returns the stream at once and sends nothing until it is read', async () => {

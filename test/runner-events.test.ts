@@ -63,6 +63,15 @@ describe("runTools() events, named as the official client's runner names them", 
     expect(of('finalFunctionToolCall')).toEqual([{ name: 'get_weather', arguments: '{"city":"Paris"}' }]);
     expect(of('totalUsage')).toEqual([{ prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 }]);
     expect(of('finalChatCompletion')).toEqual([await runner.finalChatCompletion()]);
+    expect(await runner.finalFunctionToolCall()).toEqual({ name: 'get_weather', arguments: '{"city":"Paris"}' });
+    expect(await runner.finalFunctionToolCallResult()).toBe('{"city":"Paris","celsius":21}');
+  });
+
+  it('finalFunctionToolCall() and finalFunctionToolCallResult() are undefined when no tool ran', async () => {
+    server.enqueue(says('No tools needed.'));
+    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [weather] });
+    expect(await runner.finalFunctionToolCall()).toBeUndefined();
+    expect(await runner.finalFunctionToolCallResult()).toBeUndefined();
   });
 
   it('a streamed run: every chunk, and the text as it comes with the request\'s text so far', async () => {

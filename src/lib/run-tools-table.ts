@@ -5,8 +5,56 @@
  */
 import { InferenceError } from '../errors';
 import type { ChatCompletionTool } from '../generated/types.gen';
-import type { RunnableFunctionTool, RunnableTool } from './run-tools';
-import { parserOf, RUN, type ToolFunction } from './schema-hooks';
+import { parserOf, RUN, type RunnableZodTool, type ToolFunction } from './schema-hooks';
+
+/**
+ * A tool `runTools()` can run without a schema library: a plain function tool with its
+ * `function` (and optionally `parse`, which turns the arguments' JSON text into `Args` and
+ * throws when they are wrong; without it the arguments are `JSON.parse`d).
+ *
+ * @example
+ * ```ts
+ * import type { RunnableFunctionTool } from 'inference-sdk';
+ *
+ * const add: RunnableFunctionTool<{ a: number; b: number }> = {
+ *   type: 'function',
+ *   function: {
+ *     name: 'add',
+ *     parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+ *     function: ({ a, b }) => a + b,
+ *   },
+ * };
+ * const runner = client.chat.completions.runTools({ model: 'acme/chat-1', messages, tools: [add] });
+ * ```
+ */
+export interface RunnableFunctionTool<Args = unknown> {
+  type: 'function';
+  function: ChatCompletionTool['function'] & {
+    function: ToolFunction<Args>;
+    /** Turns the arguments' JSON text into `Args`; throws when they are wrong. */
+    parse?: (text: string) => Args | Promise<Args>;
+  };
+}
+
+/**
+ * A tool `runTools()` can run.
+ *
+ * @example
+ * ```ts
+ * import * as z from 'zod';
+ * import { type RunnableTool } from 'inference-sdk';
+ * import { zodFunction } from 'inference-sdk/helpers/zod';
+ *
+ * const tools: RunnableTool[] = [
+ *   zodFunction({ name: 'get_weather', parameters: z.object({ city: z.string() }), function: ({ city }) => `Sunny in ${city}` }),
+ *   { type: 'function', function: { name: 'now', parameters: { type: 'object', properties: {} }, function: () => new Date().toISOString() } },
+ * ];
+ * const runner = client.chat.completions.runTools({ model: 'acme/chat-1', messages, tools });
+ * ```
+ */
+// `any` for the arguments: each tool checks its own, and a list mixes tools of different argument types.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type RunnableTool = RunnableZodTool<string, any> | RunnableFunctionTool<any>;
 
 /** A tool, with what it takes to run it. @internal */
 export interface ToolEntry {

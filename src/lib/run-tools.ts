@@ -9,7 +9,6 @@ import { InferenceError } from '../errors';
 import type {
   ChatCompletionCreateParams,
   ChatCompletionMessageParam,
-  ChatCompletionTool,
   CompletionUsage,
 } from '../generated/types.gen';
 import type { RequestOptions } from '../options';
@@ -18,58 +17,10 @@ import type { ChatCompletionsResource as ChatCompletions } from '../resources/ch
 import { checkBody } from '../resources/check-body';
 import type { ParsedChatCompletion, ParsedChatCompletionMessage } from './parse';
 import { Listeners } from '../stream/listeners';
-import type { ChatCompletionRunnerEvents, RunnerEvent, RunnerEvents } from './runner-events';
-import { checkTools } from './run-tools-table';
-import type { RunnableZodTool, ToolFunction } from './schema-hooks';
+import type { ChatCompletionRunnerEvents, FunctionToolCall, RunnerEvent, RunnerEvents } from './runner-events';
+import { checkTools, type RunnableTool } from './run-tools-table';
 
-/**
- * A tool `runTools()` can run without a schema library: a plain function tool with its
- * `function` (and optionally `parse`, which turns the arguments' JSON text into `Args` and
- * throws when they are wrong; without it the arguments are `JSON.parse`d).
- *
- * @example
- * ```ts
- * import type { RunnableFunctionTool } from 'inference-sdk';
- *
- * const add: RunnableFunctionTool<{ a: number; b: number }> = {
- *   type: 'function',
- *   function: {
- *     name: 'add',
- *     parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
- *     function: ({ a, b }) => a + b,
- *   },
- * };
- * const runner = client.chat.completions.runTools({ model: 'acme/chat-1', messages, tools: [add] });
- * ```
- */
-export interface RunnableFunctionTool<Args = unknown> {
-  type: 'function';
-  function: ChatCompletionTool['function'] & {
-    function: ToolFunction<Args>;
-    /** Turns the arguments' JSON text into `Args`; throws when they are wrong. */
-    parse?: (text: string) => Args | Promise<Args>;
-  };
-}
-
-/**
- * A tool `runTools()` can run.
- *
- * @example
- * ```ts
- * import * as z from 'zod';
- * import { type RunnableTool } from 'inference-sdk';
- * import { zodFunction } from 'inference-sdk/helpers/zod';
- *
- * const tools: RunnableTool[] = [
- *   zodFunction({ name: 'get_weather', parameters: z.object({ city: z.string() }), function: ({ city }) => `Sunny in ${city}` }),
- *   { type: 'function', function: { name: 'now', parameters: { type: 'object', properties: {} }, function: () => new Date().toISOString() } },
- * ];
- * const runner = client.chat.completions.runTools({ model: 'acme/chat-1', messages, tools });
- * ```
- */
-// `any` for the arguments: each tool checks its own, and a list mixes tools of different argument types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type RunnableTool = RunnableZodTool<string, any> | RunnableFunctionTool<any>;
+export type { RunnableFunctionTool, RunnableTool } from './run-tools-table';
 
 /**
  * `runTools()`'s body: a chat completion request whose tools carry functions.
@@ -327,6 +278,33 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
   async finalContent(): Promise<string | null> {
     const message = await this.finalMessage();
     return message.content;
+  }
+
+  /**
+   * The last tool call of the run (`{ name, arguments }`), or `undefined` if the model called none.
+   *
+   * @example
+   * ```ts
+   * const call = await runner.finalFunctionToolCall();
+   * if (call) console.log('last called', call.name);
+   * ```
+   */
+  async finalFunctionToolCall(): Promise<FunctionToolCall | undefined> {
+    await this.#done;
+    return this.#tap?.lastCall;
+  }
+
+  /**
+   * The last tool result sent back to the model, or `undefined` if no tool ran.
+   *
+   * @example
+   * ```ts
+   * console.log(await runner.finalFunctionToolCallResult());
+   * ```
+   */
+  async finalFunctionToolCallResult(): Promise<string | undefined> {
+    await this.#done;
+    return this.#tap?.lastResult;
   }
 
   /** Every completion so far, one per request. */

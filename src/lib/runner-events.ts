@@ -108,8 +108,9 @@ export class RunnerEvents<ParsedT> {
   /** The last request that streamed, and its text so far. */
   #streamed = 0;
   #content = '';
-  #lastCall: FunctionToolCall | undefined;
-  #lastResult: string | undefined;
+  /** The run's last tool call and last tool result so far (the runner's `final…()` read them). */
+  lastCall: FunctionToolCall | undefined;
+  lastResult: string | undefined;
 
   /** One of the run's events, as it happens. */
   event(event: RunnerEvent<ParsedT>): void {
@@ -133,13 +134,13 @@ export class RunnerEvents<ParsedT> {
       on.emit('message', message);
       if (message.role === 'assistant') {
         for (const call of message.tool_calls ?? []) {
-          this.#lastCall = { name: call.function.name, arguments: call.function.arguments };
-          on.emit('functionToolCall', this.#lastCall);
+          this.lastCall = { name: call.function.name, arguments: call.function.arguments };
+          on.emit('functionToolCall', this.lastCall);
         }
         // Unstreamed, the text comes whole, after its message (as the official runner tells it).
         if (event.round !== this.#streamed && typeof message.content === 'string' && message.content) on.emit('content', message.content, message.content);
       } else if (message.role === 'tool' && typeof message.content === 'string') {
-        this.#lastResult = message.content;
+        this.lastResult = message.content;
         on.emit('functionToolCallResult', message.content);
       }
     }
@@ -154,8 +155,8 @@ export class RunnerEvents<ParsedT> {
       if (message) on.emit('finalMessage', message);
       if (message?.content) on.emit('finalContent', message.content);
     }
-    if (this.#lastCall) on.emit('finalFunctionToolCall', this.#lastCall);
-    if (this.#lastResult !== undefined) on.emit('finalFunctionToolCallResult', this.#lastResult);
+    if (this.lastCall) on.emit('finalFunctionToolCall', this.lastCall);
+    if (this.lastResult !== undefined) on.emit('finalFunctionToolCallResult', this.lastResult);
     if (usage) on.emit('totalUsage', usage);
     on.emit('end');
   }

@@ -14,6 +14,8 @@ class Tap implements StreamObserver<ChatCompletionChunk> {
   readonly accumulator = new ChatCompletionAccumulator();
   readonly events = new ChatEvents();
   readonly ended: Promise<void>;
+  /** How the stream ended, once it has. */
+  outcome: 'ok' | 'error' | 'aborted' | undefined;
   #resolve!: () => void;
   #reject!: (error: unknown) => void;
 
@@ -31,12 +33,14 @@ class Tap implements StreamObserver<ChatCompletionChunk> {
   }
 
   end(error?: unknown): void {
+    this.outcome = error === undefined ? 'ok' : error instanceof APIUserAbortError ? 'aborted' : 'error';
     if (error === undefined) this.#resolve();
     else this.#reject(error);
     if (this.events.listening) this.events.end(() => this.accumulator.result(), error);
   }
 
   closed(): void {
+    this.outcome = 'aborted';
     this.#reject(new InferenceError('The stream was closed before it ended, so there is no final completion.'));
     if (this.events.listening) this.events.end(() => this.accumulator.result(), new APIUserAbortError({ method: 'POST', path: '/chat/completions' }, 'closed'));
   }
@@ -206,6 +210,70 @@ export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
       this.#tap.events.on(event, ((value: Parameters<ChatCompletionStreamEvents[E]>[0]) => resolve(value)) as never, true);
       this.#tap.ended.catch(reject);
     });
+  }
+
+  /**
+   * The completion so far, built from the chunks read until now (`undefined` before the first):
+   * the official client's snapshot. Built anew on each read of the property, so read it when you
+   * need it, not on every chunk.
+   *
+   * @example
+   * ```ts
+   * for await (const chunk of stream) if (chunk.choices[0]?.finish_reason) console.log(stream.currentChatCompletionSnapshot?.usage);
+   * ```
+   */
+  get currentChatCompletionSnapshot(): ChatCompletion | undefined {
+    return this.#tap.accumulator.chunks === 0 ? undefined : this.#tap.accumulator.result();
+  }
+
+  /**
+   * Stop the stream: the request is cancelled, a loop reading it ends with `APIUserAbortError`,
+   * and the `abort` event is told. The same as `stream.controller.abort()`.
+   *
+   * @example
+   * ```ts
+   * setTimeout(() => stream.abort(), 5_000);
+   * ```
+   */
+  abort(): void {
+    this.controller.abort();
+  }
+
+  /**
+   * True once the stream is over, however it ended.
+   *
+   * @example
+   * ```ts
+   * if (!stream.ended) stream.abort();
+   * ```
+   */
+  get ended(): boolean {
+    return this.#tap.outcome !== undefined;
+  }
+
+  /**
+   * True when the stream ended with an error (other than an abort).
+   *
+   * @example
+   * ```ts
+   * await stream.done().catch(() => {});
+   * if (stream.errored) console.log('the stream failed');
+   * ```
+   */
+  get errored(): boolean {
+    return this.#tap.outcome === 'error';
+  }
+
+  /**
+   * True when the stream was aborted or left early (`abort()`, `break`, the request's `signal`).
+   *
+   * @example
+   * ```ts
+   * if (stream.aborted) console.log('stopped before the end');
+   * ```
+   */
+  get aborted(): boolean {
+    return this.#tap.outcome === 'aborted';
   }
 
   /**
