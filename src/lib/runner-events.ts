@@ -2,7 +2,9 @@
  * The events of a `ChatCompletionRunner` (`runTools()`), named and passed as the official
  * `openai` client's runner names them (`message`, `functionToolCall`, `finalContent`, …), so that
  * `runTools(…).on('message', …)` code carries over. They are worked out from the run's own
- * events (`RunnerEvent`) as they happen; nothing is computed while nobody listens.
+ * events (`RunnerEvent`) as they happen. A little is kept whether or not anyone listens: the
+ * streamed text of the current request (for `content`'s snapshot, which a listener added mid-run
+ * must see whole) and the last tool call and result (`finalFunctionToolCall()` reads them).
  */
 import { APIUserAbortError } from '../errors';
 import type { ChatCompletionChunk, ChatCompletionMessageParam, CompletionUsage } from '../generated/types.gen';
