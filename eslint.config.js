@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 // The walls of src/ (docs/architecture.md): every import points down.
 //
 //   cli ─────────────► index, testing (the public entries only, as a user's program would)
-//   otel/ ───────────► 'inference-sdk' (the public entry, as a user imports it), @opentelemetry/api
+//   otel/ ───────────► 'model-inference-sdk' (the public entry, as a user imports it), @opentelemetry/api
 //   testing ─────────► anything but cli and otel
 //   index, client, helpers/ (the entries) ─► anything but testing, cli and otel
 //   lib/ (helpers built on the client) ─────► resources, core, generated
@@ -20,7 +20,7 @@ const NODE = { group: ['node:*'], message: 'The SDK runs on every runtime: web-s
 const ENTRIES = { group: ['**/index', '**/client', '**/helpers/*'], message: 'Only the public entries import the client and the entry points.' };
 const TESTING = { group: ['**/testing', '**/testing/*'], message: 'The SDK does not depend on its testing kit.' };
 const CLI = { group: ['**/cli/*'], message: 'Nothing depends on the CLI.' };
-const OTEL = { group: ['**/otel', '**/otel/*'], message: 'Nothing depends on the otel entry (inference-sdk/otel): it is built on the public one.' };
+const OTEL = { group: ['**/otel', '**/otel/*'], message: 'Nothing depends on the otel entry (model-inference-sdk/otel): it is built on the public one.' };
 const LIB = { group: ['**/lib/*'], message: 'The core and the resources do not depend on the helpers (lib/): the client adds them on top.' };
 const RESOURCES = { group: ['**/resources/*'], message: 'The core does not depend on the resources.' };
 
@@ -45,8 +45,8 @@ export default tseslint.config(
   { files: ['src/index.ts', 'src/client.ts', 'src/helpers/**'], rules: { 'no-restricted-imports': walls(NODE, TESTING, CLI, OTEL) } },
   { files: ['src/testing/**'], rules: { 'no-restricted-imports': walls(CLI, OTEL) } },
   {
-    // inference-sdk/otel, an entry built on the public one: it imports the SDK as its users do
-    // (`from 'inference-sdk'`: the same classes, none of the SDK's code in its own chunks), and the
+    // model-inference-sdk/otel, an entry built on the public one: it imports the SDK as its users do
+    // (`from 'model-inference-sdk'`: the same classes, none of the SDK's code in its own chunks), and the
     // package's version from package.json.
     files: ['src/otel/**'],
     rules: {
@@ -55,7 +55,7 @@ export default tseslint.config(
         {
           patterns: [
             NODE,
-            { regex: '^\\.\\./(?!\\.\\./package\\.json$)', message: "inference-sdk/otel is built on the public entry: it imports the SDK from 'inference-sdk', as a user's code does, nothing of src/." },
+            { regex: '^\\.\\./(?!\\.\\./package\\.json$)', message: "model-inference-sdk/otel is built on the public entry: it imports the SDK from 'model-inference-sdk', as a user's code does, nothing of src/." },
           ],
         },
       ],

@@ -2,7 +2,7 @@ import { defineConfig, type Options } from 'tsup';
 
 // Library entries, each as ESM and CJS with its own .d.ts/.d.cts. The core entry is platform-neutral
 // (web-standard APIs only), and so are helpers/zod and otel (built with it; otel imports the SDK
-// as `inference-sdk`, left external like @opentelemetry/api, its optional peer); the testing entry
+// as `model-inference-sdk`, left external like @opentelemetry/api, its optional peer); the testing entry
 // uses node:http; testing/msw is platform-neutral and leaves msw (an optional peer) external. The
 // CLI (package.json `bin`) is ESM only, with a shebang. After tsup, `npm run build` renames the
 // shared declaration chunk (scripts/dts-names.mjs).
@@ -44,9 +44,9 @@ export default defineConfig([
     treeshake: true,
     splitting: true,
     // @opentelemetry/api: an optional peer dependency, needed by the otel entry alone. The otel
-    // entry's types import the SDK's as a user's code does (`from 'inference-sdk'`), so its
+    // entry's types import the SDK's as a user's code does (`from 'model-inference-sdk'`), so its
     // declarations point at dist/index.d.ts instead of splitting the shared declaration chunk.
-    external: ['zod', 'eventsource-parser', '@opentelemetry/api', 'inference-sdk'],
+    external: ['zod', 'eventsource-parser', '@opentelemetry/api', 'model-inference-sdk'],
   },
   {
     entry: { 'testing/index': 'src/testing/index.ts' },

@@ -2,8 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  // inference-sdk/otel imports the SDK as its users do, `from 'inference-sdk'`: here, the source.
-  resolve: { alias: [{ find: /^inference-sdk$/, replacement: fileURLToPath(new URL('src/index.ts', import.meta.url)) }] },
+  // model-inference-sdk/otel imports the SDK as its users do, `from 'model-inference-sdk'`: here, the source.
+  resolve: { alias: [{ find: /^model-inference-sdk$/, replacement: fileURLToPath(new URL('src/index.ts', import.meta.url)) }] },
   test: {
     include: ['test/**/*.test.ts'],
     // Their own package.json and node_modules (openai, ai, undici; the OpenTelemetry SDK):

@@ -10,7 +10,7 @@
  *               (median of 3 runs after 200 warm-up requests; 1 when quick)
  *   concurrent  200 streams of 500 chunks at once after one warm-up stream: wall time and the
  *               process's peak RSS
- *   growth      (inference-sdk only) CPU of a flood of 2,000 and of 20,000 tool-call argument
+ *   growth      (model-inference-sdk only) CPU of a flood of 2,000 and of 20,000 tool-call argument
  *               deltas, and of a structured output of 2,000 and of 20,000 items read with
  *               parsedStream(): the ratio of each pair is how the cost grows with 10× the deltas
  */

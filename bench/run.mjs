@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * `npm run bench`: inference-sdk against the floor (fetch + line split + JSON.parse) and the
+ * `npm run bench`: model-inference-sdk against the floor (fetch + line split + JSON.parse) and the
  * official `openai` client, on a loopback server in its own process. Each measurement runs in a
  * fresh process; runs alternate between clients (the order rotates every round), and each cell
  * is the median with min and max. Every response is checked (bench/measure.mjs). Prints a table
@@ -36,9 +36,9 @@ const LABELS = {
   floor: 'floor (reader)',
   'floor-iter': 'floor (for await)',
   openai: 'openai',
-  sdk: 'inference-sdk',
-  'sdk-off': "inference-sdk 'off'",
-  'sdk-hooks': 'inference-sdk + no-op hooks',
+  sdk: 'model-inference-sdk',
+  'sdk-off': "model-inference-sdk 'off'",
+  'sdk-hooks': 'model-inference-sdk + no-op hooks',
 };
 /** The floors: ratios are taken to the lower of the two, so that the SDK is held to the leanest reader. */
 const FLOORS = ['floor', 'floor-iter'];
@@ -111,7 +111,7 @@ function runtimeMetric(metric, port) {
 }
 
 /**
- * Growth (inference-sdk only): how the CPU of a tool-call flood and of parsedStream() grows
+ * Growth (model-inference-sdk only): how the CPU of a tool-call flood and of parsedStream() grows
  * with 10× the deltas, in fresh processes like the other runtime metrics.
  * @param {number} port
  */
@@ -401,7 +401,7 @@ if (results.install) {
   rows.push(['installed size (node_modules)', '0', '0', kib(i.openai), `${kib(i.sdk)} (tarball ${kib(i.tarball)})`, '(same)', '(same)', '(no target)']);
 }
 
-const header = ['metric (median [min–max], ratio to floor)', ...CLIENTS.map((c) => LABELS[/** @type {keyof typeof LABELS} */ (c)]), 'target (inference-sdk)'];
+const header = ['metric (median [min–max], ratio to floor)', ...CLIENTS.map((c) => LABELS[/** @type {keyof typeof LABELS} */ (c)]), 'target (model-inference-sdk)'];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
 const line = (/** @type {string[]} */ r) => `| ${r.map((x, i) => x.padEnd(widths[i] ?? 0)).join(' | ')} |`;
 console.log(`\n${machine.nproc} × ${machine.cpu}, Node ${machine.node}, openai ${machine.openai}, ${machine.date}`);
@@ -411,7 +411,7 @@ console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
 for (const r of rows) console.log(line(r));
 if (results.bundle) {
   const top = Object.entries(results.bundle.sdk.inputs).sort((a, b) => b[1] - a[1]).slice(0, 10);
-  console.log(`\ninference-sdk bundle, minified bytes by input: ${top.map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  console.log(`\nmodel-inference-sdk bundle, minified bytes by input: ${top.map(([k, v]) => `${k} ${v}`).join(', ')}`);
   console.log('\nThe one-file bundle without parts of the SDK (each row also without the rows above it), gzip:');
   for (const [i, { part, gzip }] of results.bundle.parts.entries()) {
     console.log(`  ${i === 0 ? '' : 'without '}${part}: ${(gzip / 1024).toFixed(1)} KiB${gzip <= 16 * 1024 ? ' (≤ 16 KiB)' : ''}`);

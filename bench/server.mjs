@@ -3,7 +3,7 @@
  * The benchmark's server: plain node:http on 127.0.0.1, run in its own process (bench/run.mjs
  * forks it and reads the port from its first IPC message). `POST /v1/chat/completions` answers
  * with a fixed completion, or with `stream: true` an event stream of `max_tokens` content
- * chunks in the chat-completions wire format (the shape `inference-sdk/testing` sends); with
+ * chunks in the chat-completions wire format (the shape `model-inference-sdk/testing` sends); with
  * `tools`, a flood of tool-call argument fragments instead, and with `response_format`, a JSON
  * structured output of `max_tokens` array items (the growth metric's floods). Bodies
  * are built once per length and written in one piece, so the server costs little and the

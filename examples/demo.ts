@@ -3,10 +3,10 @@
  *
  * With INFERENCE_API_KEY and INFERENCE_BASE_URL set, it talks to the real service (model from
  * INFERENCE_MODEL, else the first ready model your key may use). Otherwise it starts the bundled
- * local server (inference-sdk/testing) on 127.0.0.1: no key, no network.
+ * local server (model-inference-sdk/testing) on 127.0.0.1: no key, no network.
  */
-import { Client } from 'inference-sdk';
-import { startMockServer } from 'inference-sdk/testing';
+import { Client } from 'model-inference-sdk';
+import { startMockServer } from 'model-inference-sdk/testing';
 
 const prompt = process.argv.slice(2).join(' ') || 'Tell me, in one sentence, what a streaming API is.';
 const live = Boolean(process.env.INFERENCE_API_KEY && process.env.INFERENCE_BASE_URL);

@@ -1,5 +1,5 @@
 /** Errors are typed: catch the class you can handle, let the rest through. */
-import { APIConnectionError, NotFoundError, RateLimitError } from 'inference-sdk';
+import { APIConnectionError, NotFoundError, RateLimitError } from 'model-inference-sdk';
 import { exampleClient } from './setup';
 
 const { client, done } = await exampleClient();

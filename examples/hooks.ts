@@ -1,5 +1,5 @@
 /** Hooks: a header on every request, a line per retry, a summary per call (docs/hooks.md). */
-import type { HookInfo, Hooks } from 'inference-sdk';
+import type { HookInfo, Hooks } from 'model-inference-sdk';
 import { exampleClient } from './setup';
 
 const started = new WeakMap<HookInfo, number>();

@@ -3,7 +3,7 @@
  * `defaultBody` for every call of a client. (vLLM, llama.cpp and SGLang take `top_k`; OpenRouter
  * takes `provider`. A server that does not know a parameter may ignore it or refuse the request.)
  */
-import type { HookInfo } from 'inference-sdk';
+import type { HookInfo } from 'model-inference-sdk';
 import { exampleClient } from './setup';
 
 const { client, model, done } = await exampleClient();

@@ -2,8 +2,8 @@
  * Shared by the examples: a client for the real service when INFERENCE_API_KEY and
  * INFERENCE_BASE_URL are set, else for the bundled local server (started here, closed by `done`).
  */
-import { Client } from 'inference-sdk';
-import { startMockServer } from 'inference-sdk/testing';
+import { Client } from 'model-inference-sdk';
+import { startMockServer } from 'model-inference-sdk/testing';
 
 export async function exampleClient(): Promise<{ client: Client; model: string; done: () => Promise<void> }> {
   if (process.env.INFERENCE_API_KEY && process.env.INFERENCE_BASE_URL) {

@@ -6,9 +6,9 @@
  * against the bundled local server, whose replies are scripted below as a model would write them.
  */
 import * as z from 'zod';
-import { Client, OutputParseError } from 'inference-sdk';
-import { zodResponseFormat } from 'inference-sdk/helpers/zod';
-import { startMockServer } from 'inference-sdk/testing';
+import { Client, OutputParseError } from 'model-inference-sdk';
+import { zodResponseFormat } from 'model-inference-sdk/helpers/zod';
+import { startMockServer } from 'model-inference-sdk/testing';
 import { exampleClient } from './setup';
 
 const City = z.object({

@@ -8,9 +8,9 @@
  * replies are scripted below so that the model "calls" the tools.
  */
 import * as z from 'zod';
-import { Client } from 'inference-sdk';
-import { zodFunction } from 'inference-sdk/helpers/zod';
-import { startMockServer, type ScriptedReply } from 'inference-sdk/testing';
+import { Client } from 'model-inference-sdk';
+import { zodFunction } from 'model-inference-sdk/helpers/zod';
+import { startMockServer, type ScriptedReply } from 'model-inference-sdk/testing';
 import { exampleClient } from './setup';
 
 const temperatures: Record<string, number> = { paris: 21, oslo: -2, lisbon: 24 };

@@ -10,7 +10,7 @@
 //    comment directly above a declaration counts, not a file's `@module` comment before it.
 // 2. Generated examples. scripts/generate.ts writes the spec's `example` of every component schema
 //    into src/generated/ as fenced ```ts blocks. Each block of types.gen.ts is type-checked as its
-//    own module under tsconfig.json's options (it imports from 'inference-sdk', which the paths
+//    own module under tsconfig.json's options (it imports from 'model-inference-sdk', which the paths
 //    mapping resolves to src/index.ts), so an example that does not match its type fails here. The
 //    blocks of zod.gen.ts are type-checked the same way and then run with tsx: each calls
 //    `zX.parse(...)`, which throws when the generated schema rejects the example.
@@ -231,7 +231,7 @@ function runZodExamples(modules: readonly ExampleModule[]): string | undefined {
     "if (failures.length > 0) {\n  console.error(failures.join('\\n'));\n  process.exitCode = 1;\n}",
     '',
   ].join('\n');
-  const tmp = mkdtempSync(path.join(tmpdir(), 'inference-sdk-examples-'));
+  const tmp = mkdtempSync(path.join(tmpdir(), 'model-inference-sdk-examples-'));
   try {
     const file = path.join(tmp, 'zod-examples.ts');
     writeFileSync(file, source);

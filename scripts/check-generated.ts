@@ -32,7 +32,7 @@ function main(): number {
     console.error(`check-generated: src/generated/ is missing. ${hint}`);
     return 1;
   }
-  const tmp = mkdtempSync(path.join(tmpdir(), 'inference-sdk-generated-'));
+  const tmp = mkdtempSync(path.join(tmpdir(), 'model-inference-sdk-generated-'));
   try {
     const fresh = path.join(tmp, 'generated');
     try {

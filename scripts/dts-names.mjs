@@ -1,6 +1,6 @@
 // Part of `npm run build`, after tsup: gives the shared declaration chunk a readable name.
 //
-// tsup bundles the declarations of `inference-sdk` and `inference-sdk/helpers/zod` together, and
+// tsup bundles the declarations of `model-inference-sdk` and `model-inference-sdk/helpers/zod` together, and
 // what both need lands in a chunk named after whichever module rollup saw first, with a hash
 // (dist/zod-CVaYfNTm.d.ts). Go-to-definition in an editor opens that file, so the name is the
 // first thing a user reads. This renames it to dist/shared.d.ts (and .d.cts) and rewrites the

@@ -59,7 +59,7 @@ async function exampleTags(file: 'types' | 'zod', name: string, value: Json, opt
   const literal = JSON.stringify(value);
   const code =
     file === 'types'
-      ? `import type { ${name} } from 'inference-sdk';\n\nconst ${lowerFirst(name)}: ${name} = ${literal};\n`
+      ? `import type { ${name} } from 'model-inference-sdk';\n\nconst ${lowerFirst(name)}: ${name} = ${literal};\n`
       : `const ${lowerFirst(name)} = z${name}.parse(${literal});\n`;
   const formatted = (await prettier.format(code, { ...options, parser: 'typescript' })).trimEnd();
   if (formatted.includes('*/') || formatted.includes('```')) {

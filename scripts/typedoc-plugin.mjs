@@ -3,7 +3,7 @@
 //
 // - The guides are listed as "Guides" (when groups are shown). A guide's title is its first
 //   heading ("Testing your app"), not its file name ("testing"); its address keeps the file name.
-// - Modules are named by the import path a user writes: `inference-sdk`, `inference-sdk/testing`,
+// - Modules are named by the import path a user writes: `model-inference-sdk`, `model-inference-sdk/testing`,
 //   … instead of the source layout (`index`, `testing`). Without it the guide `testing` and the
 //   folder of the module `testing/msw` merge into one confusing navigation entry.
 import { readFileSync } from 'node:fs';

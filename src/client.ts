@@ -17,7 +17,7 @@ import { Models } from './resources/models';
  *
  * @example
  * ```ts
- * import { Client } from 'inference-sdk';
+ * import { Client } from 'model-inference-sdk';
  *
  * // Reads INFERENCE_API_KEY and INFERENCE_BASE_URL when not given.
  * const client = new Client({ apiKey: 'sk-…', baseURL: 'https://inference.example.com/v1' });

@@ -12,7 +12,7 @@
  *
  * @example
  * ```ts
- * import { extras } from 'inference-sdk';
+ * import { extras } from 'model-inference-sdk';
  *
  * const completion = await client.chat.completions.create({ model: 'openrouter/auto', messages });
  * console.log(extras(completion).provider); // unknown: OpenRouter's chosen provider

@@ -20,7 +20,7 @@ import type { ObservableIterator } from './stream/stream';
  *
  * @example
  * ```ts
- * import { Client, type Hooks } from 'inference-sdk';
+ * import { Client, type Hooks } from 'model-inference-sdk';
  *
  * const tenant: Hooks = {
  *   name: 'tenant',

@@ -3,12 +3,12 @@
  * chat-completions wire format. Construct a {@link Client}, then call its resources:
  * `client.models`, `client.chat.completions` (streaming, structured outputs, tools) and
  * `client.completions`. Every failure is an {@link InferenceError}; its subclasses below say what
- * went wrong. Test helpers are in `inference-sdk/testing`, the zod helpers in
- * `inference-sdk/helpers/zod`.
+ * went wrong. Test helpers are in `model-inference-sdk/testing`, the zod helpers in
+ * `model-inference-sdk/helpers/zod`.
  *
  * @example
  * ```ts
- * import { Client } from 'inference-sdk';
+ * import { Client } from 'model-inference-sdk';
  *
  * const client = new Client(); // reads INFERENCE_API_KEY and INFERENCE_BASE_URL
  * const stream = await client.chat.completions.create({
@@ -78,7 +78,7 @@ export { estimateCost } from './lib/cost';
 export type { CostEstimate } from './lib/cost';
 
 // Tools, structured outputs and reasoning
-// zodResponseFormat and zodFunction live in 'inference-sdk/helpers/zod' (they load zod's JSON
+// zodResponseFormat and zodFunction live in 'model-inference-sdk/helpers/zod' (they load zod's JSON
 // Schema conversion, which the main entry never imports at startup).
 export type { ZodFunctionOptions } from './lib/schema-helpers';
 export type { AutoParseableResponseFormat, AutoParseableTool, RunnableZodTool, ToolContext, ToolFunction } from './lib/schema-hooks';

@@ -230,7 +230,7 @@ function envLogLevel(logger: Logger): LogLevel | undefined {
   if (!warnedLogLevels.has(value)) {
     warnedLogLevels.add(value);
     logger.warn(
-      `[inference-sdk] INFERENCE_LOG=${JSON.stringify(raw)} is not a log level; expected one of ${LOG_LEVELS.join(', ')}. Using "${DEFAULTS.logLevel}".`,
+      `[model-inference-sdk] INFERENCE_LOG=${JSON.stringify(raw)} is not a log level; expected one of ${LOG_LEVELS.join(', ')}. Using "${DEFAULTS.logLevel}".`,
     );
   }
   return undefined;

@@ -61,7 +61,7 @@ describe('parseCommand', () => {
     expect(usage(['--temperature'])).toBe("'--temperature <x>' needs a value.");
     expect(usage(['-m', '-v'])).toBe("'-m, --model <slug>' needs a value, got the option '-v'. To pass a value that starts with '-', write --model=-v.");
     expect(usage(['--json=false'])).toBe("'--json' takes no value, got '--json=false'.");
-    expect(usage(['--version'])).toBe("unknown option '--version': the version is 'inference-sdk --version'.");
+    expect(usage(['--version'])).toBe("unknown option '--version': the version is 'model-inference-sdk --version'.");
     expect(usage(['extra'], { ...spec, name: 'mock-server', positionals: false })).toBe("unexpected argument 'extra': 'mock-server' takes options only.");
   });
 
@@ -71,7 +71,7 @@ describe('parseCommand', () => {
     const hello = defineCommand({
       name: 'hello',
       summary: 'say hello',
-      help: 'Usage: inference-sdk hello [--loud]\n',
+      help: 'Usage: model-inference-sdk hello [--loud]\n',
       options: { loud: { type: 'boolean', default: false }, name: { type: 'string' } },
       async run({ values }, io) {
         const loud: boolean = values.loud;
@@ -82,7 +82,7 @@ describe('parseCommand', () => {
     });
     expect(await hello.run(['--help'], io)).toBe(0);
     expect(await hello.run(['--loud', '--name', 'Ada'], io)).toBe(0);
-    expect(out).toEqual(['Usage: inference-sdk hello [--loud]\n', 'HELLO Ada\n']);
+    expect(out).toEqual(['Usage: model-inference-sdk hello [--loud]\n', 'HELLO Ada\n']);
     await expect(hello.run(['--lod'], io)).rejects.toThrow("unknown option '--lod'. Did you mean '--loud'?");
   });
 });

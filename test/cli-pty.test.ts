@@ -148,7 +148,7 @@ describe.skipIf(!hasScript)('under a pseudo-terminal', () => {
   it('an API error exits 1 with the class name; the key is never shown', async () => {
     const run = pty(['models', 'get', 'mock/none', '--verbose']);
     expect((await run.exit).code).toBe(1);
-    expect(screen(run)).toContain('inference-sdk models: NotFoundError: 404 GET /v1/models/mock/none:');
+    expect(screen(run)).toContain('model-inference-sdk models: NotFoundError: 404 GET /v1/models/mock/none:');
     expect(screen(run)).toContain("authorization: '***'");
     expect(run.output()).not.toContain(SECRET_KEY);
   });
@@ -156,6 +156,6 @@ describe.skipIf(!hasScript)('under a pseudo-terminal', () => {
   it('usage errors exit 2', async () => {
     const run = pty(['chat', '--no-such-flag']);
     expect((await run.exit).code).toBe(2);
-    expect(screen(run)).toContain("inference-sdk chat: unknown option '--no-such-flag'.");
+    expect(screen(run)).toContain("model-inference-sdk chat: unknown option '--no-such-flag'.");
   });
 });

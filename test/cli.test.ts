@@ -1,4 +1,4 @@
-// `inference-sdk models | chat | complete` with pipes (no terminal), against the local mock server:
+// `model-inference-sdk models | chat | complete` with pipes (no terminal), against the local mock server:
 // output, requests sent, exit codes, no colours, and the key never shown. The pseudo-terminal side
 // (spinner, colours, the interactive session, Ctrl-C) is in test/cli-pty.test.ts.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -36,7 +36,7 @@ afterEach(() => {
   server.clear();
 });
 
-describe('inference-sdk models', () => {
+describe('model-inference-sdk models', () => {
   it('prints a table with limits, features, readiness and exact per-token prices', async () => {
     const { code, stdout, stderr } = await cli(['models']);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
@@ -72,18 +72,18 @@ describe('inference-sdk models', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ id: 'acme/chat-1', context_length: 131072, pricing: [{ input_cache_read: '0.00000007500' }] });
   });
 
-  it("an unknown model exits 1 with the error class and message, and points to 'inference-sdk models'", async () => {
+  it("an unknown model exits 1 with the error class and message, and points to 'model-inference-sdk models'", async () => {
     const { code, stdout, stderr } = await cli(['models', 'get', 'acme/nope']);
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toBe(
-      'inference-sdk models: NotFoundError: 404 GET /v1/models/acme/nope: The model `acme/nope` is not available on this API.\n' +
-        "Run 'inference-sdk models' to see the models you can use.\n",
+      'model-inference-sdk models: NotFoundError: 404 GET /v1/models/acme/nope: The model `acme/nope` is not available on this API.\n' +
+        "Run 'model-inference-sdk models' to see the models you can use.\n",
     );
   });
 });
 
-describe('inference-sdk chat', () => {
+describe('model-inference-sdk chat', () => {
   it('streams the reply to a prompt given as arguments, with the first ready model', async () => {
     const { code, stdout, stderr } = await cli(['chat', 'Hello', 'there']);
     expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: 'You said: Hello there\n', stderr: '' });
@@ -152,7 +152,7 @@ describe('inference-sdk chat', () => {
   it('an empty stdin is a usage error (2)', async () => {
     const { code, stderr } = await cli(['chat'], { stdin: '' });
     expect(code).toBe(2);
-    expect(stderr).toContain('inference-sdk chat: no prompt');
+    expect(stderr).toContain('model-inference-sdk chat: no prompt');
   });
 
   it('exits 130 on SIGINT during a stream, and prints what came before', async () => {
@@ -172,7 +172,7 @@ describe('inference-sdk chat', () => {
   });
 });
 
-describe('inference-sdk complete', () => {
+describe('model-inference-sdk complete', () => {
   it('streams a completion from the legacy endpoint, from arguments or piped stdin', async () => {
     const byArgs = await cli(['complete', '-m', 'acme/base-1', 'Once upon a time']);
     expect({ code: byArgs.code, stdout: byArgs.stdout }).toEqual({ code: 0, stdout: 'You said: Once upon a time\n' });
@@ -239,9 +239,9 @@ describe('errors and exit codes', () => {
     for (const [i, [args, message]] of cases.entries()) {
       const { code, stdout, stderr } = results[i] as Result;
       expect({ args, code, stdout }).toEqual({ args, code: 2, stdout: '' });
-      expect(stderr).toContain(`inference-sdk ${args[0] ?? ''}: ${message}`);
-      expect(stderr).toContain(`Usage: inference-sdk ${args[0] ?? ''}`);
-      expect(stderr).toContain(`Run 'inference-sdk ${args[0] ?? ''} --help' for every option.`);
+      expect(stderr).toContain(`model-inference-sdk ${args[0] ?? ''}: ${message}`);
+      expect(stderr).toContain(`Usage: model-inference-sdk ${args[0] ?? ''}`);
+      expect(stderr).toContain(`Run 'model-inference-sdk ${args[0] ?? ''} --help' for every option.`);
       // Neither parseArgs' texts nor the SDK's method and option names.
       expect(stderr).not.toMatch(/Unknown option|argument missing|To specify a positional|models\.retrieve|baseURL|pw-secret/);
     }
@@ -251,10 +251,10 @@ describe('errors and exit codes', () => {
   it('an unknown command or a misplaced option exits 2 with a suggestion', async () => {
     const unknown = await cli(['chats']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/^inference-sdk: unknown command 'chats'\. Did you mean 'chat'\?\n\nUsage: inference-sdk <command>/);
+    expect(unknown.stderr).toMatch(/^model-inference-sdk: unknown command 'chats'\. Did you mean 'chat'\?\n\nUsage: model-inference-sdk <command>/);
     const misplaced = await cli(['--mock', 'models']);
     expect(misplaced.code).toBe(2);
-    expect(misplaced.stderr).toContain("inference-sdk: unknown option '--mock': options go after the command (inference-sdk <command> [options]). Did you mean 'inference-sdk models --mock'?");
+    expect(misplaced.stderr).toContain("model-inference-sdk: unknown option '--mock': options go after the command (model-inference-sdk <command> [options]). Did you mean 'model-inference-sdk models --mock'?");
     const version = await cli(['-v']);
     expect(version.code).toBe(2);
     expect(version.stderr).toContain("Did you mean '--version'?");
@@ -272,7 +272,7 @@ describe('errors and exit codes', () => {
   it('API errors exit 1 with the class name and message, and a hint', async () => {
     const wrongKey = await cli(['models'], { env: { INFERENCE_API_KEY: 'sk-wrong-but-long-enough' } });
     expect(wrongKey.code).toBe(1);
-    expect(wrongKey.stderr).toMatch(/^inference-sdk models: AuthenticationError: 401 GET \/v1\/models: .*\nCheck the API key \(INFERENCE_API_KEY or --api-key\) for 127\.0\.0\.1:\d+\.\n$/);
+    expect(wrongKey.stderr).toMatch(/^model-inference-sdk models: AuthenticationError: 401 GET \/v1\/models: .*\nCheck the API key \(INFERENCE_API_KEY or --api-key\) for 127\.0\.0\.1:\d+\.\n$/);
 
     // A 404 that is not about a model: the URL is wrong.
     const wrongPath = await cli(['models'], { env: { INFERENCE_BASE_URL: server.url.replace(/\/v1$/, '/v2') } });
@@ -281,19 +281,19 @@ describe('errors and exit codes', () => {
     expect(wrongPath.stderr).toContain(`The base URL is ${server.url.replace(/\/v1$/, '/v2')} (from INFERENCE_BASE_URL). Does it end in /v1?`);
   });
 
-  it("an unknown model in chat and complete points to 'inference-sdk models', with the same connection flags", async () => {
+  it("an unknown model in chat and complete points to 'model-inference-sdk models', with the same connection flags", async () => {
     const chat = await cli(['chat', '-m', 'acme/nope', 'hi']);
     expect(chat.code).toBe(1);
     expect(chat.stderr).toBe(
-      'inference-sdk chat: NotFoundError: 404 POST /v1/chat/completions: The model `acme/nope` is not available on this API.\n' +
-        "Run 'inference-sdk models' to see the models you can use.\n",
+      'model-inference-sdk chat: NotFoundError: 404 POST /v1/chat/completions: The model `acme/nope` is not available on this API.\n' +
+        "Run 'model-inference-sdk models' to see the models you can use.\n",
     );
     const complete = await cli(['complete', '-m', 'acme/nope', '--base-url', server.url, 'hi'], { env: { INFERENCE_BASE_URL: '' } });
     expect(complete.code).toBe(1);
-    expect(complete.stderr).toContain(`Run 'inference-sdk models --base-url ${server.url}' to see the models you can use.`);
+    expect(complete.stderr).toContain(`Run 'model-inference-sdk models --base-url ${server.url}' to see the models you can use.`);
     const mock = await runCli(['chat', '--mock', '-m', 'acme/nope', 'hi']);
     expect(mock.code).toBe(1);
-    expect(mock.stderr).toContain("Run 'inference-sdk models --mock' to see the models you can use.");
+    expect(mock.stderr).toContain("Run 'model-inference-sdk models --mock' to see the models you can use.");
   });
 
   it('connection errors name the host and port, and where the URL came from', async () => {
@@ -305,12 +305,12 @@ describe('errors and exit codes', () => {
     expect(refused.code).toBe(1);
     // The middle line is the SDK's own error, as it words it.
     const [first, sdk, hint, end] = refused.stderr.split('\n');
-    expect(first).toBe(`inference-sdk chat: cannot connect to 127.0.0.1:${port}: connection refused.`);
+    expect(first).toBe(`model-inference-sdk chat: cannot connect to 127.0.0.1:${port}: connection refused.`);
     expect(sdk).toMatch(/^ {2}APIConnectionError: .*POST \/v1\/chat\/completions/);
     expect(hint).toBe(`  The base URL is ${url} (from INFERENCE_BASE_URL). Check that a server is running there and that the URL is right.`);
     expect(end).toBe('');
     const flag = await cli(['models', '--base-url', url]);
-    expect(flag.stderr).toMatch(new RegExp(`^inference-sdk models: cannot connect to 127\\.0\\.0\\.1:${port}: connection refused\\.\\n`));
+    expect(flag.stderr).toMatch(new RegExp(`^model-inference-sdk models: cannot connect to 127\\.0\\.0\\.1:${port}: connection refused\\.\\n`));
     expect(flag.stderr).toContain('(from --base-url)');
   });
 
@@ -319,7 +319,7 @@ describe('errors and exit codes', () => {
     try {
       const { code, stderr } = await cli(['chat', 'hi'], { env: { INFERENCE_BASE_URL: sleepy.url } });
       expect(code).toBe(1);
-      expect(stderr).toBe('inference-sdk chat: no model is ready (acme/zzz); pass -m <slug> or set INFERENCE_MODEL.\n');
+      expect(stderr).toBe('model-inference-sdk chat: no model is ready (acme/zzz); pass -m <slug> or set INFERENCE_MODEL.\n');
     } finally {
       await sleepy.close();
     }
@@ -349,18 +349,18 @@ describe('output hygiene', () => {
   });
 });
 
-describe('inference-sdk --version', () => {
+describe('model-inference-sdk --version', () => {
   it("prints the package's version", async () => {
     const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
     const result = await runCli(['--version']);
-    expect(result).toEqual({ code: 0, signal: null, stdout: `inference-sdk ${version}\n`, stderr: '' });
+    expect(result).toEqual({ code: 0, signal: null, stdout: `model-inference-sdk ${version}\n`, stderr: '' });
     const misplaced = await runCli(['chat', '--version']);
     expect(misplaced.code).toBe(2);
-    expect(misplaced.stderr).toContain("unknown option '--version': the version is 'inference-sdk --version'.");
+    expect(misplaced.stderr).toContain("unknown option '--version': the version is 'model-inference-sdk --version'.");
   });
 });
 
-describe('inference-sdk --help', () => {
+describe('model-inference-sdk --help', () => {
   it('lists the commands and the global options; each command documents its flags', async () => {
     const top = await runCli(['--help']);
     expect(top.code).toBe(0);

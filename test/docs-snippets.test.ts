@@ -1,6 +1,6 @@
 /**
  * Every ```ts block of README.md and docs/*.md compiles as a user's module would: against the
- * package entry (`inference-sdk`, `inference-sdk/testing`, …), under the strictest settings users
+ * package entry (`model-inference-sdk`, `model-inference-sdk/testing`, …), under the strictest settings users
  * run (`strict`, `noUncheckedIndexedAccess`, `exactOptionalPropertyTypes`), with no cast needed
  * to read a response. What a snippet uses without declaring (`client`, `messages`, …) is declared
  * once below, with the types a user's program would give them.
@@ -18,8 +18,8 @@ const virtual = path.join(root, 'test', '__snippets__');
 const GLOBALS = `
 import type * as z from 'zod';
 import type { RequestHandler } from 'msw';
-import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam, ChatCompletionRunner, ChatCompletionStream, ChatCompletionChunk, Client, RunnableZodTool } from 'inference-sdk';
-import type { MockServer } from 'inference-sdk/testing';
+import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam, ChatCompletionRunner, ChatCompletionStream, ChatCompletionChunk, Client, RunnableZodTool } from 'model-inference-sdk';
+import type { MockServer } from 'model-inference-sdk/testing';
 declare global {
   const client: Client;
   const messages: ChatCompletionMessageParam[];
@@ -59,7 +59,7 @@ const UNDICI_STUB = `declare module 'undici' {
 `;
 
 /** A user's module the testing guide imports (\`./app\`). */
-const APP = `import type { Client } from 'inference-sdk';
+const APP = `import type { Client } from 'model-inference-sdk';
 export declare function summarize(client: Client, text: string): Promise<string>;
 `;
 interface Snippet {
@@ -100,7 +100,7 @@ describe('documentation snippets', () => {
       ...config.options,
       noEmit: true,
       types: ['node'],
-      paths: { ...config.options.paths, 'npm:inference-sdk': ['./src/index.ts'], ...(undici ? { undici: [UNDICI] } : {}) },
+      paths: { ...config.options.paths, 'npm:model-inference-sdk': ['./src/index.ts'], ...(undici ? { undici: [UNDICI] } : {}) },
     };
     expect(options.strict && options.noUncheckedIndexedAccess && options.exactOptionalPropertyTypes).toBe(true);
 

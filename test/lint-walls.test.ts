@@ -42,7 +42,7 @@ const allowed: [string, Case][] = [
   ['the CLI imports the public entries', { filePath: 'src/cli/chat.ts', code: "import { Client } from '../index';\nimport { startMockServer } from '../testing';\nexport { Client, startMockServer };\n" }],
   ['the otel entry imports the public entry, @opentelemetry/api and the version', {
     filePath: 'src/otel/telemetry.ts',
-    code: "import { InferenceError, type Hooks } from 'inference-sdk';\nimport { trace } from '@opentelemetry/api';\nimport { version } from '../../package.json';\nimport { spanName } from './attributes';\nexport type { Hooks };\nexport { InferenceError, trace, version, spanName };\n",
+    code: "import { InferenceError, type Hooks } from 'model-inference-sdk';\nimport { trace } from '@opentelemetry/api';\nimport { version } from '../../package.json';\nimport { spanName } from './attributes';\nexport type { Hooks };\nexport { InferenceError, trace, version, spanName };\n",
   }],
   ['the client imports the helpers', { filePath: 'src/client.ts', code: "import { Chat } from './lib/chat';\nexport { Chat };\n" }],
 ];

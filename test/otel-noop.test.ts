@@ -1,4 +1,4 @@
-// inference-sdk/otel without an OpenTelemetry SDK registered (only @opentelemetry/api, as when an
+// model-inference-sdk/otel without an OpenTelemetry SDK registered (only @opentelemetry/api, as when an
 // app installs the API but never sets up tracing): every call works as without hooks, and the
 // hooks cost a stream nothing per chunk. The spans and metrics themselves are tested with the SDK
 // in test/otel/ (npm run test:otel).

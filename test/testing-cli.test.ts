@@ -1,4 +1,4 @@
-// `inference-sdk mock-server`, run as a user runs it: a child process, talked to over HTTP, stopped
+// `model-inference-sdk mock-server`, run as a user runs it: a child process, talked to over HTTP, stopped
 // with a signal. From source through tsx by default; CI sets CLI_BIN=dist/cli.js after the build to
 // run the same tests against the published bin.
 import { spawn } from 'node:child_process';
@@ -60,7 +60,7 @@ async function listening(run: Run): Promise<{ url: string; key: string }> {
   }
 }
 
-describe('inference-sdk mock-server', () => {
+describe('model-inference-sdk mock-server', () => {
   it('serves the mock, prints the URL and key, and stops cleanly on SIGTERM', async () => {
     const run = cli('mock-server', '--port', '0', '--api-key', 'cli-key', '--model', 'acme/chat-1');
     const { url, key } = await listening(run);
@@ -111,7 +111,7 @@ describe('inference-sdk mock-server', () => {
 
     const badFlag = cli('mock-server', '--prot', '1');
     expect((await badFlag.exit).code).toBe(2);
-    expect(badFlag.stderr()).toContain("inference-sdk mock-server: unknown option '--prot'. Did you mean '--port'?");
+    expect(badFlag.stderr()).toContain("model-inference-sdk mock-server: unknown option '--prot'. Did you mean '--port'?");
 
     const extra = cli('mock-server', '8080');
     expect((await extra.exit).code).toBe(2);
@@ -127,7 +127,7 @@ describe('inference-sdk mock-server', () => {
       expect(await run.exit).toEqual({ code: 1, signal: null });
       expect(run.stdout()).toBe('');
       expect(run.stderr()).toBe(
-        `inference-sdk mock-server: 127.0.0.1:${port} is already in use. Stop what listens there, pick another port with --port <n>, or let the system pick a free one with --port 0.\n`,
+        `model-inference-sdk mock-server: 127.0.0.1:${port} is already in use. Stop what listens there, pick another port with --port <n>, or let the system pick a free one with --port 0.\n`,
       );
     } finally {
       await new Promise((resolve) => busy.close(resolve));
@@ -139,13 +139,13 @@ describe('inference-sdk mock-server', () => {
     const run = cli('mock-server', '--port', '0', '--host', '192.0.2.1');
     expect(await run.exit).toEqual({ code: 1, signal: null });
     expect(run.stderr()).toBe(
-      'inference-sdk mock-server: cannot listen on 192.0.2.1: no such address on this machine. Use --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every interface).\n',
+      'model-inference-sdk mock-server: cannot listen on 192.0.2.1: no such address on this machine. Use --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every interface).\n',
     );
   });
 });
 
-describe('inference-sdk mock-server --record / --replay', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'inference-sdk-cli-cassettes-'));
+describe('model-inference-sdk mock-server --record / --replay', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'model-inference-sdk-cli-cassettes-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const UPSTREAM_KEY = 'sk-upstream-cli-3e5d7f9a1b';
 
@@ -216,11 +216,11 @@ describe('inference-sdk mock-server --record / --replay', () => {
     for (const [args, message] of cases) {
       const run = cli('mock-server', '--port', '0', ...args);
       expect(await run.exit, args.join(' ')).toEqual({ code: 2, signal: null });
-      expect(run.stderr()).toContain(`inference-sdk mock-server: ${message}`);
+      expect(run.stderr()).toContain(`model-inference-sdk mock-server: ${message}`);
     }
     const missing = path.join(dir, 'missing.json');
     const run = cli('mock-server', '--port', '0', '--replay', missing);
     expect(await run.exit).toEqual({ code: 1, signal: null });
-    expect(run.stderr()).toContain(`inference-sdk mock-server: cannot replay the cassette ${missing}: there is no such file. Record it first`);
+    expect(run.stderr()).toContain(`model-inference-sdk mock-server: cannot replay the cassette ${missing}: there is no such file. Record it first`);
   });
 });

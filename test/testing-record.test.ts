@@ -1,4 +1,4 @@
-// Record and replay of inference-sdk/testing, through its public entry: a recording against a
+// Record and replay of model-inference-sdk/testing, through its public entry: a recording against a
 // second local mock server as the upstream, then a replay with that upstream stopped.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ const GATEWAY_SECRET = 'gw-secret-5b8e1f0a';
 const COOKIE_SECRET = 'sid-4c7d2e9f1a';
 const messages = [{ role: 'user' as const, content: 'Say hello' }];
 
-const dir = mkdtempSync(path.join(tmpdir(), 'inference-sdk-cassettes-'));
+const dir = mkdtempSync(path.join(tmpdir(), 'model-inference-sdk-cassettes-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const opened: MockServer[] = [];
 afterEach(async () => {

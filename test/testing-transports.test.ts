@@ -1,6 +1,6 @@
 // One behaviour, three transports: the same scenarios run against the socket server
 // (startMockServer), the in-process fetch (createMockService) and the msw handlers
-// (inference-sdk/testing/msw), each driven by the SDK the way a user's code would.
+// (model-inference-sdk/testing/msw), each driven by the SDK the way a user's code would.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { http } from 'msw';

@@ -1,4 +1,4 @@
-// Scripting, faults, tools and structured replies of inference-sdk/testing, through its public
+// Scripting, faults, tools and structured replies of model-inference-sdk/testing, through its public
 // entry. The wire format is read with plain fetch where the bytes matter, and with the SDK where
 // the point is what a client of the mock sees.
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * inference-sdk as published: the built `dist/` (bench/run.mjs snapshots it and passes the copy
+ * model-inference-sdk as published: the built `dist/` (bench/run.mjs snapshots it and passes the copy
  * in BENCH_SDK, so that a rebuild during a run cannot mix versions), with the given
  * validation mode (`'error'` is the default), and optionally with hooks that do nothing.
  */

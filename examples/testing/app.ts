@@ -2,7 +2,7 @@
  * A small piece of "your app" for the testing examples: two functions that call the service
  * through the SDK. The tests next to it (vitest/, jest/) check them against the mock service.
  */
-import type { Client } from 'inference-sdk';
+import type { Client } from 'model-inference-sdk';
 
 /** Summarizes a text in one sentence. Retries and timeouts are the client's. */
 export async function summarize(client: Client, text: string, model = 'mock/echo'): Promise<string> {

@@ -6,9 +6,9 @@ module.exports = {
   testMatch: ['<rootDir>/jest/**/*.test.cjs'],
   testEnvironment: 'node',
   // Only because this example lives inside the SDK's own repository: point the package name at the
-  // build. In your project, delete this: `inference-sdk` resolves from node_modules.
+  // build. In your project, delete this: `model-inference-sdk` resolves from node_modules.
   moduleNameMapper: {
-    '^inference-sdk$': '<rootDir>/../../dist/index.cjs',
-    '^inference-sdk/testing$': '<rootDir>/../../dist/testing/index.cjs',
+    '^model-inference-sdk$': '<rootDir>/../../dist/index.cjs',
+    '^model-inference-sdk/testing$': '<rootDir>/../../dist/testing/index.cjs',
   },
 };

@@ -11,11 +11,11 @@ export default defineConfig({
   },
   resolve: {
     // Only because these examples live inside the SDK's own repository. In your project, delete
-    // this block: `inference-sdk` resolves from node_modules.
+    // this block: `model-inference-sdk` resolves from node_modules.
     alias: [
-      { find: /^inference-sdk\/testing\/msw$/, replacement: src('testing/msw.ts') },
-      { find: /^inference-sdk\/testing$/, replacement: src('testing/index.ts') },
-      { find: /^inference-sdk$/, replacement: src('index.ts') },
+      { find: /^model-inference-sdk\/testing\/msw$/, replacement: src('testing/msw.ts') },
+      { find: /^model-inference-sdk\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^model-inference-sdk$/, replacement: src('index.ts') },
     ],
   },
 });

@@ -1,6 +1,6 @@
 // The published artifact, shared by `npm run check:package` and `npm run test:runtimes`:
 // build dist/ when it is older than its sources, `npm pack` it, and install the tarball into a
-// consumer directory the way a user would (`npm install ./inference-sdk-x.y.z.tgz`).
+// consumer directory the way a user would (`npm install ./model-inference-sdk-x.y.z.tgz`).
 //
 // Both commands test the tarball, never src/: whatever `files`, `exports` or the build gets
 // wrong shows up here exactly as it would for a user.
@@ -129,7 +129,7 @@ export function installTarball(dir: string, tarball: string): void {
     ],
     { cwd: dir, stdio: ['ignore', 'inherit', 'inherit'], env: quietNpmEnv },
   );
-  const installed = path.join(dir, 'node_modules', 'inference-sdk', 'package.json');
+  const installed = path.join(dir, 'node_modules', 'model-inference-sdk', 'package.json');
   if (!existsSync(installed))
     throw new Error(`installing ${tarball} into ${dir} left no ${installed}`);
 }

@@ -8,7 +8,7 @@
 //   5. the docs match package.json: getting-started names its dependencies, the README its scripts
 //   6. gzip size ceilings (size.ts), with the biggest contributors
 //   7. install the tarball into a temp dir and run a smoke there: ESM import and CJS require of
-//      the entries against the packed mock server (inference-sdk/otel with @opentelemetry/api, its
+//      the entries against the packed mock server (model-inference-sdk/otel with @opentelemetry/api, its
 //      optional peer, installed beside it), names as written in the source (`console.log` of an
 //      error says `APIError`), and tsc (nodenext, skipLibCheck off) on a consumer file
 //
@@ -111,7 +111,7 @@ async function main(): Promise<number> {
       strict: true,
       level: 'suggestion',
     });
-    if (result.pkg['name'] !== 'inference-sdk')
+    if (result.pkg['name'] !== 'model-inference-sdk')
       throw new Error('publint did not read the package.json in the tarball');
     for (const message of result.messages)
       console.log(`  ${message.type}: ${formatMessage(message, result.pkg, { color: false })}`);
@@ -129,7 +129,7 @@ async function main(): Promise<number> {
   });
 
   await step('links in the packed Markdown resolve inside the tarball', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'inference-sdk-links-'));
+    const dir = mkdtempSync(path.join(tmpdir(), 'model-inference-sdk-links-'));
     try {
       execFileSync('tar', ['-xzf', tarball, '-C', dir]);
       const { checked, dead } = deadLinks(path.join(dir, 'package'));
@@ -215,7 +215,7 @@ async function main(): Promise<number> {
   );
 
   await step('install the tarball in a temp dir and run a smoke there', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'inference-sdk-smoke-'));
+    const dir = mkdtempSync(path.join(tmpdir(), 'model-inference-sdk-smoke-'));
     try {
       installTarball(dir, tarball);
       installOptionalPeer(dir, '@opentelemetry/api');
@@ -229,10 +229,10 @@ async function main(): Promise<number> {
 }
 
 // The smoke runs test/runtimes/checks.ts (the checks of the runtime matrix) through both module
-// systems, against the mock server of the packed `inference-sdk/testing`.
+// systems, against the mock server of the packed `model-inference-sdk/testing`.
 const ESM_SMOKE = `
-import * as sdk from 'inference-sdk';
-import { startMockServer } from 'inference-sdk/testing';
+import * as sdk from 'model-inference-sdk';
+import { startMockServer } from 'model-inference-sdk/testing';
 import { runChecks } from './checks.mjs';
 const server = await startMockServer({ chunkDelayMs: 5 });
 try {
@@ -243,8 +243,8 @@ try {
 }
 `;
 const CJS_SMOKE = `
-const sdk = require('inference-sdk');
-const { startMockServer } = require('inference-sdk/testing');
+const sdk = require('model-inference-sdk');
+const { startMockServer } = require('model-inference-sdk/testing');
 const { runChecks } = require('./checks.cjs');
 (async () => {
   const server = await startMockServer({ chunkDelayMs: 5 });
@@ -262,7 +262,7 @@ const NAMES_SMOKE = (load: string) => `
 ${load}
 const { inspect } = require('node:util');
 (async () => {
-  const entries = { 'inference-sdk': sdk, 'inference-sdk/helpers/zod': zodHelpers, 'inference-sdk/testing': testing, 'inference-sdk/otel': otel };
+  const entries = { 'model-inference-sdk': sdk, 'model-inference-sdk/helpers/zod': zodHelpers, 'model-inference-sdk/testing': testing, 'model-inference-sdk/otel': otel };
   const wrong = [];
   for (const [entry, exports] of Object.entries(entries)) {
     for (const [key, value] of Object.entries(exports)) {
@@ -289,16 +289,16 @@ const { inspect } = require('node:util');
 `;
 const NAMES_ESM = NAMES_SMOKE(`import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
-const sdk = await import('inference-sdk');
-const zodHelpers = await import('inference-sdk/helpers/zod');
-const testing = await import('inference-sdk/testing');
-const otel = await import('inference-sdk/otel');`);
-const NAMES_CJS = NAMES_SMOKE(`const sdk = require('inference-sdk');
-const zodHelpers = require('inference-sdk/helpers/zod');
-const testing = require('inference-sdk/testing');
-const otel = require('inference-sdk/otel');`);
+const sdk = await import('model-inference-sdk');
+const zodHelpers = await import('model-inference-sdk/helpers/zod');
+const testing = await import('model-inference-sdk/testing');
+const otel = await import('model-inference-sdk/otel');`);
+const NAMES_CJS = NAMES_SMOKE(`const sdk = require('model-inference-sdk');
+const zodHelpers = require('model-inference-sdk/helpers/zod');
+const testing = require('model-inference-sdk/testing');
+const otel = require('model-inference-sdk/otel');`);
 
-// inference-sdk/otel from the tarball, with the @opentelemetry/api a user installs: one chat call
+// model-inference-sdk/otel from the tarball, with the @opentelemetry/api a user installs: one chat call
 // traced by a tracer provider that keeps its spans (metrics go to the API's no-op global).
 const OTEL_SMOKE = (load: string) => `
 ${load}
@@ -328,18 +328,18 @@ ${load}
   console.log(JSON.stringify(spans.map((s) => [s.name, s.ended, s.attributes['gen_ai.operation.name'], s.attributes['gen_ai.usage.output_tokens']])));
 })();
 `;
-const OTEL_ESM = OTEL_SMOKE(`import { Client } from 'inference-sdk';
-import { openTelemetry } from 'inference-sdk/otel';
-import { startMockServer } from 'inference-sdk/testing';`);
-const OTEL_CJS = OTEL_SMOKE(`const { Client } = require('inference-sdk');
-const { openTelemetry } = require('inference-sdk/otel');
-const { startMockServer } = require('inference-sdk/testing');`);
+const OTEL_ESM = OTEL_SMOKE(`import { Client } from 'model-inference-sdk';
+import { openTelemetry } from 'model-inference-sdk/otel';
+import { startMockServer } from 'model-inference-sdk/testing';`);
+const OTEL_CJS = OTEL_SMOKE(`const { Client } = require('model-inference-sdk');
+const { openTelemetry } = require('model-inference-sdk/otel');
+const { startMockServer } = require('model-inference-sdk/testing');`);
 
 // Type-checked against the tarball's .d.ts/.d.cts with the resolution Node uses; not run.
 const TYPES_SMOKE = `
-import { Client, NotFoundError, type ChatCompletion, type ChatCompletionChunk, type ChatCompletionCreateParams, type ChatCompletionMessageFunctionToolCall, type ChatCompletionRole, type Hooks } from 'inference-sdk';
-import { openTelemetry, type OpenTelemetryOptions } from 'inference-sdk/otel';
-import { startMockServer, type MockServer } from 'inference-sdk/testing';
+import { Client, NotFoundError, type ChatCompletion, type ChatCompletionChunk, type ChatCompletionCreateParams, type ChatCompletionMessageFunctionToolCall, type ChatCompletionRole, type Hooks } from 'model-inference-sdk';
+import { openTelemetry, type OpenTelemetryOptions } from 'model-inference-sdk/otel';
+import { startMockServer, type MockServer } from 'model-inference-sdk/testing';
 export async function main(): Promise<string> {
   const server: MockServer = await startMockServer();
   const options: OpenTelemetryOptions = { captureContent: false };
@@ -460,9 +460,9 @@ async function smoke(dir: string): Promise<void> {
  */
 function goToDefinition(dir: string): void {
   const source = [
-    "import { APIError, Client, type ChatCompletion } from 'inference-sdk';",
-    "import { zodResponseFormat } from 'inference-sdk/helpers/zod';",
-    "import { startMockServer } from 'inference-sdk/testing';",
+    "import { APIError, Client, type ChatCompletion } from 'model-inference-sdk';",
+    "import { zodResponseFormat } from 'model-inference-sdk/helpers/zod';",
+    "import { startMockServer } from 'model-inference-sdk/testing';",
     'export const used: [typeof APIError, typeof Client, ChatCompletion | undefined, typeof zodResponseFormat, typeof startMockServer] = [APIError, Client, undefined, zodResponseFormat, startMockServer];',
   ].join('\n');
   const landings: string[] = [];
@@ -496,7 +496,7 @@ function goToDefinition(dir: string): void {
       const found = service.getDefinitionAtPosition(file, at) ?? [];
       const target = found[0]?.fileName;
       if (target === undefined) throw new Error(`${ext}: go to definition of ${name} found nothing`);
-      const shown = path.relative(path.join(dir, 'node_modules', 'inference-sdk'), target);
+      const shown = path.relative(path.join(dir, 'node_modules', 'model-inference-sdk'), target);
       landings.push(`${name} -> ${shown}`);
       if (!/^dist\/(?:[\w]+\/)?[a-z]+\.d\.c?ts$/.test(shown)) {
         throw new Error(`${ext}: go to definition of ${name} lands in ${shown}, not a readable file name`);

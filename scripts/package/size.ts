@@ -29,7 +29,7 @@ import { root } from './artifact';
 export const CEILINGS = {
   /** `new Client(...)` + one streaming `chat.completions.create` iterated with `for await`. */
   streamingChat: 25_800,
-  /** Everything `inference-sdk` exports (`export * from`), i.e. no tree-shaking by the user. */
+  /** Everything `model-inference-sdk` exports (`export * from`), i.e. no tree-shaking by the user. */
   wholeEntry: 26_900,
 } as const;
 

@@ -3,7 +3,7 @@
 // 1. Installs the runtimes if needed (install.ts), builds and packs the SDK, installs the tarball
 //    into .cache/runtimes/app/ like a user would, and bundles the checks for the runtimes that
 //    need a bundle (workerd, edge-runtime, Chromium) from that installed copy. src/ is never used.
-// 2. Starts the mock server from the tarball's `inference-sdk/testing`, and a watching proxy in
+// 2. Starts the mock server from the tarball's `model-inference-sdk/testing`, and a watching proxy in
 //    front of it that records whether the abort/break requests were cut off by the client.
 // 3. Runs test/runtimes/checks.ts in each runtime, one child process at a time, each in its own
 //    process group with a time limit, and prints a runtime x check table.
@@ -124,9 +124,9 @@ const RUNTIMES: Runtime[] = [
 
 /** Entries that import the *installed* package by its name; checks.mjs is test/runtimes/checks.ts compiled. */
 const ENTRIES = {
-  cli: `import * as sdk from 'inference-sdk';\nimport { cliMain } from './checks.mjs';\nawait cliMain(sdk);\n`,
-  worker: `import * as sdk from 'inference-sdk';\nimport { workerFetch } from './checks.mjs';\nexport default { fetch: (request) => workerFetch(sdk, request) };\n`,
-  global: `import * as sdk from 'inference-sdk';\nimport { exposeGlobal } from './checks.mjs';\nexposeGlobal(sdk);\n`,
+  cli: `import * as sdk from 'model-inference-sdk';\nimport { cliMain } from './checks.mjs';\nawait cliMain(sdk);\n`,
+  worker: `import * as sdk from 'model-inference-sdk';\nimport { workerFetch } from './checks.mjs';\nexport default { fetch: (request) => workerFetch(sdk, request) };\n`,
+  global: `import * as sdk from 'model-inference-sdk';\nimport { exposeGlobal } from './checks.mjs';\nexposeGlobal(sdk);\n`,
 };
 
 async function prepareApp(): Promise<void> {
@@ -364,7 +364,7 @@ async function main(): Promise<number> {
   mkdirSync(childEnv['DENO_DIR']!, { recursive: true });
   // The mock server of the *packed* testing entry, with slow enough streams to cancel mid-way.
   const testing = (await import(
-    pathToFileURL(path.join(appDir, 'node_modules/inference-sdk/dist/testing/index.js')).href
+    pathToFileURL(path.join(appDir, 'node_modules/model-inference-sdk/dist/testing/index.js')).href
   )) as typeof Testing;
   const mock = await testing.startMockServer({ chunkDelayMs: CHUNK_DELAY_MS });
   const proxy = await startWatchProxy(new URL(mock.url));

@@ -1,5 +1,5 @@
 /**
- * `inference-sdk chat`: one prompt (an argument, or piped standard input) streamed to the
+ * `model-inference-sdk chat`: one prompt (an argument, or piped standard input) streamed to the
  * terminal, or, with no prompt on a terminal, an interactive session that keeps the conversation.
  *
  * In a session the prompt is read with node:readline in raw mode, so Ctrl-C and Ctrl-D arrive as
@@ -22,10 +22,10 @@ import { noteUsage } from './usage';
 
 type Message = ChatCompletionCreateParams['messages'][number];
 
-const help = `Usage: inference-sdk chat [options] [prompt...]
+const help = `Usage: model-inference-sdk chat [options] [prompt...]
 
 Streams a chat model's reply to a prompt. With no prompt: reads it from
-standard input when that is piped (echo hi | inference-sdk chat), or starts an
+standard input when that is piped (echo hi | model-inference-sdk chat), or starts an
 interactive session on a terminal, which keeps the conversation (each request
 sends every earlier turn).
 
@@ -80,7 +80,7 @@ function reply(io: CommandIO, settings: ChatSettings, messages: Message[], signa
 }
 
 /**
- * `inference-sdk chat [-m slug] [-s text] [--max-tokens n] [--temperature x] [--param name=value] [--json] [prompt...]`.
+ * `model-inference-sdk chat [-m slug] [-s text] [--max-tokens n] [--temperature x] [--param name=value] [--json] [prompt...]`.
  *
  * @example
  * ```ts

@@ -39,14 +39,14 @@ export interface CommandIO {
 }
 
 /**
- * One subcommand of `inference-sdk`.
+ * One subcommand of `model-inference-sdk`.
  *
  * @example
  * ```ts
  * const hello: Command = {
  *   name: 'hello',
  *   summary: 'say hello',
- *   help: 'Usage: inference-sdk hello',
+ *   help: 'Usage: model-inference-sdk hello',
  *   async run(_args, io) {
  *     io.stdout('hello\n');
  *     return 0;

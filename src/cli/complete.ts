@@ -1,5 +1,5 @@
 /**
- * `inference-sdk complete`: a text completion from the legacy `/completions` endpoint, streamed.
+ * `model-inference-sdk complete`: a text completion from the legacy `/completions` endpoint, streamed.
  *
  * @module
  */
@@ -12,10 +12,10 @@ import { defineCommand, integerFlag, numberFlag, paramFlags } from './parse-comm
 import { completionText, readAll, streamReply } from './stream-reply';
 import { noteUsage } from './usage';
 
-const help = `Usage: inference-sdk complete [options] [prompt...]
+const help = `Usage: model-inference-sdk complete [options] [prompt...]
 
 Streams a text completion of the prompt from the legacy /completions endpoint.
-With no prompt, reads it from standard input (echo 'Once upon' | inference-sdk complete).
+With no prompt, reads it from standard input (echo 'Once upon' | model-inference-sdk complete).
 
 Options:
   -m, --model <slug>    the model (default: INFERENCE_MODEL, else the first
@@ -30,7 +30,7 @@ Options:
 ${CONNECTION_HELP}`;
 
 /**
- * `inference-sdk complete [-m slug] [--max-tokens n] [--temperature x] [--param name=value] [--json] [prompt...]`.
+ * `model-inference-sdk complete [-m slug] [--max-tokens n] [--temperature x] [--param name=value] [--json] [prompt...]`.
  *
  * @example
  * ```ts

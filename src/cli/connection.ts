@@ -161,7 +161,7 @@ export function checkSlug(slug: string, source?: string): string {
   if (slug.trim() === '') throw new UsageError(source === undefined ? "missing <slug>: 'models get <vendor/model>'." : `${source} needs a model slug like acme/chat-1, got an empty one.`);
   if (slug.split('/').some((part) => part === '' || part === '.' || part === '..')) {
     throw new UsageError(
-      `'${slug}' is not a model slug${source === undefined ? '' : ` (${source})`}: a slug looks like vendor/model, with no empty, '.' or '..' part. 'inference-sdk models' lists them.`,
+      `'${slug}' is not a model slug${source === undefined ? '' : ` (${source})`}: a slug looks like vendor/model, with no empty, '.' or '..' part. 'model-inference-sdk models' lists them.`,
     );
   }
   return slug;

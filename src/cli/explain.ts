@@ -1,6 +1,6 @@
 /**
  * The SDK's errors in the CLI's words: what went wrong, where (host and port for a connection
- * that failed), and what to run or check next (`inference-sdk models` for an unknown model).
+ * that failed), and what to run or check next (`model-inference-sdk models` for an unknown model).
  *
  * @module
  */
@@ -18,14 +18,14 @@ export interface Endpoint {
 }
 
 /**
- * The text the CLI prints for an error (without the `inference-sdk <command>: ` prefix): the
+ * The text the CLI prints for an error (without the `model-inference-sdk <command>: ` prefix): the
  * error's class and message, and where it helps, a line saying what to do.
  *
  * @example
  * ```ts
  * explain(error, { baseURL: 'http://127.0.0.1:8787/v1', source: 'INFERENCE_BASE_URL', flags: '' }, 'acme/nope');
  * // "NotFoundError: 404 POST /v1/chat/completions: The model `acme/nope` is not available on this API.\n
- * //  Run 'inference-sdk models' to see the models you can use."
+ * //  Run 'model-inference-sdk models' to see the models you can use."
  * ```
  */
 export function explain(error: unknown, endpoint?: Endpoint, model?: string): string {
@@ -40,7 +40,7 @@ export function explain(error: unknown, endpoint?: Endpoint, model?: string): st
   }
   if (error instanceof NotFoundError) {
     if (model !== undefined && isUnknownModel(error, model)) {
-      return `${plain}\nRun '${['inference-sdk models', endpoint.flags].filter(Boolean).join(' ')}' to see the models you can use.`;
+      return `${plain}\nRun '${['model-inference-sdk models', endpoint.flags].filter(Boolean).join(' ')}' to see the models you can use.`;
     }
     return `${plain}\n${whereFrom(endpoint)} Does it end in /v1?`;
   }

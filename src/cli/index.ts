@@ -1,7 +1,7 @@
 /**
- * The `inference-sdk` command (package.json `bin`, built to dist/cli.js).
+ * The `model-inference-sdk` command (package.json `bin`, built to dist/cli.js).
  *
- * A small dispatcher: `inference-sdk <command> [options]`. Each command is
+ * A small dispatcher: `model-inference-sdk <command> [options]`. Each command is
  * one file exporting a {@link Command}; add it to `COMMANDS` below.
  *
  * @module
@@ -21,7 +21,7 @@ const COMMANDS: readonly Command[] = [modelsCommand, chatCommand, completeComman
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
-    'Usage: inference-sdk <command> [options]',
+    'Usage: model-inference-sdk <command> [options]',
     '',
     'Commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
@@ -30,14 +30,14 @@ function usage(): string {
     '  -h, --help   show this help',
     '  --version    print the version',
     '',
-    "Run 'inference-sdk <command> --help' for a command's options.",
+    "Run 'model-inference-sdk <command> --help' for a command's options.",
     '',
   ].join('\n');
 }
 
 /**
  * Runs one command line; resolves to the exit code (0 ok, 1 failed, 2 usage error, 130 after
- * Ctrl-C). Errors print as `inference-sdk <command>: <message>`, in the CLI's words.
+ * Ctrl-C). Errors print as `model-inference-sdk <command>: <message>`, in the CLI's words.
  *
  * @example
  * ```ts
@@ -51,12 +51,12 @@ export async function runCli(argv: readonly string[], io: CommandIO): Promise<nu
     return name === undefined ? 2 : 0;
   }
   if (name === '--version') {
-    io.stdout(`inference-sdk ${packageVersion()}\n`);
+    io.stdout(`model-inference-sdk ${packageVersion()}\n`);
     return 0;
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (command === undefined) {
-    io.stderr(`inference-sdk: ${unknownCommand(name, args)}\n\n${usage()}`);
+    io.stderr(`model-inference-sdk: ${unknownCommand(name, args)}\n\n${usage()}`);
     return 2;
   }
   const safe = command.usesCredentials === true ? redacting(io, secretsIn(args, io.env)) : io;
@@ -66,16 +66,16 @@ export async function runCli(argv: readonly string[], io: CommandIO): Promise<nu
     if (error instanceof UsageError) {
       // The message and the synopsis; the full help is one --help away.
       const synopsis = command.help.split('\n\n')[0] ?? '';
-      safe.stderr(`inference-sdk ${command.name}: ${(error as Error).message}\n\n${synopsis}\nRun 'inference-sdk ${command.name} --help' for every option.\n`);
+      safe.stderr(`model-inference-sdk ${command.name}: ${(error as Error).message}\n\n${synopsis}\nRun 'model-inference-sdk ${command.name} --help' for every option.\n`);
       return 2;
     }
     if (io.signal.aborted) {
-      safe.stderr(`inference-sdk ${command.name}: interrupted\n`);
+      safe.stderr(`model-inference-sdk ${command.name}: interrupted\n`);
       return interruptedExitCode(io.signal);
     }
     const message =
       error instanceof CommandError ? error.message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    safe.stderr(`inference-sdk ${command.name}: ${message}\n`);
+    safe.stderr(`model-inference-sdk ${command.name}: ${message}\n`);
     return 1;
   }
 }
@@ -84,11 +84,11 @@ export async function runCli(argv: readonly string[], io: CommandIO): Promise<nu
 function unknownCommand(name: string, rest: readonly string[]): string {
   const names = COMMANDS.map((c) => c.name);
   if (name.startsWith('-')) {
-    // `inference-sdk --mock models`: options go after the command.
+    // `model-inference-sdk --mock models`: options go after the command.
     const later = rest.find((word) => names.includes(word));
-    const fix = later === undefined ? '' : ` Did you mean 'inference-sdk ${later} ${[name, ...rest.filter((w) => w !== later)].join(' ')}'?`;
+    const fix = later === undefined ? '' : ` Did you mean 'model-inference-sdk ${later} ${[name, ...rest.filter((w) => w !== later)].join(' ')}'?`;
     const version = closest(name.replace(/^-+/, ''), ['version']).length > 0 || name === '-v' || name === '-V' ? " Did you mean '--version'?" : '';
-    return `unknown option '${name}': options go after the command (inference-sdk <command> [options]).${fix || version}`;
+    return `unknown option '${name}': options go after the command (model-inference-sdk <command> [options]).${fix || version}`;
   }
   return `unknown command '${name}'.${didYouMean(closest(name, names))}`;
 }
@@ -127,7 +127,7 @@ const onSignal = (signal: NodeJS.Signals): void => {
 };
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
-// `inference-sdk models | head -1`: the reader went away; that is not an error.
+// `model-inference-sdk models | head -1`: the reader went away; that is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   throw error;

@@ -1,5 +1,5 @@
 /**
- * `inference-sdk mock-server`: runs the mock service (inference-sdk/testing)
+ * `model-inference-sdk mock-server`: runs the mock service (model-inference-sdk/testing)
  * on a local port, so that any client (curl, Python, the openai package) can
  * be pointed at it. Runs until SIGINT or SIGTERM, then closes every socket.
  *
@@ -10,12 +10,12 @@ import type { Command } from './command';
 import { CommandError, UsageError } from './command';
 import { defineCommand, integerFlag } from './parse-command';
 
-const help = `Usage: inference-sdk mock-server [options]
-       inference-sdk mock-server --record <url> --cassette <file> [options]
-       inference-sdk mock-server --replay <file> [options]
+const help = `Usage: model-inference-sdk mock-server [options]
+       model-inference-sdk mock-server --record <url> --cassette <file> [options]
+       model-inference-sdk mock-server --replay <file> [options]
 
 Runs a local mock of the Model Inference Service (the same one as
-startMockServer() in inference-sdk/testing) until Ctrl+C. With --record it
+startMockServer() in model-inference-sdk/testing) until Ctrl+C. With --record it
 passes every request on to a real server and writes the answers to a
 cassette file; with --replay it answers from that file.
 
@@ -42,7 +42,7 @@ Point a client at it:
 `;
 
 /**
- * `inference-sdk mock-server [--port n] [--host addr] [--api-key k]… [--model slug]… [--chunk-delay ms]
+ * `model-inference-sdk mock-server [--port n] [--host addr] [--api-key k]… [--model slug]… [--chunk-delay ms]
  * [--record url --cassette file | --replay file] [--timing]`.
  *
  * @example
@@ -178,7 +178,7 @@ async function listen(options: MockServerOptions & { port: number; host: string 
     }
     // A cassette that cannot be read or written says so itself, naming the file.
     const message = error instanceof Error ? error.message : '';
-    if (message.startsWith('inference-sdk/testing: ')) throw new CommandError(message.slice('inference-sdk/testing: '.length), { cause: error });
+    if (message.startsWith('model-inference-sdk/testing: ')) throw new CommandError(message.slice('model-inference-sdk/testing: '.length), { cause: error });
     throw error;
   }
 }

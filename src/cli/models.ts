@@ -1,5 +1,5 @@
 /**
- * `inference-sdk models`: the models the key may use, as a table; `models get <slug>`: one
+ * `model-inference-sdk models`: the models the key may use, as a table; `models get <slug>`: one
  * model's fields. `--json` prints the response body instead.
  *
  * @module
@@ -13,8 +13,8 @@ import { defineCommand } from './parse-command';
 import { closest, didYouMean } from './suggest';
 import { formatTable } from './style';
 
-const help = `Usage: inference-sdk models [list] [options]
-       inference-sdk models get <slug> [options]
+const help = `Usage: model-inference-sdk models [list] [options]
+       model-inference-sdk models get <slug> [options]
 
 Lists the models your key may use (slug, name, context and output limits in
 tokens, features, readiness, and prices per token as exact decimals), or shows
@@ -110,7 +110,7 @@ function details(model: Model, output: Output): string {
 }
 
 /**
- * `inference-sdk models [list|get <slug>] [--json] [connection options]`.
+ * `model-inference-sdk models [list|get <slug>] [--json] [connection options]`.
  *
  * @example
  * ```ts

@@ -128,7 +128,7 @@ export function parseCommand<O extends OptionSpecs>(
  * export const helloCommand = defineCommand({
  *   name: 'hello',
  *   summary: 'say hello',
- *   help: 'Usage: inference-sdk hello [--loud]\n',
+ *   help: 'Usage: model-inference-sdk hello [--loud]\n',
  *   options: { loud: { type: 'boolean', default: false } },
  *   async run({ values }, io) {
  *     io.stdout(values.loud ? 'HELLO\n' : 'hello\n');
@@ -165,7 +165,7 @@ function unknownOption(rawName: string, word: string, options: OptionSpecs): str
   const longs = Object.keys(options);
   if (rawName.startsWith('--')) {
     const suggestions = closest(rawName.slice(2), longs).map((name) => `--${name}`);
-    if (suggestions.length === 0 && rawName === '--version') return "unknown option '--version': the version is 'inference-sdk --version'.";
+    if (suggestions.length === 0 && rawName === '--version') return "unknown option '--version': the version is 'model-inference-sdk --version'.";
     return `unknown option '${rawName}'.${didYouMean(suggestions)}`;
   }
   if (/^-[^-]{2,}/.test(word)) {

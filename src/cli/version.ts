@@ -1,12 +1,12 @@
 /**
- * The version of the installed package, for `inference-sdk --version`.
+ * The version of the installed package, for `model-inference-sdk --version`.
  *
  * @module
  */
 import { readFileSync } from 'node:fs';
 
 /**
- * The `version` of the nearest package.json named `inference-sdk` above this file: the package's
+ * The `version` of the nearest package.json named `model-inference-sdk` above this file: the package's
  * own, whether this runs from the build (dist/cli.js) or the source (src/cli/version.ts). Read
  * when asked, not at startup.
  *
@@ -19,7 +19,7 @@ export function packageVersion(): string {
   for (let dir = new URL('./', import.meta.url); ; ) {
     try {
       const pkg = JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as { name?: unknown; version?: unknown };
-      if (pkg.name === 'inference-sdk' && typeof pkg.version === 'string') return pkg.version;
+      if (pkg.name === 'model-inference-sdk' && typeof pkg.version === 'string') return pkg.version;
     } catch {
       // No package.json here (or not readable): look further up.
     }

@@ -10,7 +10,7 @@
  *
  * @example
  * ```ts
- * import type { Model } from 'inference-sdk';
+ * import type { Model } from 'model-inference-sdk';
  *
  * const model: Model = {
  *   id: 'acme/chat-1',
@@ -92,7 +92,7 @@ export interface Model {
  *
  * @example
  * ```ts
- * import type { ModelPricing } from 'inference-sdk';
+ * import type { ModelPricing } from 'model-inference-sdk';
  *
  * const modelPricing: ModelPricing = {
  *   prompt: '0.15',
@@ -131,7 +131,7 @@ export interface ModelPricing {
  *
  * @example
  * ```ts
- * import type { ModelList } from 'inference-sdk';
+ * import type { ModelList } from 'model-inference-sdk';
  *
  * const modelList: ModelList = {
  *   object: 'list',
@@ -173,7 +173,7 @@ export interface ModelList {
  *
  * @example
  * ```ts
- * import type { ChatCompletionCreateParams } from 'inference-sdk';
+ * import type { ChatCompletionCreateParams } from 'model-inference-sdk';
  *
  * const chatCompletionCreateParams: ChatCompletionCreateParams = {
  *   model: 'acme/chat-1',
@@ -436,7 +436,7 @@ export declare namespace ChatCompletionCreateParams {
  *
  * @example
  * ```ts
- * import type { ChatCompletionCreateParamsBase } from 'inference-sdk';
+ * import type { ChatCompletionCreateParamsBase } from 'model-inference-sdk';
  *
  * const chatCompletionCreateParamsBase: ChatCompletionCreateParamsBase = {
  *   model: 'acme/chat-1',
@@ -457,7 +457,7 @@ export type ChatCompletionCreateParamsBase = ChatCompletionCreateParams;
  *
  * @example
  * ```ts
- * import type { ReasoningEffort } from 'inference-sdk';
+ * import type { ReasoningEffort } from 'model-inference-sdk';
  *
  * const reasoningEffort: ReasoningEffort = 'low';
  * ```
@@ -474,7 +474,7 @@ export type ReasoningEffort =
  *
  * @example
  * ```ts
- * import type { ChatCompletionReasoningEffort } from 'inference-sdk';
+ * import type { ChatCompletionReasoningEffort } from 'model-inference-sdk';
  *
  * const chatCompletionReasoningEffort: ChatCompletionReasoningEffort = 'low';
  * ```
@@ -487,7 +487,7 @@ export type ChatCompletionReasoningEffort = ReasoningEffort;
  *
  * @example
  * ```ts
- * import type { Metadata } from 'inference-sdk';
+ * import type { Metadata } from 'model-inference-sdk';
  *
  * const metadata: Metadata = { tenant: 'acme', feature: 'support-chat' };
  * ```
@@ -501,7 +501,7 @@ export type Metadata = {
  *
  * @example
  * ```ts
- * import type { ChatCompletionModality } from 'inference-sdk';
+ * import type { ChatCompletionModality } from 'model-inference-sdk';
  *
  * const chatCompletionModality: ChatCompletionModality = 'text';
  * ```
@@ -515,7 +515,7 @@ export type ChatCompletionModality = 'text' | 'audio';
  *
  * @example
  * ```ts
- * import type { ChatCompletionAudioParam } from 'inference-sdk';
+ * import type { ChatCompletionAudioParam } from 'model-inference-sdk';
  *
  * const chatCompletionAudioParam: ChatCompletionAudioParam = { voice: 'alloy', format: 'mp3' };
  * ```
@@ -557,7 +557,7 @@ export interface ChatCompletionAudioParam {
  *
  * @example
  * ```ts
- * import type { ChatCompletionPredictionContent } from 'inference-sdk';
+ * import type { ChatCompletionPredictionContent } from 'model-inference-sdk';
  *
  * const chatCompletionPredictionContent: ChatCompletionPredictionContent = {
  *   type: 'content',
@@ -579,7 +579,7 @@ export interface ChatCompletionPredictionContent {
  *
  * @example
  * ```ts
- * import type { ChatCompletionFunctionCallOption } from 'inference-sdk';
+ * import type { ChatCompletionFunctionCallOption } from 'model-inference-sdk';
  *
  * const chatCompletionFunctionCallOption: ChatCompletionFunctionCallOption = { name: 'get_weather' };
  * ```
@@ -596,7 +596,7 @@ export interface ChatCompletionFunctionCallOption {
  *
  * @example
  * ```ts
- * import type { ChatCompletionStreamOptions } from 'inference-sdk';
+ * import type { ChatCompletionStreamOptions } from 'model-inference-sdk';
  *
  * const chatCompletionStreamOptions: ChatCompletionStreamOptions = { include_usage: true };
  * ```
@@ -624,7 +624,7 @@ export interface ChatCompletionStreamOptions {
  *
  * @example
  * ```ts
- * import type { ChatCompletionMessageParam } from 'inference-sdk';
+ * import type { ChatCompletionMessageParam } from 'model-inference-sdk';
  *
  * const chatCompletionMessageParam: ChatCompletionMessageParam = {
  *   role: 'user',
@@ -647,7 +647,7 @@ export type ChatCompletionMessageParam =
  *
  * @example
  * ```ts
- * import type { ChatCompletionRole } from 'inference-sdk';
+ * import type { ChatCompletionRole } from 'model-inference-sdk';
  *
  * const chatCompletionRole: ChatCompletionRole = 'user';
  * ```
@@ -659,7 +659,7 @@ export type ChatCompletionRole = ChatCompletionMessageParam['role'];
  *
  * @example
  * ```ts
- * import type { ChatCompletionSystemMessageParam } from 'inference-sdk';
+ * import type { ChatCompletionSystemMessageParam } from 'model-inference-sdk';
  *
  * const chatCompletionSystemMessageParam: ChatCompletionSystemMessageParam = {
  *   role: 'system',
@@ -685,7 +685,7 @@ export interface ChatCompletionSystemMessageParam {
  *
  * @example
  * ```ts
- * import type { ChatCompletionDeveloperMessageParam } from 'inference-sdk';
+ * import type { ChatCompletionDeveloperMessageParam } from 'model-inference-sdk';
  *
  * const chatCompletionDeveloperMessageParam: ChatCompletionDeveloperMessageParam = {
  *   role: 'developer',
@@ -710,7 +710,7 @@ export interface ChatCompletionDeveloperMessageParam {
  *
  * @example
  * ```ts
- * import type { ChatCompletionUserMessageParam } from 'inference-sdk';
+ * import type { ChatCompletionUserMessageParam } from 'model-inference-sdk';
  *
  * const chatCompletionUserMessageParam: ChatCompletionUserMessageParam = {
  *   role: 'user',
@@ -739,7 +739,7 @@ export interface ChatCompletionUserMessageParam {
  *
  * @example
  * ```ts
- * import type { ChatCompletionAssistantMessageParam } from 'inference-sdk';
+ * import type { ChatCompletionAssistantMessageParam } from 'model-inference-sdk';
  *
  * const chatCompletionAssistantMessageParam: ChatCompletionAssistantMessageParam = {
  *   role: 'assistant',
@@ -814,7 +814,7 @@ export declare namespace ChatCompletionAssistantMessageParam {
  *
  * @example
  * ```ts
- * import type { ChatCompletionToolMessageParam } from 'inference-sdk';
+ * import type { ChatCompletionToolMessageParam } from 'model-inference-sdk';
  *
  * const chatCompletionToolMessageParam: ChatCompletionToolMessageParam = {
  *   role: 'tool',
@@ -842,7 +842,7 @@ export interface ChatCompletionToolMessageParam {
  * @deprecated
  * @example
  * ```ts
- * import type { ChatCompletionFunctionMessageParam } from 'inference-sdk';
+ * import type { ChatCompletionFunctionMessageParam } from 'model-inference-sdk';
  *
  * const chatCompletionFunctionMessageParam: ChatCompletionFunctionMessageParam = {
  *   role: 'function',
@@ -869,7 +869,7 @@ export interface ChatCompletionFunctionMessageParam {
  *
  * @example
  * ```ts
- * import type { ChatCompletionContentPart } from 'inference-sdk';
+ * import type { ChatCompletionContentPart } from 'model-inference-sdk';
  *
  * const chatCompletionContentPart: ChatCompletionContentPart = {
  *   type: 'text',
@@ -908,7 +908,7 @@ export declare namespace ChatCompletionContentPart {
  *
  * @example
  * ```ts
- * import type { ChatCompletionContentPartText } from 'inference-sdk';
+ * import type { ChatCompletionContentPartText } from 'model-inference-sdk';
  *
  * const chatCompletionContentPartText: ChatCompletionContentPartText = {
  *   type: 'text',
@@ -926,7 +926,7 @@ export interface ChatCompletionContentPartText {
  *
  * @example
  * ```ts
- * import type { ChatCompletionContentPartImage } from 'inference-sdk';
+ * import type { ChatCompletionContentPartImage } from 'model-inference-sdk';
  *
  * const chatCompletionContentPartImage: ChatCompletionContentPartImage = {
  *   type: 'image_url',
@@ -967,7 +967,7 @@ export declare namespace ChatCompletionContentPartImage {
  *
  * @example
  * ```ts
- * import type { ChatCompletionContentPartInputAudio } from 'inference-sdk';
+ * import type { ChatCompletionContentPartInputAudio } from 'model-inference-sdk';
  *
  * const chatCompletionContentPartInputAudio: ChatCompletionContentPartInputAudio = {
  *   type: 'input_audio',
@@ -1012,7 +1012,7 @@ export declare namespace ChatCompletionContentPartInputAudio {
  *
  * @example
  * ```ts
- * import type { ChatCompletionContentPartFile } from 'inference-sdk';
+ * import type { ChatCompletionContentPartFile } from 'model-inference-sdk';
  *
  * const chatCompletionContentPartFile: ChatCompletionContentPartFile = {
  *   type: 'file',
@@ -1043,7 +1043,7 @@ export interface ChatCompletionContentPartFile {
  *
  * @example
  * ```ts
- * import type { ChatCompletionContentPartRefusal } from 'inference-sdk';
+ * import type { ChatCompletionContentPartRefusal } from 'model-inference-sdk';
  *
  * const chatCompletionContentPartRefusal: ChatCompletionContentPartRefusal = {
  *   type: 'refusal',
@@ -1064,7 +1064,7 @@ export interface ChatCompletionContentPartRefusal {
  *
  * @example
  * ```ts
- * import type { ChatCompletionTool } from 'inference-sdk';
+ * import type { ChatCompletionTool } from 'model-inference-sdk';
  *
  * const chatCompletionTool: ChatCompletionTool = {
  *   type: 'function',
@@ -1095,7 +1095,7 @@ export interface ChatCompletionTool {
  *
  * @example
  * ```ts
- * import type { ChatCompletionFunctionTool } from 'inference-sdk';
+ * import type { ChatCompletionFunctionTool } from 'model-inference-sdk';
  *
  * const chatCompletionFunctionTool: ChatCompletionFunctionTool = {
  *   type: 'function',
@@ -1120,7 +1120,7 @@ export type ChatCompletionFunctionTool = ChatCompletionTool;
  *
  * @example
  * ```ts
- * import type { FunctionDefinition } from 'inference-sdk';
+ * import type { FunctionDefinition } from 'model-inference-sdk';
  *
  * const functionDefinition: FunctionDefinition = {
  *   name: 'get_weather',
@@ -1157,7 +1157,7 @@ export interface FunctionDefinition {
  *
  * @example
  * ```ts
- * import type { FunctionParameters } from 'inference-sdk';
+ * import type { FunctionParameters } from 'model-inference-sdk';
  *
  * const functionParameters: FunctionParameters = {
  *   type: 'object',
@@ -1176,7 +1176,7 @@ export type FunctionParameters = {
  *
  * @example
  * ```ts
- * import type { ChatCompletionToolChoiceOption } from 'inference-sdk';
+ * import type { ChatCompletionToolChoiceOption } from 'model-inference-sdk';
  *
  * const chatCompletionToolChoiceOption: ChatCompletionToolChoiceOption = 'auto';
  * ```
@@ -1189,7 +1189,7 @@ export type ChatCompletionToolChoiceOption =
  *
  * @example
  * ```ts
- * import type { ChatCompletionNamedToolChoice } from 'inference-sdk';
+ * import type { ChatCompletionNamedToolChoice } from 'model-inference-sdk';
  *
  * const chatCompletionNamedToolChoice: ChatCompletionNamedToolChoice = {
  *   type: 'function',
@@ -1222,7 +1222,7 @@ export declare namespace ChatCompletionNamedToolChoice {
  *
  * @example
  * ```ts
- * import type { ResponseFormatText } from 'inference-sdk';
+ * import type { ResponseFormatText } from 'model-inference-sdk';
  *
  * const responseFormatText: ResponseFormatText = { type: 'text' };
  * ```
@@ -1236,7 +1236,7 @@ export interface ResponseFormatText {
  *
  * @example
  * ```ts
- * import type { ResponseFormatJSONObject } from 'inference-sdk';
+ * import type { ResponseFormatJSONObject } from 'model-inference-sdk';
  *
  * const responseFormatJSONObject: ResponseFormatJSONObject = { type: 'json_object' };
  * ```
@@ -1250,7 +1250,7 @@ export interface ResponseFormatJSONObject {
  *
  * @example
  * ```ts
- * import type { ResponseFormatJSONSchema } from 'inference-sdk';
+ * import type { ResponseFormatJSONSchema } from 'model-inference-sdk';
  *
  * const responseFormatJSONSchema: ResponseFormatJSONSchema = {
  *   type: 'json_schema',
@@ -1316,7 +1316,7 @@ export declare namespace ResponseFormatJSONSchema {
  *
  * @example
  * ```ts
- * import type { FinishReason } from 'inference-sdk';
+ * import type { FinishReason } from 'model-inference-sdk';
  *
  * const finishReason: FinishReason = 'stop';
  * ```
@@ -1331,7 +1331,7 @@ export type FinishReason =
  *
  * @example
  * ```ts
- * import type { ChatCompletion } from 'inference-sdk';
+ * import type { ChatCompletion } from 'model-inference-sdk';
  *
  * const chatCompletion: ChatCompletion = {
  *   id: 'chatcmpl-7f3a9c2e',
@@ -1414,7 +1414,7 @@ export declare namespace ChatCompletion {
  *
  * @example
  * ```ts
- * import type { ChatCompletionChoice } from 'inference-sdk';
+ * import type { ChatCompletionChoice } from 'model-inference-sdk';
  *
  * const chatCompletionChoice: ChatCompletionChoice = {
  *   index: 0,
@@ -1451,7 +1451,7 @@ export interface ChatCompletionChoice {
  *
  * @example
  * ```ts
- * import type { ChatCompletionChoiceLogprobs } from 'inference-sdk';
+ * import type { ChatCompletionChoiceLogprobs } from 'model-inference-sdk';
  *
  * const chatCompletionChoiceLogprobs: ChatCompletionChoiceLogprobs = {
  *   content: [{ token: 'Red', logprob: -0.0012, bytes: [82, 101, 100], top_logprobs: [] }],
@@ -1478,7 +1478,7 @@ export interface ChatCompletionChoiceLogprobs {
  *
  * @example
  * ```ts
- * import type { ChatCompletionMessage } from 'inference-sdk';
+ * import type { ChatCompletionMessage } from 'model-inference-sdk';
  *
  * const chatCompletionMessage: ChatCompletionMessage = {
  *   role: 'assistant',
@@ -1557,7 +1557,7 @@ export declare namespace ChatCompletionMessage {
  *
  * @example
  * ```ts
- * import type { ChatCompletionResponseContentPart } from 'inference-sdk';
+ * import type { ChatCompletionResponseContentPart } from 'model-inference-sdk';
  *
  * const chatCompletionResponseContentPart: ChatCompletionResponseContentPart = {
  *   type: 'text',
@@ -1582,7 +1582,7 @@ export interface ChatCompletionResponseContentPart {
  *
  * @example
  * ```ts
- * import type { ReasoningDetail } from 'inference-sdk';
+ * import type { ReasoningDetail } from 'model-inference-sdk';
  *
  * const reasoningDetail: ReasoningDetail = {
  *   type: 'reasoning.text',
@@ -1610,7 +1610,7 @@ export interface ReasoningDetail {
  *
  * @example
  * ```ts
- * import type { ChatCompletionAnnotation } from 'inference-sdk';
+ * import type { ChatCompletionAnnotation } from 'model-inference-sdk';
  *
  * const chatCompletionAnnotation: ChatCompletionAnnotation = {
  *   type: 'url_citation',
@@ -1646,7 +1646,7 @@ export interface ChatCompletionAnnotation {
  *
  * @example
  * ```ts
- * import type { ChatCompletionMessageToolCall } from 'inference-sdk';
+ * import type { ChatCompletionMessageToolCall } from 'model-inference-sdk';
  *
  * const chatCompletionMessageToolCall: ChatCompletionMessageToolCall = {
  *   id: 'call_1',
@@ -1692,7 +1692,7 @@ export declare namespace ChatCompletionMessageToolCall {
  *
  * @example
  * ```ts
- * import type { ChatCompletionMessageFunctionToolCall } from 'inference-sdk';
+ * import type { ChatCompletionMessageFunctionToolCall } from 'model-inference-sdk';
  *
  * const chatCompletionMessageFunctionToolCall: ChatCompletionMessageFunctionToolCall = {
  *   id: 'call_1',
@@ -1721,7 +1721,7 @@ export declare namespace ChatCompletionMessageFunctionToolCall {
  *
  * @example
  * ```ts
- * import type { ChatCompletionMessageToolCallFunction } from 'inference-sdk';
+ * import type { ChatCompletionMessageToolCallFunction } from 'model-inference-sdk';
  *
  * const chatCompletionMessageToolCallFunction: ChatCompletionMessageToolCallFunction = {
  *   name: 'get_weather',
@@ -1747,7 +1747,7 @@ export interface ChatCompletionMessageToolCallFunction {
  *
  * @example
  * ```ts
- * import type { ChatCompletionTokenLogprob } from 'inference-sdk';
+ * import type { ChatCompletionTokenLogprob } from 'model-inference-sdk';
  *
  * const chatCompletionTokenLogprob: ChatCompletionTokenLogprob = {
  *   token: 'Red',
@@ -1791,7 +1791,7 @@ export declare namespace ChatCompletionTokenLogprob {
  *
  * @example
  * ```ts
- * import type { ChatCompletionTopLogprob } from 'inference-sdk';
+ * import type { ChatCompletionTopLogprob } from 'model-inference-sdk';
  *
  * const chatCompletionTopLogprob: ChatCompletionTopLogprob = {
  *   token: 'Blue',
@@ -1817,7 +1817,7 @@ export interface ChatCompletionTopLogprob {
  *
  * @example
  * ```ts
- * import type { ChatCompletionChunk } from 'inference-sdk';
+ * import type { ChatCompletionChunk } from 'model-inference-sdk';
  *
  * const chatCompletionChunk: ChatCompletionChunk = {
  *   id: 'chatcmpl-7f3a9c2e',
@@ -1919,7 +1919,7 @@ export declare namespace ChatCompletionChunk {
  *
  * @example
  * ```ts
- * import type { ChatCompletionChunkChoice } from 'inference-sdk';
+ * import type { ChatCompletionChunkChoice } from 'model-inference-sdk';
  *
  * const chatCompletionChunkChoice: ChatCompletionChunkChoice = {
  *   index: 0,
@@ -1959,7 +1959,7 @@ export interface ChatCompletionChunkChoice {
  *
  * @example
  * ```ts
- * import type { ChatCompletionChunkDelta } from 'inference-sdk';
+ * import type { ChatCompletionChunkDelta } from 'model-inference-sdk';
  *
  * const chatCompletionChunkDelta: ChatCompletionChunkDelta = { role: 'assistant', content: '' };
  * ```
@@ -2016,7 +2016,7 @@ export interface ChatCompletionChunkDelta {
  *
  * @example
  * ```ts
- * import type { ChatCompletionChunkToolCall } from 'inference-sdk';
+ * import type { ChatCompletionChunkToolCall } from 'model-inference-sdk';
  *
  * const chatCompletionChunkToolCall: ChatCompletionChunkToolCall = {
  *   index: 0,
@@ -2047,7 +2047,7 @@ export interface ChatCompletionChunkToolCall {
  *
  * @example
  * ```ts
- * import type { ChatCompletionChunkToolCallFunction } from 'inference-sdk';
+ * import type { ChatCompletionChunkToolCallFunction } from 'model-inference-sdk';
  *
  * const chatCompletionChunkToolCallFunction: ChatCompletionChunkToolCallFunction = {
  *   name: 'get_weather',
@@ -2076,7 +2076,7 @@ export interface ChatCompletionChunkToolCallFunction {
  *
  * @example
  * ```ts
- * import type { CompletionUsage } from 'inference-sdk';
+ * import type { CompletionUsage } from 'model-inference-sdk';
  *
  * const completionUsage: CompletionUsage = {
  *   prompt_tokens: 21,
@@ -2134,7 +2134,7 @@ export declare namespace CompletionUsage {
  *
  * @example
  * ```ts
- * import type { PromptTokensDetails } from 'inference-sdk';
+ * import type { PromptTokensDetails } from 'model-inference-sdk';
  *
  * const promptTokensDetails: PromptTokensDetails = { cached_tokens: 0 };
  * ```
@@ -2156,7 +2156,7 @@ export interface PromptTokensDetails {
  *
  * @example
  * ```ts
- * import type { CompletionTokensDetails } from 'inference-sdk';
+ * import type { CompletionTokensDetails } from 'model-inference-sdk';
  *
  * const completionTokensDetails: CompletionTokensDetails = { reasoning_tokens: 0 };
  * ```
@@ -2186,7 +2186,7 @@ export interface CompletionTokensDetails {
  *
  * @example
  * ```ts
- * import type { CompletionCreateParams } from 'inference-sdk';
+ * import type { CompletionCreateParams } from 'model-inference-sdk';
  *
  * const completionCreateParams: CompletionCreateParams = {
  *   model: 'acme/base-1',
@@ -2284,7 +2284,7 @@ export interface CompletionCreateParams {
  *
  * @example
  * ```ts
- * import type { CompletionCreateParamsBase } from 'inference-sdk';
+ * import type { CompletionCreateParamsBase } from 'model-inference-sdk';
  *
  * const completionCreateParamsBase: CompletionCreateParamsBase = {
  *   model: 'acme/base-1',
@@ -2304,7 +2304,7 @@ export type CompletionCreateParamsBase = CompletionCreateParams;
  *
  * @example
  * ```ts
- * import type { Completion } from 'inference-sdk';
+ * import type { Completion } from 'model-inference-sdk';
  *
  * const completion: Completion = {
  *   id: 'cmpl-2b8e41d0',
@@ -2356,7 +2356,7 @@ export interface Completion {
  *
  * @example
  * ```ts
- * import type { CompletionChoice } from 'inference-sdk';
+ * import type { CompletionChoice } from 'model-inference-sdk';
  *
  * const completionChoice: CompletionChoice = {
  *   index: 0,
@@ -2403,7 +2403,7 @@ export declare namespace CompletionChoice {
  *
  * @example
  * ```ts
- * import type { CompletionLogprobs } from 'inference-sdk';
+ * import type { CompletionLogprobs } from 'model-inference-sdk';
  *
  * const completionLogprobs: CompletionLogprobs = {
  *   tokens: [' there', ' lived'],
@@ -2435,7 +2435,7 @@ export interface CompletionLogprobs {
  *
  * @example
  * ```ts
- * import type { ErrorObject } from 'inference-sdk';
+ * import type { ErrorObject } from 'model-inference-sdk';
  *
  * const errorObject: ErrorObject = {
  *   message: 'The model `acme/unknown` does not exist.',
@@ -2471,7 +2471,7 @@ export interface ErrorObject {
  *
  * @example
  * ```ts
- * import type { ErrorResponse } from 'inference-sdk';
+ * import type { ErrorResponse } from 'model-inference-sdk';
  *
  * const errorResponse: ErrorResponse = {
  *   error: {

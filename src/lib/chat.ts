@@ -22,7 +22,7 @@ import { ChatCompletionRunner, type RunToolsOptions, type RunToolsParams } from 
  *
  * @example
  * ```ts
- * import type { ChatCompletionParseParams } from 'inference-sdk';
+ * import type { ChatCompletionParseParams } from 'model-inference-sdk';
  *
  * const body: ChatCompletionParseParams = { model: 'acme/chat-1', messages: [{ role: 'user', content: 'Hi' }], max_tokens: null };
  * const completion = await client.chat.completions.parse(body);
@@ -36,7 +36,7 @@ export type ChatCompletionParseParams = ChatCompletionCreateParamsNonStreaming;
  *
  * @example
  * ```ts
- * import type { ChatCompletionStreamParams } from 'inference-sdk';
+ * import type { ChatCompletionStreamParams } from 'model-inference-sdk';
  *
  * const body: ChatCompletionStreamParams = { model: 'acme/chat-1', messages: [{ role: 'user', content: 'Hi' }] };
  * console.log(await client.chat.completions.stream(body).finalContent());

@@ -14,7 +14,7 @@ import { PartialJSON } from './partial-json';
  *
  * @example
  * ```ts
- * import type { DeepPartial } from 'inference-sdk';
+ * import type { DeepPartial } from 'model-inference-sdk';
  *
  * function render(city: DeepPartial<{ name: string; population: number }>): void {
  *   console.log(city.name ?? '…', city.population ?? '…'); // { name: 'Par' } before { name: 'Paris', population: 2102650 }

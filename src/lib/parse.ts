@@ -21,7 +21,7 @@ import { parserOf, type AutoParseableResponseFormat, type AutoParseableTool } fr
  *
  * @example
  * ```ts
- * import type { ParsedFunctionToolCall } from 'inference-sdk';
+ * import type { ParsedFunctionToolCall } from 'model-inference-sdk';
  *
  * function describeCall(call: ParsedFunctionToolCall<'get_weather', { city: string }>): string {
  *   return `${call.id}: ${call.function.name}(${call.function.parsed_arguments.city})`;
@@ -44,7 +44,7 @@ export type ParsedFunctionToolCall<Name extends string = string, Args = unknown>
  *
  * @example
  * ```ts
- * import type { ParsedChatCompletionMessage } from 'inference-sdk';
+ * import type { ParsedChatCompletionMessage } from 'model-inference-sdk';
  *
  * function show(message: ParsedChatCompletionMessage<{ city: string; celsius: number }>): void {
  *   if (message.refusal) console.log('refused:', message.refusal);
@@ -68,8 +68,8 @@ export type ParsedChatCompletionMessage<ParsedT = null, ToolCall = ParsedFunctio
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { type ParsedChoice } from 'inference-sdk';
- * import { zodResponseFormat } from 'inference-sdk/helpers/zod';
+ * import { type ParsedChoice } from 'model-inference-sdk';
+ * import { zodResponseFormat } from 'model-inference-sdk/helpers/zod';
  *
  * const answered = (choice: ParsedChoice<{ city: string }>) => choice.finish_reason === 'stop' && choice.message.parsed !== null;
  * const format = zodResponseFormat(z.object({ city: z.string() }), 'city');
@@ -87,8 +87,8 @@ export type ParsedChoice<ParsedT = null, ToolCall = ParsedFunctionToolCall> = Om
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { type ParsedChatCompletion } from 'inference-sdk';
- * import { zodResponseFormat } from 'inference-sdk/helpers/zod';
+ * import { type ParsedChatCompletion } from 'model-inference-sdk';
+ * import { zodResponseFormat } from 'model-inference-sdk/helpers/zod';
  *
  * const Weather = z.object({ city: z.string(), celsius: z.number() });
  * const completion: ParsedChatCompletion<z.infer<typeof Weather>> = await client.chat.completions.parse({
@@ -109,8 +109,8 @@ export type ParsedChatCompletion<ParsedT = null, ToolCall = ParsedFunctionToolCa
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { type ParsedOutputOf } from 'inference-sdk';
- * import { zodResponseFormat } from 'inference-sdk/helpers/zod';
+ * import { type ParsedOutputOf } from 'model-inference-sdk';
+ * import { zodResponseFormat } from 'model-inference-sdk/helpers/zod';
  *
  * const format = zodResponseFormat(z.object({ city: z.string() }), 'city');
  * type City = ParsedOutputOf<typeof format>; // { city: string }
@@ -131,8 +131,8 @@ export type ParsedOutputOf<Format> =
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { type ParsedToolCallOf } from 'inference-sdk';
- * import { zodFunction } from 'inference-sdk/helpers/zod';
+ * import { type ParsedToolCallOf } from 'model-inference-sdk';
+ * import { zodFunction } from 'model-inference-sdk/helpers/zod';
  *
  * const tools = [
  *   zodFunction({ name: 'get_weather', parameters: z.object({ city: z.string() }) }),
@@ -152,8 +152,8 @@ type ToolCallFor<Tool> = Tool extends AutoParseableTool<infer Name, infer Args> 
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { type ChatCompletionMessageParam, type ParsedChatCompletionFor } from 'inference-sdk';
- * import { zodResponseFormat } from 'inference-sdk/helpers/zod';
+ * import { type ChatCompletionMessageParam, type ParsedChatCompletionFor } from 'model-inference-sdk';
+ * import { zodResponseFormat } from 'model-inference-sdk/helpers/zod';
  *
  * const body = {
  *   model: 'acme/chat-1',

@@ -14,7 +14,7 @@ import { parserOf, RUN, type RunnableZodTool, type ToolFunction } from './schema
  *
  * @example
  * ```ts
- * import type { RunnableFunctionTool } from 'inference-sdk';
+ * import type { RunnableFunctionTool } from 'model-inference-sdk';
  *
  * const add: RunnableFunctionTool<{ a: number; b: number }> = {
  *   type: 'function',
@@ -42,8 +42,8 @@ export interface RunnableFunctionTool<Args = unknown> {
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { type RunnableTool } from 'inference-sdk';
- * import { zodFunction } from 'inference-sdk/helpers/zod';
+ * import { type RunnableTool } from 'model-inference-sdk';
+ * import { zodFunction } from 'model-inference-sdk/helpers/zod';
  *
  * const tools: RunnableTool[] = [
  *   zodFunction({ name: 'get_weather', parameters: z.object({ city: z.string() }), function: ({ city }) => `Sunny in ${city}` }),

@@ -27,7 +27,7 @@ export type { RunnableFunctionTool, RunnableTool } from './run-tools-table';
  *
  * @example
  * ```ts
- * import type { RunToolsParams } from 'inference-sdk';
+ * import type { RunToolsParams } from 'model-inference-sdk';
  *
  * const body: RunToolsParams = {
  *   model: 'acme/chat-1',
@@ -49,7 +49,7 @@ export type RunToolsParams = Omit<ChatCompletionCreateParams, 'tools' | 'stream'
  *
  * @example
  * ```ts
- * import type { RunToolsOptions } from 'inference-sdk';
+ * import type { RunToolsOptions } from 'model-inference-sdk';
  *
  * const options: RunToolsOptions = { maxRounds: 3, timeout: 30_000, signal: AbortSignal.timeout(120_000) };
  * const runner = client.chat.completions.runTools({ model: 'acme/chat-1', messages, tools: [getWeather] }, options);

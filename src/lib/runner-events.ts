@@ -16,7 +16,7 @@ import type { ParsedChatCompletion, ParsedChatCompletionMessage } from './parse'
  *
  * @example
  * ```ts
- * import type { RunnerEvent } from 'inference-sdk';
+ * import type { RunnerEvent } from 'model-inference-sdk';
  *
  * function log(event: RunnerEvent): void {
  *   if (event.type === 'completion') console.log(`round ${event.round}:`, event.completion.usage?.total_tokens, 'tokens');
@@ -35,7 +35,7 @@ export type RunnerEvent<ParsedT = null> =
  *
  * @example
  * ```ts
- * import type { FunctionToolCall } from 'inference-sdk';
+ * import type { FunctionToolCall } from 'model-inference-sdk';
  *
  * const show = (call: FunctionToolCall) => console.log(`${call.name}(${call.arguments})`);
  * client.chat.completions.runTools({ model: 'acme/chat-1', messages, tools: [getWeather] }).on('functionToolCall', show);

@@ -16,8 +16,8 @@ import { toJSONSchema, validateWith, type InferOutput, type JSONSchema, type Sta
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { type ZodFunctionOptions } from 'inference-sdk';
- * import { zodFunction } from 'inference-sdk/helpers/zod';
+ * import { type ZodFunctionOptions } from 'model-inference-sdk';
+ * import { zodFunction } from 'model-inference-sdk/helpers/zod';
  *
  * const Args = z.object({ city: z.string() });
  * const options: ZodFunctionOptions<'get_weather', typeof Args> = { name: 'get_weather', description: 'Current weather in a city', parameters: Args };
@@ -55,7 +55,7 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * ```ts
  * import * as z from 'zod';
  * import { type } from 'arktype';
- * import { zodResponseFormat } from 'inference-sdk/helpers/zod';
+ * import { zodResponseFormat } from 'model-inference-sdk/helpers/zod';
  *
  * const Weather = z.object({ city: z.string(), celsius: z.number(), note: z.string().optional() });
  * const completion = await client.chat.completions.parse({
@@ -95,7 +95,7 @@ export function zodResponseFormat<S extends StandardSchema>(
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { zodFunction } from 'inference-sdk/helpers/zod';
+ * import { zodFunction } from 'model-inference-sdk/helpers/zod';
  *
  * const getWeather = zodFunction({
  *   name: 'get_weather',

@@ -11,9 +11,9 @@ import type { ChatCompletionTool, ResponseFormatJSONSchema } from '../generated/
  * the ESM and CommonJS copies of the SDK in one app recognise each other's helpers.
  * @internal
  */
-export const PARSER: unique symbol = Symbol.for('inference-sdk.parser') as never;
+export const PARSER: unique symbol = Symbol.for('model-inference-sdk.parser') as never;
 /** Key of a tool's function, for `runTools()`. @internal */
-export const RUN: unique symbol = Symbol.for('inference-sdk.run') as never;
+export const RUN: unique symbol = Symbol.for('model-inference-sdk.run') as never;
 
 /** What a model's JSON text became: the validated value, or why it could not. */
 export type ParseOutcome<T> =
@@ -31,8 +31,8 @@ export type JSONTextParser<T> = (text: string) => Promise<ParseOutcome<T>>;
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { type AutoParseableResponseFormat } from 'inference-sdk';
- * import { zodResponseFormat } from 'inference-sdk/helpers/zod';
+ * import { type AutoParseableResponseFormat } from 'model-inference-sdk';
+ * import { zodResponseFormat } from 'model-inference-sdk/helpers/zod';
  *
  * const Weather = z.object({ city: z.string(), celsius: z.number() });
  * const format: AutoParseableResponseFormat<z.infer<typeof Weather>> = zodResponseFormat(Weather, 'weather');
@@ -52,8 +52,8 @@ export interface AutoParseableResponseFormat<T> extends ResponseFormatJSONSchema
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { type ToolContext } from 'inference-sdk';
- * import { zodFunction } from 'inference-sdk/helpers/zod';
+ * import { type ToolContext } from 'model-inference-sdk';
+ * import { zodFunction } from 'model-inference-sdk/helpers/zod';
  *
  * async function weather({ city }: { city: string }, { signal, toolCall }: ToolContext): Promise<unknown> {
  *   console.log('answering', toolCall.id);
@@ -76,8 +76,8 @@ export interface ToolContext {
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { type ToolFunction } from 'inference-sdk';
- * import { zodFunction } from 'inference-sdk/helpers/zod';
+ * import { type ToolFunction } from 'model-inference-sdk';
+ * import { zodFunction } from 'model-inference-sdk/helpers/zod';
  *
  * const add: ToolFunction<{ a: number; b: number }> = ({ a, b }) => ({ sum: a + b }); // sent back as JSON
  * const addTool = zodFunction({ name: 'add', parameters: z.object({ a: z.number(), b: z.number() }), function: add });
@@ -93,8 +93,8 @@ export type ToolFunction<Args> = (args: Args, context: ToolContext) => unknown;
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { type AutoParseableTool } from 'inference-sdk';
- * import { zodFunction } from 'inference-sdk/helpers/zod';
+ * import { type AutoParseableTool } from 'model-inference-sdk';
+ * import { zodFunction } from 'model-inference-sdk/helpers/zod';
  *
  * const getWeather: AutoParseableTool<'get_weather', { city: string }> = zodFunction({ name: 'get_weather', parameters: z.object({ city: z.string() }) });
  * const completion = await client.chat.completions.parse({ model: 'acme/chat-1', messages, tools: [getWeather] });
@@ -115,8 +115,8 @@ export interface AutoParseableTool<Name extends string = string, Args = unknown>
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { type RunnableZodTool } from 'inference-sdk';
- * import { zodFunction } from 'inference-sdk/helpers/zod';
+ * import { type RunnableZodTool } from 'model-inference-sdk';
+ * import { zodFunction } from 'model-inference-sdk/helpers/zod';
  *
  * const getWeather: RunnableZodTool<'get_weather', { city: string }> = zodFunction({
  *   name: 'get_weather',

@@ -14,7 +14,7 @@ import { formatPath, valueAt } from '../path';
  *
  * @example
  * ```ts
- * import type { JSONSchema } from 'inference-sdk';
+ * import type { JSONSchema } from 'model-inference-sdk';
  *
  * const schema: JSONSchema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
  * const completion = await client.chat.completions.parse({
@@ -35,8 +35,8 @@ export type JSONSchema = Record<string, unknown>;
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { type StandardSchema } from 'inference-sdk';
- * import { zodResponseFormat } from 'inference-sdk/helpers/zod';
+ * import { type StandardSchema } from 'model-inference-sdk';
+ * import { zodResponseFormat } from 'model-inference-sdk/helpers/zod';
  *
  * // Any zod 4, Valibot, ArkType… schema, as zodResponseFormat() and zodFunction() take.
  * const weatherFormat = <S extends StandardSchema>(schema: S) => zodResponseFormat(schema, 'weather', { description: 'Weather in one city' });
@@ -67,7 +67,7 @@ export interface StandardSchema<Input = unknown, Output = Input> {
  * @example
  * ```ts
  * import * as z from 'zod';
- * import type { StandardResult } from 'inference-sdk';
+ * import type { StandardResult } from 'model-inference-sdk';
  *
  * const City = z.object({ city: z.string() });
  * const result: StandardResult<{ city: string }> = await City['~standard'].validate({ city: 42 });
@@ -85,7 +85,7 @@ export type StandardResult<Output> =
  * @example
  * ```ts
  * import * as z from 'zod';
- * import type { InferOutput } from 'inference-sdk';
+ * import type { InferOutput } from 'model-inference-sdk';
  *
  * const Weather = z.object({ city: z.string(), celsius: z.string().transform(Number) });
  * type Weather = InferOutput<typeof Weather>; // { city: string; celsius: number }: what message.parsed holds

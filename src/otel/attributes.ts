@@ -4,7 +4,7 @@
  * (id, model, finish reasons, usage, time to first chunk) when it ends.
  */
 import type { Attributes } from '@opentelemetry/api';
-import type { CallSummary, HookInfo } from 'inference-sdk';
+import type { CallSummary, HookInfo } from 'model-inference-sdk';
 
 /** `gen_ai.operation.name`: the conventions' names where they have one (`text_completion`), else the SDK's (`models.list`). */
 export function operationName(operation: HookInfo['operation']): string {

@@ -4,7 +4,7 @@
  * `text`, `reasoning`, `tool_call`, `tool_call_response` and `uri` parts. A stream's output is
  * collected from its chunks as they pass.
  */
-import type { ChatCompletionChunk, ChatCompletionCreateParams, ChatCompletionMessageParam, Completion, CompletionCreateParams } from 'inference-sdk';
+import type { ChatCompletionChunk, ChatCompletionCreateParams, ChatCompletionMessageParam, Completion, CompletionCreateParams } from 'model-inference-sdk';
 
 /** One part of a message (the conventions' `MessagePart`). */
 type Part = Record<string, unknown>;

@@ -21,7 +21,7 @@ import {
 } from '@opentelemetry/api';
 import { version } from '../../package.json';
 // The SDK as its users import it: the same classes as theirs, and none of its code in this entry's.
-import { InferenceError, type CallSummary, type HookInfo, type Hooks } from 'inference-sdk';
+import { InferenceError, type CallSummary, type HookInfo, type Hooks } from 'model-inference-sdk';
 import { metricAttributes, requestAttributes, responseAttributes, serverAttributes, spanName } from './attributes';
 import { inputMessages, OutputCollector, outputMessages } from './content';
 
@@ -30,7 +30,7 @@ import { inputMessages, OutputCollector, outputMessages } from './content';
  *
  * @example
  * ```ts
- * import { openTelemetry, type OpenTelemetryOptions } from 'inference-sdk/otel';
+ * import { openTelemetry, type OpenTelemetryOptions } from 'model-inference-sdk/otel';
  *
  * const options: OpenTelemetryOptions = { captureContent: process.env.NODE_ENV !== 'production', providerName: 'openrouter' };
  * const client = new Client({ hooks: [openTelemetry(options)] });
@@ -54,7 +54,7 @@ export interface OpenTelemetryOptions {
 }
 
 /** The instrumentation scope: spans and metrics say they come from this package, at this version. */
-const SCOPE = 'inference-sdk';
+const SCOPE = 'model-inference-sdk';
 const DEFAULT_PROVIDER = 'model_inference_service';
 
 /** The conventions' advised bucket boundaries (seconds, then tokens). */
@@ -92,8 +92,8 @@ interface CallState {
  * @throws InferenceError for options of the wrong type.
  * @example
  * ```ts
- * import { Client } from 'inference-sdk';
- * import { openTelemetry } from 'inference-sdk/otel';
+ * import { Client } from 'model-inference-sdk';
+ * import { openTelemetry } from 'model-inference-sdk/otel';
  *
  * // After the OpenTelemetry SDK is set up (NodeSDK, or providers registered by hand):
  * const client = new Client({ hooks: [openTelemetry()] });
@@ -186,7 +186,7 @@ function guard(run: () => unknown): void {
   try {
     run();
   } catch (error) {
-    diag.error('inference-sdk/otel: recording a call failed', error);
+    diag.error('model-inference-sdk/otel: recording a call failed', error);
   }
 }
 

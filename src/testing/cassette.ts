@@ -17,7 +17,7 @@
  * @example
  * ```ts
  * import { readFileSync } from 'node:fs';
- * import type { Cassette } from 'inference-sdk/testing';
+ * import type { Cassette } from 'model-inference-sdk/testing';
  *
  * const cassette = JSON.parse(readFileSync('test/cassettes/chat.json', 'utf8')) as Cassette;
  * console.log(cassette.interactions.map((i) => `${i.request.method} ${i.request.path} -> ${i.response.status}`));
@@ -37,7 +37,7 @@ export interface Cassette {
  *
  * @example
  * ```ts
- * import type { CassetteInteraction } from 'inference-sdk/testing';
+ * import type { CassetteInteraction } from 'model-inference-sdk/testing';
  *
  * const listed: CassetteInteraction = {
  *   request: { method: 'GET', path: '/models', headers: { accept: 'application/json' } },
@@ -56,7 +56,7 @@ export interface CassetteInteraction {
  *
  * @example
  * ```ts
- * import type { CassetteRequest } from 'inference-sdk/testing';
+ * import type { CassetteRequest } from 'model-inference-sdk/testing';
  *
  * const request: CassetteRequest = {
  *   method: 'POST',
@@ -84,7 +84,7 @@ export interface CassetteRequest {
  *
  * @example
  * ```ts
- * import type { CassetteResponse } from 'inference-sdk/testing';
+ * import type { CassetteResponse } from 'model-inference-sdk/testing';
  *
  * const streamed: CassetteResponse = {
  *   status: 200,
@@ -260,7 +260,7 @@ export function sorted(headers: Record<string, string>): Record<string, string> 
  */
 export function parseCassette(text: string, file: string): Cassette {
   const fail = (why: string): never => {
-    throw new TypeError(`inference-sdk/testing: ${file} is not a cassette: ${why}. Record it again with startMockServer({ record }).`);
+    throw new TypeError(`model-inference-sdk/testing: ${file} is not a cassette: ${why}. Record it again with startMockServer({ record }).`);
   };
   let value: unknown;
   try {

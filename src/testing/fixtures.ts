@@ -14,7 +14,7 @@
  *
  * @example
  * ```ts
- * import { MOCK_API_KEY, startMockServer } from 'inference-sdk/testing';
+ * import { MOCK_API_KEY, startMockServer } from 'model-inference-sdk/testing';
  *
  * const server = await startMockServer();
  * await fetch(`${server.url}/models`, { headers: { authorization: `Bearer ${MOCK_API_KEY}` } });
@@ -30,7 +30,7 @@ export const MOCK_API_KEY = 'mock-key';
  *
  * @example
  * ```ts
- * import { startMockServer, type MockModel } from 'inference-sdk/testing';
+ * import { startMockServer, type MockModel } from 'model-inference-sdk/testing';
  *
  * const tiny: MockModel = { id: 'acme/tiny', context_length: 16, max_output_length: 4 };
  * const server = await startMockServer({ models: [tiny] });
@@ -63,7 +63,7 @@ export interface MockModel {
  *
  * @example
  * ```ts
- * import { toModelObject, type ModelObject } from './fixtures'; // internal: not part of inference-sdk/testing
+ * import { toModelObject, type ModelObject } from './fixtures'; // internal: not part of model-inference-sdk/testing
  *
  * const wire: ModelObject = toModelObject({ id: 'acme/base' });
  * console.log(wire.object); // 'model'
@@ -96,7 +96,7 @@ const DEFAULT_CREATED = 1_735_689_600;
  *
  * @example
  * ```ts
- * import { DEFAULT_MOCK_MODELS } from 'inference-sdk/testing';
+ * import { DEFAULT_MOCK_MODELS } from 'model-inference-sdk/testing';
  *
  * const ids = DEFAULT_MOCK_MODELS.map((m) => m.id); // ['mock/echo', 'mock/reasoner', 'mock/sleeping']
  * ```

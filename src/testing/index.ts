@@ -1,16 +1,16 @@
 /**
- * `inference-sdk/testing`: a local implementation of the Model Inference
+ * `model-inference-sdk/testing`: a local implementation of the Model Inference
  * Service for tests, demos and examples. One behaviour (`engine/`), carried
  * by three transports:
  *
  * - {@link startMockServer}: a real HTTP server on 127.0.0.1 (node:http);
  * - {@link createMockService}: a `fetch` function, in process, any runtime;
- * - `createMockHandlers` in `inference-sdk/testing/msw`: msw handlers (msw is
+ * - `createMockHandlers` in `model-inference-sdk/testing/msw`: msw handlers (msw is
  *   an optional peer dependency, needed only by that entry).
  *
  * @example
  * ```ts
- * import { startMockServer } from 'inference-sdk/testing';
+ * import { startMockServer } from 'model-inference-sdk/testing';
  *
  * const server = await startMockServer();
  * // point a client at server.url with server.apiKey ...

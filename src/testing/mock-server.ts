@@ -30,7 +30,7 @@ import type { MockControls, MockServiceOptions } from './scripted';
  *
  * @example
  * ```ts
- * import { startMockServer } from 'inference-sdk/testing';
+ * import { startMockServer } from 'model-inference-sdk/testing';
  *
  * const server = await startMockServer({
  *   apiKeys: { 'key-a': 'all', 'key-b': ['mock/echo'] },
@@ -63,7 +63,7 @@ export interface MockServerOptions extends MockServiceOptions {
  *
  * @example
  * ```ts
- * import { startMockServer } from 'inference-sdk/testing';
+ * import { startMockServer } from 'model-inference-sdk/testing';
  *
  * const server = await startMockServer();
  * const res = await fetch(`${server.url}/chat/completions`, {
@@ -103,7 +103,7 @@ export interface MockServer extends MockControls {
  * or written (record).
  * @example
  * ```ts
- * import { startMockServer } from 'inference-sdk/testing';
+ * import { startMockServer } from 'model-inference-sdk/testing';
  *
  * const server = await startMockServer();
  * const res = await fetch(`${server.url}/models`, { headers: { authorization: `Bearer ${server.apiKey}` } });
@@ -112,7 +112,7 @@ export interface MockServer extends MockControls {
  * ```
  * @example Record once against the real service, then replay the cassette in CI
  * ```ts
- * import { startMockServer } from 'inference-sdk/testing';
+ * import { startMockServer } from 'model-inference-sdk/testing';
  *
  * const cassette = 'test/cassettes/summarize.json';
  * const server = process.env['RECORD']
@@ -177,7 +177,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
 function cassetteMode(options: MockServerOptions): CassetteMode | undefined {
   const chunkDelayMs = Math.max(0, options.chunkDelayMs ?? 0);
   if (options.record !== undefined && options.replay !== undefined) {
-    throw new TypeError('inference-sdk/testing: give `record` or `replay`, not both: record once against the real server, then replay the cassette.');
+    throw new TypeError('model-inference-sdk/testing: give `record` or `replay`, not both: record once against the real server, then replay the cassette.');
   }
   if (options.record !== undefined) return createRecorder(options.record, chunkDelayMs);
   if (options.replay !== undefined) return createReplayer(options.replay, chunkDelayMs);

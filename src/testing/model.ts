@@ -3,7 +3,7 @@
  * conversation (or a legacy prompt) to reply text and token counts. No HTTP
  * here, so tests can compute the exact expected reply and usage themselves.
  *
- * Rules (part of the public contract of `inference-sdk/testing`):
+ * Rules (part of the public contract of `model-inference-sdk/testing`):
  *
  * - Reply: `You said: <text>`, where `<text>` is the text of the last message
  *   whose role is `user`, trimmed. Without such a message (or when its text is
@@ -39,7 +39,7 @@
  *
  * @example
  * ```ts
- * import { generateChatReply, type Generation } from 'inference-sdk/testing';
+ * import { generateChatReply, type Generation } from 'model-inference-sdk/testing';
  *
  * const g: Generation = generateChatReply([{ role: 'user', content: 'hi' }]);
  * console.log(g.text, g.finishReason); // 'You said: hi' 'stop'
@@ -63,7 +63,7 @@ export interface Generation {
  *
  * @example
  * ```ts
- * import { generateChatReply, type GeneratedToolCall } from 'inference-sdk/testing';
+ * import { generateChatReply, type GeneratedToolCall } from 'model-inference-sdk/testing';
  *
  * const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];
  * const [call]: GeneratedToolCall[] = generateChatReply([{ role: 'user', content: 'Paris' }], undefined, { tools }).toolCalls;
@@ -84,7 +84,7 @@ export interface GeneratedToolCall {
  *
  * @example
  * ```ts
- * import { generateChatReply, type ChatReplyOptions } from 'inference-sdk/testing';
+ * import { generateChatReply, type ChatReplyOptions } from 'model-inference-sdk/testing';
  *
  * const options: ChatReplyOptions = { response_format: { type: 'json_object' } };
  * generateChatReply([{ role: 'user', content: 'hi' }], undefined, options).text; // '{"reply":"You said: hi"}'
@@ -105,7 +105,7 @@ const GREETING = 'Hello from the mock model.';
  *
  * @example
  * ```ts
- * import { splitTokens } from './model'; // internal: not part of inference-sdk/testing
+ * import { splitTokens } from './model'; // internal: not part of model-inference-sdk/testing
  *
  * splitTokens('  Hello big\nworld '); // ['  Hello ', 'big\n', 'world ']
  * ```
@@ -122,7 +122,7 @@ export function splitTokens(text: string): string[] {
  *
  * @example
  * ```ts
- * import { countTokens } from './model'; // internal: not part of inference-sdk/testing
+ * import { countTokens } from './model'; // internal: not part of model-inference-sdk/testing
  *
  * countTokens('You said: hi'); // 3
  * ```
@@ -138,7 +138,7 @@ export function countTokens(text: string): number {
  *
  * @example
  * ```ts
- * import { messageText } from './model'; // internal: not part of inference-sdk/testing
+ * import { messageText } from './model'; // internal: not part of model-inference-sdk/testing
  *
  * messageText([{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }]); // 'a\nb'
  * ```
@@ -162,7 +162,7 @@ export function messageText(content: unknown): string {
  * @param options - `tools`, `tool_choice` and `response_format` of the request, if any.
  * @example
  * ```ts
- * import { generateChatReply } from 'inference-sdk/testing';
+ * import { generateChatReply } from 'model-inference-sdk/testing';
  *
  * const g = generateChatReply([{ role: 'user', content: 'one two three' }], 2);
  * // g.text === 'You said:', g.finishReason === 'length', g.completionTokens === 2
@@ -206,7 +206,7 @@ export function generateChatReply(messages: readonly unknown[], maxTokens?: numb
  *
  * @example
  * ```ts
- * import { argumentFragments } from './model'; // internal: not part of inference-sdk/testing
+ * import { argumentFragments } from './model'; // internal: not part of model-inference-sdk/testing
  *
  * argumentFragments('{"city":"Paris"}'); // ['{"city":', '"Paris"}']
  * ```
@@ -232,7 +232,7 @@ export function argumentFragments(args: string): string[] {
  * @param text - the value for plain strings.
  * @example
  * ```ts
- * import { exampleFromSchema } from './model'; // internal: not part of inference-sdk/testing
+ * import { exampleFromSchema } from './model'; // internal: not part of model-inference-sdk/testing
  *
  * exampleFromSchema({ type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1 } } }, 'Paris');
  * // { city: 'Paris', days: 1 }
@@ -351,7 +351,7 @@ function chooseTool(tools: unknown, choice: unknown): { name: string; parameters
  *
  * @example
  * ```ts
- * import { generateCompletion } from 'inference-sdk/testing';
+ * import { generateCompletion } from 'model-inference-sdk/testing';
  *
  * generateCompletion('Once upon a time').text; // 'You said: Once upon a time'
  * ```

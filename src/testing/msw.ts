@@ -1,11 +1,11 @@
 /**
- * `inference-sdk/testing/msw`: the mock service as msw request handlers, for
+ * `model-inference-sdk/testing/msw`: the mock service as msw request handlers, for
  * in-process tests that already use msw (Node, or a browser with msw's
  * service worker). The behaviour is the same core as `startMockServer`
  * (`engine/`); this file only carries its outcomes over msw.
  *
  * msw is an optional peer dependency: only this entry imports it, so
- * `inference-sdk/testing` works without msw installed.
+ * `model-inference-sdk/testing` works without msw installed.
  *
  * What a socket can do and msw cannot, and what stands in for it:
  *
@@ -19,8 +19,8 @@
  * @example
  * ```ts
  * import { setupServer } from 'msw/node';
- * import { Client } from 'inference-sdk';
- * import { createMockHandlers } from 'inference-sdk/testing/msw';
+ * import { Client } from 'model-inference-sdk';
+ * import { createMockHandlers } from 'model-inference-sdk/testing/msw';
  *
  * const mock = createMockHandlers();
  * const server = setupServer(...mock.handlers);
@@ -43,7 +43,7 @@ import { DEFAULT_IN_PROCESS_URL } from './service';
  *
  * @example
  * ```ts
- * import { createMockHandlers } from 'inference-sdk/testing/msw';
+ * import { createMockHandlers } from 'model-inference-sdk/testing/msw';
  *
  * const mock = createMockHandlers({ url: 'https://inference.example.test/v1', models: [{ id: 'acme/chat-1' }] });
  * ```
@@ -59,7 +59,7 @@ export interface MockHandlersOptions extends MockServiceOptions {
  * @example
  * ```ts
  * import { setupServer } from 'msw/node';
- * import { createMockHandlers, type MockHandlers } from 'inference-sdk/testing/msw';
+ * import { createMockHandlers, type MockHandlers } from 'model-inference-sdk/testing/msw';
  *
  * const mock: MockHandlers = createMockHandlers();
  * const server = setupServer(...mock.handlers);
@@ -78,8 +78,8 @@ export interface MockHandlers extends MockControls {
  * @example
  * ```ts
  * import { setupServer } from 'msw/node';
- * import { Client } from 'inference-sdk';
- * import { createMockHandlers } from 'inference-sdk/testing/msw';
+ * import { Client } from 'model-inference-sdk';
+ * import { createMockHandlers } from 'model-inference-sdk/testing/msw';
  *
  * const mock = createMockHandlers();
  * const server = setupServer(...mock.handlers);

@@ -24,7 +24,7 @@ import type { CassetteMode } from './playback';
  *
  * @example
  * ```ts
- * import { startMockServer, type RecordOptions } from 'inference-sdk/testing';
+ * import { startMockServer, type RecordOptions } from 'model-inference-sdk/testing';
  *
  * const record: RecordOptions = {
  *   upstream: 'https://api.example.com/v1',
@@ -73,7 +73,7 @@ export function createRecorder(options: RecordOptions, chunkDelayMs: number): Ca
         await rename(temporary, file); // never a half-written cassette
       })
       .catch((error: unknown) => {
-        writeError ??= new Error(`inference-sdk/testing: cannot write the cassette ${file}: ${(error as Error).message}`, { cause: error });
+        writeError ??= new Error(`model-inference-sdk/testing: cannot write the cassette ${file}: ${(error as Error).message}`, { cause: error });
       });
     return writing;
   };
@@ -222,7 +222,7 @@ async function readAll(
 /** The options checked, the upstream as it is called and as it is shown, and the secrets to mask. */
 function checkOptions(options: RecordOptions) {
   const fail = (why: string): never => {
-    throw new TypeError(`inference-sdk/testing: record.${why}`);
+    throw new TypeError(`model-inference-sdk/testing: record.${why}`);
   };
   if (typeof options !== 'object' || options === null) fail('options must be an object: { upstream, apiKey, cassette }.');
   if (typeof options.cassette !== 'string' || options.cassette === '') fail('cassette must be the path of the file to write.');

@@ -18,7 +18,7 @@ import type { CassetteMode } from './playback';
  *
  * @example
  * ```ts
- * import { startMockServer, type ReplayOptions } from 'inference-sdk/testing';
+ * import { startMockServer, type ReplayOptions } from 'model-inference-sdk/testing';
  *
  * const replay: ReplayOptions = { cassette: 'test/cassettes/summarize.json', timing: true };
  * const server = await startMockServer({ replay }); // or { replay: 'test/cassettes/summarize.json' }
@@ -38,7 +38,7 @@ export interface ReplayOptions {
 export function createReplayer(replay: string | ReplayOptions, chunkDelayMs: number): CassetteMode {
   const options = typeof replay === 'string' ? { cassette: replay } : replay;
   if (typeof options !== 'object' || options === null || typeof options.cassette !== 'string' || options.cassette === '') {
-    throw new TypeError("inference-sdk/testing: replay must be the cassette's path, or { cassette, timing }.");
+    throw new TypeError("model-inference-sdk/testing: replay must be the cassette's path, or { cassette, timing }.");
   }
   const file = options.cassette;
   const timing = options.timing === true;
@@ -66,14 +66,14 @@ export function createReplayer(replay: string | ReplayOptions, chunkDelayMs: num
       } catch (error) {
         const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'there is no such file' : (error as Error).message;
         throw new Error(
-          `inference-sdk/testing: cannot replay the cassette ${file}: ${why}. Record it first with startMockServer({ record: { upstream, apiKey, cassette: '${file}' } }) (or inference-sdk mock-server --record <url> --cassette ${file}).`,
+          `model-inference-sdk/testing: cannot replay the cassette ${file}: ${why}. Record it first with startMockServer({ record: { upstream, apiKey, cassette: '${file}' } }) (or model-inference-sdk mock-server --record <url> --cassette ${file}).`,
           { cause: error },
         );
       }
       cassette = parseCassette(text, file);
       const streams = cassette.interactions.filter((i) => i.response.events !== undefined);
       if (timing && streams.length > 0 && streams.every((i) => i.response.delays === undefined)) {
-        throw new TypeError(`inference-sdk/testing: the cassette ${file} was recorded without timing, so it cannot be replayed with timing: true. Record it again with record: { …, timing: true }.`);
+        throw new TypeError(`model-inference-sdk/testing: the cassette ${file} was recorded without timing, so it cannot be replayed with timing: true. Record it again with record: { …, timing: true }.`);
       }
     },
     async close() {},

@@ -29,7 +29,7 @@ import type { MockModel } from './fixtures';
  *
  * @example
  * ```ts
- * import { startMockServer } from 'inference-sdk/testing';
+ * import { startMockServer } from 'model-inference-sdk/testing';
  *
  * const server = await startMockServer();
  * server.enqueue(
@@ -99,7 +99,7 @@ export interface ScriptedReply {
  *
  * @example
  * ```ts
- * import type { MockReply } from 'inference-sdk/testing';
+ * import type { MockReply } from 'model-inference-sdk/testing';
  *
  * const structured: MockReply = { json: { city: 'Paris', temperature: 21 } };
  * const toolCall: MockReply = { tool_calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] };
@@ -124,7 +124,7 @@ export interface MockReply {
  *
  * @example
  * ```ts
- * import type { MockToolCall } from 'inference-sdk/testing';
+ * import type { MockToolCall } from 'model-inference-sdk/testing';
  *
  * const call: MockToolCall = { name: 'get_weather', arguments: { city: 'Paris' } }; // id 'call_1'
  * const raw: MockToolCall = { id: 'call_abc', name: 'search', arguments: '{"q":"x"}' };
@@ -150,7 +150,7 @@ export interface MockToolCall {
  *
  * @example
  * ```ts
- * import type { MockFault } from 'inference-sdk/testing';
+ * import type { MockFault } from 'model-inference-sdk/testing';
  *
  * const cut: MockFault = { kind: 'reset', after: 3 };
  * const inBand: MockFault = { kind: 'error', error: { message: 'Provider returned error', code: 502 } };
@@ -170,7 +170,7 @@ export interface MockFault {
  *
  * @example
  * ```ts
- * import type { MockErrorReply } from 'inference-sdk/testing';
+ * import type { MockErrorReply } from 'model-inference-sdk/testing';
  *
  * const rateLimited: MockErrorReply = { status: 429, retryAfter: 2 };
  * const overloaded: MockErrorReply = { status: 503, message: 'The model is overloaded.', code: 'overloaded' };
@@ -193,7 +193,7 @@ export interface MockErrorReply {
  *
  * @example
  * ```ts
- * import { startMockServer, type RecordedRequest } from 'inference-sdk/testing';
+ * import { startMockServer, type RecordedRequest } from 'model-inference-sdk/testing';
  *
  * const server = await startMockServer();
  * await fetch(`${server.url}/models`, { headers: { authorization: `Bearer ${server.apiKey}` } });
@@ -219,7 +219,7 @@ export interface RecordedRequest {
  *
  * @example
  * ```ts
- * import { createMockService, type MockServiceOptions } from 'inference-sdk/testing';
+ * import { createMockService, type MockServiceOptions } from 'model-inference-sdk/testing';
  *
  * const options: MockServiceOptions = {
  *   apiKeys: { 'key-a': 'all', 'key-b': ['mock/echo'] },
@@ -243,7 +243,7 @@ export interface MockServiceOptions {
  *
  * @example
  * ```ts
- * import { startMockServer, type MockControls } from 'inference-sdk/testing';
+ * import { startMockServer, type MockControls } from 'model-inference-sdk/testing';
  *
  * // Works with the socket server, the in-process service and the msw handlers alike.
  * function chatRequests(mock: MockControls): number {

@@ -14,7 +14,7 @@ import type { MockControls, MockServiceOptions } from './scripted';
  *
  * @example
  * ```ts
- * import { createMockService } from 'inference-sdk/testing';
+ * import { createMockService } from 'model-inference-sdk/testing';
  *
  * const service = createMockService({ url: 'https://inference.example.test/v1', chunkDelayMs: 5 });
  * ```
@@ -36,8 +36,8 @@ export interface CreateMockServiceOptions extends MockServiceOptions {
  *
  * @example
  * ```ts
- * import { Client } from 'inference-sdk';
- * import { createMockService } from 'inference-sdk/testing';
+ * import { Client } from 'model-inference-sdk';
+ * import { createMockService } from 'model-inference-sdk/testing';
  *
  * const service = createMockService();
  * const client = new Client({ apiKey: service.apiKey, baseURL: service.url, fetch: service.fetch });
@@ -51,11 +51,11 @@ export interface MockService extends MockControls {
 
 /**
  * Default base URL of the in-process transports (`createMockService`, and `createMockHandlers`
- * of `inference-sdk/testing/msw`). `.test` is reserved (RFC 2606), so it can never reach a real host.
+ * of `model-inference-sdk/testing/msw`). `.test` is reserved (RFC 2606), so it can never reach a real host.
  *
  * @example
  * ```ts
- * import { createMockService, DEFAULT_IN_PROCESS_URL } from 'inference-sdk/testing';
+ * import { createMockService, DEFAULT_IN_PROCESS_URL } from 'model-inference-sdk/testing';
  *
  * createMockService().url === DEFAULT_IN_PROCESS_URL; // true: 'http://mock.inference.test/v1'
  * ```
@@ -68,7 +68,7 @@ export const DEFAULT_IN_PROCESS_URL = 'http://mock.inference.test/v1';
  * @throws TypeError when `apiKeys` is empty or `url` is not an absolute URL.
  * @example
  * ```ts
- * import { createMockService } from 'inference-sdk/testing';
+ * import { createMockService } from 'model-inference-sdk/testing';
  *
  * const service = createMockService();
  * service.enqueue({ reply: { content: 'Paris' } });

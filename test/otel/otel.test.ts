@@ -1,4 +1,4 @@
-// inference-sdk/otel with the OpenTelemetry SDK itself: spans in its in-memory span exporter,
+// model-inference-sdk/otel with the OpenTelemetry SDK itself: spans in its in-memory span exporter,
 // metrics collected by an in-memory metric reader, calls made to the mock server on 127.0.0.1.
 // The SDK packages live in this folder (npm run test:otel installs them); the client and the otel
 // entry are the package's own source, through its public entries.
@@ -69,7 +69,7 @@ async function histograms(): Promise<Record<string, { attributes: Attributes; co
   expect(errors).toEqual([]);
   const out: Record<string, { attributes: Attributes; count: number; sum: number; boundaries: number[] }[]> = {};
   for (const scope of resourceMetrics.scopeMetrics) {
-    expect(scope.scope).toMatchObject({ name: 'inference-sdk', version: pkg.version });
+    expect(scope.scope).toMatchObject({ name: 'model-inference-sdk', version: pkg.version });
     for (const metric of scope.metrics) {
       expect(metric.dataPointType).toBe(DataPointType.HISTOGRAM);
       const points = (metric as HistogramMetricData).dataPoints;
@@ -100,7 +100,7 @@ describe('chat completions', () => {
     const span = only();
     expect(span.name).toBe('chat mock/echo');
     expect(span.kind).toBe(SpanKind.CLIENT);
-    expect(span.instrumentationScope).toMatchObject({ name: 'inference-sdk', version: pkg.version });
+    expect(span.instrumentationScope).toMatchObject({ name: 'model-inference-sdk', version: pkg.version });
     expect(span.status.code).toBe(SpanStatusCode.UNSET);
     expect(span.attributes).toEqual({
       'gen_ai.operation.name': 'chat',

@@ -1,6 +1,6 @@
 // The checks every runtime runs against the local mock server, through the *packed* SDK.
 //
-// This file never imports the SDK itself: each runtime's entry imports `inference-sdk` (the
+// This file never imports the SDK itself: each runtime's entry imports `model-inference-sdk` (the
 // installed tarball) and passes the module in, so the same checks run on Node, Bun, Deno, workerd,
 // edge-runtime and Chromium. The `import type` below is erased at build time; it only lets tsc
 // check this file against the public API. Web-standard globals only (no node:*, no process).

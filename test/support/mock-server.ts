@@ -1,6 +1,6 @@
 /**
  * `useMockServer()`: the loopback set-up many test files share (start the mock of
- * inference-sdk/testing on 127.0.0.1, make a client for it, close it after), as one call. The
+ * model-inference-sdk/testing on 127.0.0.1, make a client for it, close it after), as one call. The
  * msw counterpart is `useMsw()` in test/helpers.ts; this one lives apart so that files using it
  * do not load msw.
  */

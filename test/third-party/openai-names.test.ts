@@ -1,5 +1,5 @@
 // The official `openai` client's type names and request fields, read from the installed package's
-// declarations with the TypeScript compiler, against inference-sdk's public entry: code written
+// declarations with the TypeScript compiler, against model-inference-sdk's public entry: code written
 // for that client's types compiles against this SDK unless it uses one of the names or fields
 // listed below, each left out for the reason given. A new name in a newer `openai`, or a name
 // this SDK drops, fails here. (test/types.test-d.ts checks what the names mean.)
@@ -156,7 +156,7 @@ function lookup(exports: ReadonlyMap<string, ts.Symbol>, dotted: string): ts.Sym
 }
 
 /**
- * openai's type names (from MODULES, nested namespace members included, `A.B`) that inference-sdk
+ * openai's type names (from MODULES, nested namespace members included, `A.B`) that model-inference-sdk
  * does not have. A missing name's own members are not listed again.
  */
 function missingNames(): string[] {
@@ -196,16 +196,16 @@ describe("the openai client's names (installed openai package)", () => {
     expect(lookup(ours, 'ChatCompletionChunk.Choice.Delta.ToolCall.Function')).toBeDefined();
   });
 
-  it('every type name and nested name exists in inference-sdk, but those skipped for a reason', () => {
+  it('every type name and nested name exists in model-inference-sdk, but those skipped for a reason', () => {
     expect(missingNames().sort()).toEqual(Object.keys(SKIPPED).sort());
   });
 
-  it('every request field exists in inference-sdk, but those skipped for a reason', () => {
+  it('every request field exists in model-inference-sdk, but those skipped for a reason', () => {
     const missing: Record<string, string[]> = {};
     for (const name of REQUEST_TYPES) {
       const their = lookup(theirs, name);
       const our = lookup(ours, name);
-      if (!their || !our) throw new Error(`${name}: not found (${their ? 'inference-sdk' : 'openai'})`);
+      if (!their || !our) throw new Error(`${name}: not found (${their ? 'model-inference-sdk' : 'openai'})`);
       const own = new Set(fields(our));
       const absent = fields(their).filter((field) => !own.has(field));
       if (absent.length > 0) missing[name] = absent.sort();
@@ -223,7 +223,7 @@ describe("the openai client's names (installed openai package)", () => {
       for (const field of their.getProperties()) {
         const own = our.getProperty(field.name);
         if (!own || presence(own) === presence(field)) continue;
-        differ.push(`${name}.${field.name}: openai ${presence(field)}, inference-sdk ${presence(own)}`);
+        differ.push(`${name}.${field.name}: openai ${presence(field)}, model-inference-sdk ${presence(own)}`);
       }
     }
     expect(differ).toEqual([]);
@@ -249,7 +249,7 @@ describe("the openai client's names (installed openai package)", () => {
       const own = lookup(ours, name);
       if (!own || !(symbol.flags & ts.SymbolFlags.TypeAlias)) continue;
       const [their, our] = [symbol, own].map((s) => admitsNull(checker.getDeclaredTypeOfSymbol(s)));
-      if (their !== our) differ.push(`${name}: null ${their ? 'in openai only' : 'in inference-sdk only'}`);
+      if (their !== our) differ.push(`${name}: null ${their ? 'in openai only' : 'in model-inference-sdk only'}`);
     }
     expect(differ).toEqual([]);
   });

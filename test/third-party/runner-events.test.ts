@@ -1,5 +1,5 @@
 // `runTools(…).on(…)` code written for the official `openai` client sees the same events, in the
-// same order, with the same arguments, on inference-sdk's runner: both clients run the same
+// same order, with the same arguments, on model-inference-sdk's runner: both clients run the same
 // scripted tool loops against the local server, and their event logs are compared.
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,7 +67,7 @@ async function both(stream: boolean, script: () => object[]): Promise<{ openai: 
   return { openai: fromOpenAI, sdk: fromSdk };
 }
 
-describe("runTools() events: the official client's runner and inference-sdk's, side by side", () => {
+describe("runTools() events: the official client's runner and model-inference-sdk's, side by side", () => {
   it('two parallel tool calls, then the answer', async () => {
     const { openai, sdk } = await both(false, () => [
       calls(['c1', 'get_weather', '{"city":"Paris"}'], ['c2', 'get_weather', '{"city":"Oslo"}']),
@@ -80,7 +80,7 @@ describe("runTools() events: the official client's runner and inference-sdk's, s
   it('streamed: the same, with the text as it arrives', async () => {
     const { openai, sdk } = await both(true, () => [streamsCalls(['s1', 'get_weather', '{"city":"Oslo"}']), streamsText('Cold in Oslo.')]);
     // One difference, on purpose: the server reported usage on the last chunk, and the official
-    // streaming runner loses it (no totalUsage event); inference-sdk's reports it.
+    // streaming runner loses it (no totalUsage event); model-inference-sdk's reports it.
     const usage = sdk.findIndex((e) => (e as [string])[0] === 'totalUsage');
     expect(sdk[usage]).toEqual(['totalUsage', 7]);
     expect(openai.some((e) => (e as [string])[0] === 'totalUsage')).toBe(false);

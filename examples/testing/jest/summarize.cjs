@@ -3,7 +3,7 @@
 
 /**
  * Summarizes a text in one sentence.
- * @param {import('inference-sdk').Client} client
+ * @param {import('model-inference-sdk').Client} client
  * @param {string} text
  * @returns {Promise<string>}
  */

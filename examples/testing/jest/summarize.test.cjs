@@ -1,15 +1,15 @@
 // Jest runs test files as CommonJS by default, so this example uses require(): the package ships
-// a CommonJS build of both `inference-sdk` and `inference-sdk/testing`.
+// a CommonJS build of both `model-inference-sdk` and `model-inference-sdk/testing`.
 /* global require */
 /* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose (see above) */
 const { afterAll, beforeAll, beforeEach, expect, test } = require('@jest/globals');
-const { Client, RateLimitError } = require('inference-sdk');
-const { startMockServer } = require('inference-sdk/testing');
+const { Client, RateLimitError } = require('model-inference-sdk');
+const { startMockServer } = require('model-inference-sdk/testing');
 const { summarize } = require('./summarize.cjs');
 
-/** @type {import('inference-sdk/testing').MockServer} */
+/** @type {import('model-inference-sdk/testing').MockServer} */
 let server;
-/** @type {import('inference-sdk').Client} */
+/** @type {import('model-inference-sdk').Client} */
 let client;
 
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 // The same app tested in process with msw: no port, and other handlers of your own can sit beside
-// the mock's. `inference-sdk/testing/msw` needs msw installed (an optional peer dependency).
-import { Client } from 'inference-sdk';
-import { createMockHandlers } from 'inference-sdk/testing/msw';
+// the mock's. `model-inference-sdk/testing/msw` needs msw installed (an optional peer dependency).
+import { Client } from 'model-inference-sdk';
+import { createMockHandlers } from 'model-inference-sdk/testing/msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { forecast, summarize } from '../app';

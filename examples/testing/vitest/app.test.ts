@@ -1,7 +1,7 @@
 // Testing an app against the mock service on a local port (startMockServer): the app's own
 // code, the SDK and real HTTP all run; only the service is local.
-import { APIConnectionError, Client, RateLimitError } from 'inference-sdk';
-import { startMockServer, type MockServer } from 'inference-sdk/testing';
+import { APIConnectionError, Client, RateLimitError } from 'model-inference-sdk';
+import { startMockServer, type MockServer } from 'model-inference-sdk/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { forecast, streamAnswer, summarize } from '../app';
 

@@ -16,7 +16,7 @@ if (bundle === undefined || config === undefined)
 
 const script = readFileSync(bundle);
 const page =
-  '<!doctype html><meta charset="utf-8"><title>inference-sdk checks</title><script src="/checks.js"></script>';
+  '<!doctype html><meta charset="utf-8"><title>model-inference-sdk checks</title><script src="/checks.js"></script>';
 const server = createServer((req, res) => {
   if (req.url === '/checks.js')
     res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);

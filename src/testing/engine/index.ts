@@ -96,7 +96,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   }
   const firstKey = keys.keys().next();
   if (firstKey.done === true)
-    throw new TypeError('inference-sdk/testing: `apiKeys` must hold at least one key.');
+    throw new TypeError('model-inference-sdk/testing: `apiKeys` must hold at least one key.');
 
   const state: State = {
     models: (options.models ?? DEFAULT_MOCK_MODELS).map(toModelObject),
