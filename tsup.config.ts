@@ -1,11 +1,22 @@
 import { defineConfig, type Options } from 'tsup';
 
-// Library entries, each as ESM and CJS with its own .d.ts/.d.cts. The core entry is platform-neutral
-// (web-standard APIs only), and so are helpers/zod and otel (built with it; otel imports the SDK
-// as `model-inference-sdk`, left external like @opentelemetry/api, its optional peer); the testing entry
-// uses node:http; testing/msw is platform-neutral and leaves msw (an optional peer) external. The
-// CLI (package.json `bin`) is ESM only, with a shebang. After tsup, `npm run build` renames the
-// shared declaration chunk (scripts/dts-names.mjs).
+// Two builds, one per module format, each ONE graph of every entry it ships with shared chunks, so
+// each piece of code is in the tarball once per format: the core that the main entry, the test
+// kit and the CLI all use is one chunk they import, not a copy inside each (issue 21: the CLI's own
+// copy of the core had doubled the tarball). The same graph also means one class per format:
+// an error thrown by the test kit is `instanceof` the main entry's class.
+//
+// - ESM: the library entries and the CLI (package.json `bin`, ESM only, a shebang on cli.js).
+// - CJS: the library entries, and every declaration file (.d.cts). The ESM entries' declarations
+//   (.d.ts) re-export them (scripts/dts-names.mjs), so the types exist once too: a node10 consumer,
+//   whose `types` and `typesVersions` lead to .d.cts, and an ESM consumer see the same
+//   declarations, and a type from one entry fits a parameter of another.
+//
+// The core is platform-neutral (web-standard APIs only); the test kit and the CLI use `node:`
+// modules, left external. `model-inference-sdk/otel` imports the SDK as a user's code does
+// (`from 'model-inference-sdk'`), left external like zod, eventsource-parser, msw and
+// @opentelemetry/api (optional peers). `npm run build` empties dist/ first, then runs
+// scripts/dts-names.mjs after tsup.
 
 /**
  * Gives back their source names to the classes esbuild renames. A class that refers to itself
@@ -28,56 +39,35 @@ const sourceClassNames: NonNullable<Options['plugins']>[number] = {
   },
 };
 
+/** The `#!/usr/bin/env node` line on dist/cli.js alone (a banner would put it on every chunk). */
+const shebang: NonNullable<Options['plugins']>[number] = {
+  name: 'cli-shebang',
+  renderChunk(code, chunk) {
+    if (!/[\\/]cli\.js$/.test(chunk.path)) return undefined;
+    return { code: `#!/usr/bin/env node\n${code}` };
+  },
+};
+
+const library = {
+  index: 'src/index.ts',
+  'helpers/zod': 'src/helpers/zod.ts',
+  'otel/index': 'src/otel/index.ts',
+  'testing/index': 'src/testing/index.ts',
+  'testing/msw': 'src/testing/msw.ts',
+};
+
+const shared: Options = {
+  platform: 'neutral',
+  target: 'es2022',
+  sourcemap: false,
+  treeshake: true,
+  splitting: true,
+  // No `clean` here: the two builds run in parallel, and one cleaning dist/ would race with the
+  // other. `npm run build` empties dist/ first instead.
+  external: ['zod', 'eventsource-parser', '@opentelemetry/api', 'model-inference-sdk', 'msw', /^node:/],
+};
+
 export default defineConfig([
-  {
-    // One build for both entries, split into shared chunks (CJS too), so that the classes the
-    // entries share (errors above all) exist once and `instanceof` holds across them.
-    entry: { index: 'src/index.ts', 'helpers/zod': 'src/helpers/zod.ts', 'otel/index': 'src/otel/index.ts' },
-    format: ['esm', 'cjs'],
-    dts: true,
-    platform: 'neutral',
-    target: 'es2022',
-    sourcemap: false,
-    plugins: [sourceClassNames],
-    // No `clean` here: the configs build in parallel, and one config cleaning dist/ raced with the
-    // others' declaration files. `npm run build` empties dist/ first instead.
-    treeshake: true,
-    splitting: true,
-    // @opentelemetry/api: an optional peer dependency, needed by the otel entry alone. The otel
-    // entry's types import the SDK's as a user's code does (`from 'model-inference-sdk'`), so its
-    // declarations point at dist/index.d.ts instead of splitting the shared declaration chunk.
-    external: ['zod', 'eventsource-parser', '@opentelemetry/api', 'model-inference-sdk'],
-  },
-  {
-    entry: { 'testing/index': 'src/testing/index.ts' },
-    format: ['esm', 'cjs'],
-    dts: true,
-    platform: 'node',
-    target: 'node20',
-    sourcemap: false,
-    plugins: [sourceClassNames],
-    treeshake: true,
-  },
-  {
-    entry: { 'testing/msw': 'src/testing/msw.ts' },
-    format: ['esm', 'cjs'],
-    dts: true,
-    platform: 'neutral',
-    target: 'es2022',
-    sourcemap: false,
-    plugins: [sourceClassNames],
-    treeshake: true,
-    external: ['msw'],
-  },
-  {
-    entry: { cli: 'src/cli/index.ts' },
-    format: ['esm'],
-    dts: false,
-    platform: 'node',
-    target: 'node20',
-    sourcemap: false,
-    plugins: [sourceClassNames],
-    treeshake: true,
-    banner: { js: '#!/usr/bin/env node' },
-  },
+  { ...shared, entry: { ...library, cli: 'src/cli/index.ts' }, format: ['esm'], dts: false, plugins: [sourceClassNames, shebang] },
+  { ...shared, entry: library, format: ['cjs'], dts: true, plugins: [sourceClassNames] },
 ]);

@@ -1,62 +1,76 @@
-// Part of `npm run build`, after tsup: gives the shared declaration chunk a readable name.
+// Part of `npm run build`, after tsup: the declarations, once, with readable names.
 //
-// tsup bundles the declarations of `model-inference-sdk` and `model-inference-sdk/helpers/zod` together, and
-// what both need lands in a chunk named after whichever module rollup saw first, with a hash
-// (dist/zod-CVaYfNTm.d.ts). Go-to-definition in an editor opens that file, so the name is the
-// first thing a user reads. This renames it to dist/shared.d.ts (and .d.cts) and rewrites the
-// imports of the files that point at it. The declarations must stay in one shared file: they hold
-// `unique symbol`s and classes, which would not match if each entry had its own copy.
+// 1. tsup writes every declaration as .d.cts (the CJS build), and what several entries share lands
+//    in chunks named after whichever module rollup saw first, with a hash (dist/zod-CVaYfNTm.d.cts).
+//    Go-to-definition in an editor opens that file, so the name is the first thing a user reads:
+//    the chunk the main entry imports becomes dist/shared.d.cts, any other loses its hash
+//    (dist/scripted.d.cts), and the imports that point at them are rewritten.
+// 2. Each entry's ESM declaration (dist/index.d.ts, for the `import` condition) re-exports its
+//    .d.cts: `export * from './index.cjs'`. The declarations then exist once, whichever way a
+//    consumer resolves them (nodenext ESM or CJS, bundler, node10 through `typesVersions`), so a
+//    value typed by one entry fits a parameter typed by another. (Two copies would not: the
+//    declarations hold classes with private fields and `unique symbol`s, which would differ.)
 import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
-const SHARED = 'shared';
 
-/** Every file below dist/, as paths relative to it. */
+/** Every file below dist/, as paths relative to it, with forward slashes. */
 function files(dir = dist) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory()
       ? files(path.join(dir, entry.name))
-      : [path.relative(dist, path.join(dir, entry.name))],
+      : [path.relative(dist, path.join(dir, entry.name)).split(path.sep).join('/')],
   );
 }
 
-const all = files();
-const declarations = all.filter((f) => /\.d\.c?ts$/.test(f));
-// rollup's chunk names: `<name>-<8 character hash>.d.ts`; entries have no hash.
-const chunks = declarations.filter((f) => /-[\w-]{8}\.d\.c?ts$/.test(path.basename(f)));
-
-for (const ext of ['.d.ts', '.d.cts']) {
-  // '.d.cts' does not end with '.d.ts', so each extension finds only its own files.
-  const found = chunks.filter((f) => f.endsWith(ext));
-  if (found.length === 0) continue;
-  if (found.length > 1 || path.dirname(found[0]) !== '.') {
-    console.error(
-      `dts-names: expected at most one shared declaration chunk in dist/, found ${found.join(', ')}; ` +
-        'give each a readable name in scripts/dts-names.mjs',
-    );
-    process.exit(1);
-  }
-  const chunk = found[0];
-  const target = `${SHARED}${ext}`;
-  if (all.includes(target)) {
-    console.error(`dts-names: dist/${target} exists already; choose another name in scripts/dts-names.mjs`);
-    process.exit(1);
-  }
-  renameSync(path.join(dist, chunk), path.join(dist, target));
-  // Imports name the chunk with its JavaScript extension: './zod-CVaYfNTm.js' or '.cjs'.
-  const stem = chunk.slice(0, -ext.length);
-  const pattern = new RegExp(`(['"])((?:\\./|\\.\\./)+)${stem.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}(\\.c?js)\\1`, 'g');
-  let rewritten = 0;
-  for (const file of declarations.filter((f) => f.endsWith(ext) && f !== chunk)) {
-    const full = path.join(dist, file);
-    const text = readFileSync(full, 'utf8');
-    const next = text.replace(pattern, (_m, quote, up, js) => {
-      rewritten++;
-      return `${quote}${up}${SHARED}${js}${quote}`;
-    });
-    if (next !== text) writeFileSync(full, next);
-  }
-  console.log(`dts-names: dist/${chunk} -> dist/${target} (${rewritten} imports rewritten)`);
+function fail(message) {
+  console.error(`dts-names: ${message}`);
+  process.exit(1);
 }
+
+const all = files();
+const declarations = all.filter((f) => f.endsWith('.d.cts'));
+if (all.some((f) => f.endsWith('.d.ts'))) fail('expected only .d.cts declarations from tsup; is `dts` on in the ESM build?');
+// rollup's chunk names: `<name>-<8 character hash>.d.cts`; entries have no hash.
+const isChunk = (f) => /-[\w-]{8}\.d\.cts$/.test(path.basename(f));
+const chunks = declarations.filter(isChunk);
+const entries = declarations.filter((f) => !isChunk(f));
+const main = readFileSync(path.join(dist, 'index.d.cts'), 'utf8');
+
+const renames = new Map();
+for (const chunk of chunks) {
+  if (path.dirname(chunk) !== '.') fail(`a declaration chunk outside dist/: ${chunk}`);
+  const stem = chunk.slice(0, -'.d.cts'.length);
+  const name = main.includes(`'./${stem}.cjs'`) ? 'shared' : stem.replace(/-[\w-]{8}$/, '');
+  if (all.includes(`${name}.d.cts`) || [...renames.values()].includes(name)) fail(`dist/${name}.d.cts exists already; name ${chunk} in scripts/dts-names.mjs`);
+  renames.set(stem, name);
+}
+
+let rewritten = 0;
+for (const file of declarations) {
+  const full = path.join(dist, file);
+  let text = readFileSync(full, 'utf8');
+  for (const [stem, name] of renames) {
+    // Imports name a chunk with its JavaScript extension: './zod-CVaYfNTm.cjs', '../zod-CVaYfNTm.cjs'.
+    const pattern = new RegExp(`(['"])((?:\\./|\\.\\./)+)${stem.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}\\.cjs\\1`, 'g');
+    text = text.replace(pattern, (_m, quote, up) => {
+      rewritten++;
+      return `${quote}${up}${name}.cjs${quote}`;
+    });
+  }
+  writeFileSync(full, text);
+}
+for (const [stem, name] of renames) renameSync(path.join(dist, `${stem}.d.cts`), path.join(dist, `${name}.d.cts`));
+for (const entry of entries) {
+  const base = path.basename(entry, '.d.cts');
+  writeFileSync(
+    path.join(dist, entry.replace(/\.d\.cts$/, '.d.ts')),
+    `// The ESM entry's types are its CJS declarations: one copy, whichever way they are resolved.\nexport * from './${base}.cjs';\n`,
+  );
+}
+console.log(
+  `dts-names: ${[...renames].map(([stem, name]) => `${stem}.d.cts -> ${name}.d.cts`).join(', ')} (${rewritten} imports rewritten); ` +
+    `${entries.length} ESM declarations re-export their .d.cts`,
+);

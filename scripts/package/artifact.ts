@@ -5,7 +5,7 @@
 // Both commands test the tarball, never src/: whatever `files`, `exports` or the build gets
 // wrong shows up here exactly as it would for a user.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,44 +21,15 @@ export const quietNpmEnv: NodeJS.ProcessEnv = {
   npm_config_audit: 'false',
 };
 
-/** Newest modification time (ms) of a file or of any file below a directory. */
-function newestMtime(p: string): number {
-  const stat = statSync(p);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(p)) newest = Math.max(newest, newestMtime(path.join(p, entry)));
-  return newest;
-}
-
 /**
- * Runs `npm run build` unless dist/ is newer than everything it is built from. A stale dist/
- * would make every later check test yesterday's code, so when in doubt, build.
+ * Builds dist/ unless it was built from exactly the current sources (scripts/build.mjs keeps a
+ * hash of every input of the build). A stale dist/ would make every later check test yesterday's
+ * code.
  */
-export function ensureBuilt(log: (line: string) => void = console.log): void {
-  const built = [
-    'dist/index.js',
-    'dist/index.cjs',
-    'dist/index.d.ts',
-    'dist/helpers/zod.js',
-    'dist/testing/index.js',
-    'dist/testing/index.d.ts',
-    'dist/testing/msw.d.ts',
-  ].map((f) => path.join(root, f));
-  const inputs = ['src', 'tsup.config.ts', 'package.json', 'tsconfig.json'].map((f) =>
-    path.join(root, f),
-  );
-  const oldestOutput = built.every(existsSync)
-    ? Math.min(...built.map((f) => statSync(f).mtimeMs))
-    : -1;
-  const newestInput = Math.max(...inputs.filter(existsSync).map(newestMtime));
-  if (oldestOutput > newestInput) {
-    log('dist/ is newer than src/: not rebuilding');
-    return;
-  }
-  log('building (npm run build) ...');
-  execFileSync('npm', ['run', '--silent', 'build'], {
+export function ensureBuilt(): void {
+  execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--if-stale'], {
     cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'inherit', 'inherit'],
     env: quietNpmEnv,
   });
 }
@@ -83,8 +54,9 @@ export function pack(): Packed {
   const dest = path.join(cacheDir, 'pack');
   rmSync(dest, { recursive: true, force: true });
   mkdirSync(dest, { recursive: true });
-  // --ignore-scripts: `prepare` would build again; ensureBuilt() has just made dist/ current.
-  const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dest], {
+  // With its scripts, as `npm publish` packs: `prepack` (a build only if dist/ is stale, then the
+  // install-time scripts taken out of package.json) and `postpack` (package.json put back).
+  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dest], {
     cwd: root,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],

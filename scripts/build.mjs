@@ -1,0 +1,102 @@
+// The build: `npm run build` (always), `npm install` in a clone (`prepare`: only when stale), and
+// every script that needs dist/ (`ensureBuilt()`: only when stale).
+//
+//   node scripts/build.mjs              empty dist/, tsup, scripts/dts-names.mjs, then stamp
+//   node scripts/build.mjs --if-stale   the same, unless dist/ was built from exactly these inputs
+//   node scripts/build.mjs --if-stale --link-bin
+//                                       `prepare`: also links node_modules/.bin/model-inference-sdk
+//
+// Why a stamp and not "is dist/ there": after `npm install` in a clone, the first
+// `npx model-inference-sdk` installed the clone into npm's npx cache as a link, and npm ran this
+// package's `prepare` again there: a silent full rebuild of what install had just built (about 80 s
+// on a slow machine). The stamp is a hash of every input of the build, so `--if-stale` skips that
+// in a few milliseconds and rebuilds whenever anything the build reads has changed. The bin link
+// lets `npx model-inference-sdk` in a clone find the command at once, as it finds a dependency's,
+// without the npx cache at all.
+//
+// Plain JavaScript with no dependencies: it runs before anything but npm is known to work.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, lstatSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const stampFile = path.join(root, '.cache', 'build-stamp');
+const BIN = 'model-inference-sdk';
+
+/** What the build reads. A change to any of these files makes dist/ stale. */
+const INPUTS = ['src', 'tsup.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/dts-names.mjs'];
+/** What the build must have written (package.json's entries, the bin). */
+const OUTPUTS = ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/cli.js', 'dist/testing/index.js', 'dist/helpers/zod.js', 'dist/otel/index.js'];
+
+function* walk(p) {
+  if (!existsSync(p)) return;
+  if (!lstatSync(p).isDirectory()) {
+    yield p;
+    return;
+  }
+  for (const name of readdirSync(p).sort()) yield* walk(path.join(p, name));
+}
+
+/** A hash of the inputs' paths and bytes. `scripts` of package.json are left out: `npm pack`
+ * takes out `prepare` for the tarball's manifest, and that changes nothing that is built. */
+export function fingerprint() {
+  const hash = createHash('sha256');
+  for (const input of INPUTS) {
+    for (const file of walk(path.join(root, input))) {
+      let bytes = readFileSync(file);
+      if (file === path.join(root, 'package.json')) {
+        const { scripts: _scripts, ...rest } = JSON.parse(bytes.toString('utf8'));
+        bytes = Buffer.from(JSON.stringify(rest));
+      }
+      hash.update(path.relative(root, file)).update('\0').update(bytes).update('\0');
+    }
+  }
+  return hash.digest('hex');
+}
+
+/** Whether dist/ holds a build of exactly the current inputs. */
+export function isFresh() {
+  if (!OUTPUTS.every((f) => existsSync(path.join(root, f)))) return false;
+  return existsSync(stampFile) && readFileSync(stampFile, 'utf8').trim() === fingerprint();
+}
+
+function run(command, args) {
+  // Output to stderr: `npm pack --json` runs this in `prepack`, and its stdout must stay JSON.
+  const result = spawnSync(command, args, { cwd: root, stdio: ['ignore', 2, 2] });
+  if (result.status !== 0) {
+    console.error(`build: ${command} ${args.join(' ')} failed`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+export function build() {
+  const inputs = fingerprint();
+  rmSync(path.join(root, 'dist'), { recursive: true, force: true });
+  rmSync(stampFile, { force: true });
+  run(process.execPath, [path.join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js')]);
+  run(process.execPath, [path.join(root, 'scripts', 'dts-names.mjs')]);
+  chmodSync(path.join(root, 'dist', 'cli.js'), 0o755);
+  mkdirSync(path.dirname(stampFile), { recursive: true });
+  writeFileSync(stampFile, `${inputs}\n`);
+}
+
+/** node_modules/.bin/model-inference-sdk → dist/cli.js, as npm links a dependency's bin. */
+function linkBin() {
+  const bin = path.join(root, 'node_modules', '.bin');
+  if (process.platform === 'win32' || !existsSync(bin)) return;
+  const link = path.join(bin, BIN);
+  rmSync(link, { force: true });
+  symlinkSync(path.relative(bin, path.join(root, 'dist', 'cli.js')), link);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  if (args.includes('--if-stale') && isFresh()) {
+    console.error('build: dist/ is current (built from these sources); not rebuilding');
+  } else {
+    build();
+  }
+  if (args.includes('--link-bin')) linkBin();
+}
