@@ -46,7 +46,7 @@ export function emitFieldsDoc(schemas: readonly Schema[], order: ReadonlySet<str
     '',
     '# Every field the SDK reads into shape',
     '',
-    'Generated from the extensions of [spec/openapi.yaml](../spec/openapi.yaml), like the normalizer',
+    'Generated from the extensions of the repository\'s `spec/openapi.yaml`, like the normalizer',
     'itself; [normalization.md](normalization.md) explains the rules. A field not listed is returned as',
     'the server sent it (and checked against its type); a `null` the type does not allow reads as absent.',
     '',

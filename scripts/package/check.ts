@@ -1,6 +1,7 @@
 // `npm run check:package`: the artifact users install, checked as they will get it.
 //
-//   1. build if dist/ is stale, `npm pack`, and check the tarball holds exactly what users need
+//   1. build if dist/ is stale, `npm pack`, and check the tarball holds exactly what users need, in
+//      at most 300 kB, with no script that would run at a user's install
 //   2. publint (strict) on the tarball
 //   3. @arethetypeswrong/cli on the tarball (node10, node16 CJS/ESM, bundler)
 //   4. every relative link in the packed Markdown (README, CHANGELOG, docs/) resolves inside the
@@ -10,20 +11,25 @@
 //   7. install the tarball into a temp dir and run a smoke there: ESM import and CJS require of
 //      the entries against the packed mock server (model-inference-sdk/otel with @opentelemetry/api, its
 //      optional peer, installed beside it), names as written in the source (`console.log` of an
-//      error says `APIError`), and tsc (nodenext, skipLibCheck off) on a consumer file
+//      error says `APIError`), tsc (nodenext, skipLibCheck off) on a consumer file and tsc (commonjs,
+//      node10) on the README's parse() and runTools() code, and the bin: `npx model-inference-sdk
+//      --version` and a chat against the packed mock server
 //
 // publint and attw are installed on demand in scripts/package/ (`npm run check:package` does it).
 // Every step runs even after a failure; exits 1 if any failed.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import ts from 'typescript';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { ensureBuilt, installTarball, pack, quietNpmEnv, root, type Packed } from './artifact';
 import { deadLinks } from './links';
+import type * as Testing from '../../src/testing/index';
 import { CEILINGS, TARGET_STREAMING_CHAT, measureSizes } from './size';
 
 /** A binary of this folder's tools (attw), else of the root (tsc). */
@@ -37,12 +43,17 @@ const ALLOWED = [
   /^README\.md$/,
   /^CHANGELOG\.md$/,
   /^LICENSE(\.md)?$/,
-  // The guides and the API description the README links to.
-  /^docs\/[\w-]+\.md$/,
-  /^spec\/openapi\.yaml$/,
-  // Entries, their types, and the ESM chunks tsup splits off for code loaded with import().
+  // The guides the README links to (not the contributors' architecture and performance pages).
+  /^docs\/(?!architecture\.md$|performance\.md$)[\w-]+\.md$/,
+  // Entries, their types, and the chunks they share (one graph per module format).
   /^dist\/(testing\/|helpers\/|otel\/)?[\w.-]+\.(js|cjs|d\.ts|d\.cts)$/,
 ];
+
+/** The packed tarball's ceiling (issue 21: it had doubled to 441 kB with the CLI's own copy of the core). */
+const MAX_PACKED_BYTES = 300_000;
+
+/** Scripts npm runs at an install (`prepare` for a git or folder install): none may be packed. */
+const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepublish', 'preprepare', 'prepare', 'postprepare'];
 
 const steps: { name: string; ok: boolean; ms: number }[] = [];
 
@@ -98,6 +109,15 @@ async function main(): Promise<number> {
       );
     if (pkg['sideEffects'] !== false)
       throw new Error('package.json should say "sideEffects": false');
+    if (packed.size > MAX_PACKED_BYTES)
+      throw new Error(`the tarball is ${packed.size} bytes packed, over the ${MAX_PACKED_BYTES} B ceiling: is some code in it twice?`);
+    console.log(`  ${packed.size} B packed, within the ${MAX_PACKED_BYTES} B ceiling`);
+    const inTarball = JSON.parse(execFileSync('tar', ['-xzOf', packed.tarball, 'package/package.json'], { encoding: 'utf8' })) as { scripts?: Record<string, string> };
+    const runAtInstall = INSTALL_SCRIPTS.filter((name) => inTarball.scripts?.[name] !== undefined);
+    if (runAtInstall.length > 0) throw new Error(`the packed package.json has scripts that run at a user's install: ${runAtInstall.join(', ')}`);
+    const here = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    if (here.scripts?.['prepare'] === undefined) throw new Error('package.json lost its `prepare` script after packing (postpack should put it back)');
+    console.log('  the packed package.json has no install-time script; the clone keeps `prepare`');
   });
   if (!packed) return report();
   const tarball = packed.tarball;
@@ -151,7 +171,7 @@ async function main(): Promise<number> {
     const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
     const development = readme.slice(readme.indexOf('## Development'));
     const undocumented = Object.keys(pkg.scripts ?? {}).filter(
-      (name) => name !== 'prepare' && !development.includes(name === 'test' ? '`npm test`' : `\`npm run ${name}\``),
+      (name) => !['prepare', 'prepack', 'postpack'].includes(name) && !development.includes(name === 'test' ? '`npm test`' : `\`npm run ${name}\``),
     );
     console.log(`  README.md, Development: ${Object.keys(pkg.scripts ?? {}).length - undocumented.length} of the scripts`);
     if (undocumented.length > 0) throw new Error(`README.md's Development section does not list: ${undocumented.join(', ')}`);
@@ -452,6 +472,104 @@ async function smoke(dir: string): Promise<void> {
     '  tsc (nodenext, skipLibCheck false) consumer.mts (ESM types) + consumer.cts (CJS types): ok',
   );
   goToDefinition(dir);
+  commonjsNode10(dir);
+  await packedBin(dir);
+}
+
+// The README's parse() and runTools() code, compiled as a project on the oldest settings users
+// still have: `module: commonjs` with `moduleResolution: node10`. There `types` and `typesVersions`
+// pick the declarations; when the main entry's and helpers/zod's were two copies, `parsed` was `{}`
+// (TS2339) and a zodFunction() tool was not a tool (TS2322).
+const NODE10_CONSUMER = `
+import * as z from 'zod';
+import { Client, type ChatCompletion } from 'model-inference-sdk';
+import { zodFunction, zodResponseFormat } from 'model-inference-sdk/helpers/zod';
+import { startMockServer } from 'model-inference-sdk/testing';
+
+declare function lookup(city: string): Promise<{ celsius: number }>;
+
+export async function readme(client: Client): Promise<[string, number, string | null]> {
+  const completion = await client.chat.completions.parse({
+    model: 'acme/chat-1',
+    messages: [{ role: 'user', content: 'Weather in Paris?' }],
+    response_format: zodResponseFormat(z.object({ city: z.string(), celsius: z.number() }), 'weather'),
+  });
+  const parsed = completion.choices[0]?.message.parsed; // { city: string; celsius: number } | null
+  const city: string = parsed?.city ?? '';
+  const celsius: number = parsed?.celsius ?? 0;
+  const plain: ChatCompletion = completion;
+
+  const runner = client.chat.completions.runTools({
+    model: 'acme/chat-1',
+    messages: [{ role: 'user', content: 'Is it warmer in Paris or Oslo?' }],
+    tools: [zodFunction({ name: 'get_weather', parameters: z.object({ city: z.string() }), function: ({ city }) => lookup(city) })],
+  });
+  void plain;
+  void startMockServer;
+  return [city, celsius, await runner.finalContent()];
+}
+`;
+
+function commonjsNode10(dir: string): void {
+  const project = path.join(dir, 'node10');
+  mkdirSync(project, { recursive: true });
+  writeFileSync(path.join(project, 'consumer.ts'), NODE10_CONSUMER);
+  writeFileSync(
+    path.join(project, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        module: 'commonjs',
+        moduleResolution: 'node10',
+        target: 'es2022',
+        lib: ['es2022', 'dom', 'dom.iterable'],
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        exactOptionalPropertyTypes: true,
+        skipLibCheck: false,
+        noEmit: true,
+        ignoreDeprecations: '5.0',
+        // As `tsc --init` writes it; zod's own CJS declarations need it.
+        esModuleInterop: true,
+        types: ['node'],
+        typeRoots: [path.join(root, 'node_modules/@types')],
+      },
+      files: ['consumer.ts'],
+    }),
+  );
+  execFileSync(bin('tsc', 'root'), ['-p', project], { cwd: project, stdio: 'inherit' });
+  console.log("  tsc (module commonjs, moduleResolution node10) on the README's parse() and runTools(): ok, parsed typed");
+}
+
+/** The bin, as a user runs it from their project: `npx model-inference-sdk …`. */
+async function packedBin(dir: string): Promise<void> {
+  const npx = (args: string[], input?: string) =>
+    execFileSync('npx', ['--no-install', 'model-inference-sdk', ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...quietNpmEnv, INFERENCE_API_KEY: '', INFERENCE_BASE_URL: '', NO_COLOR: '1' },
+      timeout: 60_000,
+      ...(input === undefined ? { stdio: ['ignore', 'pipe', 'pipe'] } : { input }),
+    });
+  const version = npx(['--version']).trim();
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
+  if (version !== `model-inference-sdk ${pkg.version}`) throw new Error(`npx model-inference-sdk --version printed ${JSON.stringify(version)}`);
+  console.log(`  npx model-inference-sdk --version: ${version}`);
+  // The packed mock server, started by the packed test kit; the CLI talks to it over loopback.
+  const testing = (await import(pathToFileURL(path.join(dir, 'node_modules/model-inference-sdk/dist/testing/index.js')).href)) as typeof Testing;
+  const server = await testing.startMockServer();
+  try {
+    // Asynchronously: the server answers from this process's event loop.
+    const { stdout: reply } = await promisify(execFile)('npx', ['--no-install', 'model-inference-sdk', 'chat', '-m', 'mock/echo', '--base-url', server.url, 'Hello from the tarball'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...quietNpmEnv, INFERENCE_API_KEY: server.apiKey, INFERENCE_BASE_URL: '', NO_COLOR: '1' },
+      timeout: 60_000,
+    });
+    if (!reply.includes('Hello from the tarball')) throw new Error(`npx model-inference-sdk chat against the packed mock server printed ${JSON.stringify(reply)}`);
+    console.log(`  npx model-inference-sdk chat against the packed mock server: ${JSON.stringify(reply.trim().slice(0, 80))}`);
+  } finally {
+    await server.close();
+  }
 }
 
 /**
