@@ -7,7 +7,7 @@
  * - tool-call fragments, by `index`: the first id, type and name, the arguments joined, vendor
  *   extras kept (Gemini's `extra_content` must be sent back as it came);
  * - the last finish reason a choice was given, and the last usage (a trailing usage-only chunk
- *   with `choices: []` included);
+ *   with `choices: []` included), except that a usage of zeros never replaces a real one;
  * - the raw reasoning field when the server used `reasoning_content` (DeepSeek wants it back).
  * The result goes through the same normalizer as a non-streamed completion.
  */
@@ -95,7 +95,9 @@ export class ChatCompletionAccumulator {
     if (!this.#model && chunk.model) this.#model = chunk.model;
     if (chunk.system_fingerprint != null) this.#systemFingerprint = chunk.system_fingerprint;
     if (chunk.service_tier != null) this.#serviceTier = chunk.service_tier;
-    if (chunk.usage != null) this.#usage = chunk.usage;
+    // A gateway may send zero usage on every chunk, then a trailing chunk (no `id`) with zero
+    // usage again, after the real one: an empty usage never replaces one already seen.
+    if (chunk.usage != null && (this.#usage === null || !isEmptyUsage(chunk.usage))) this.#usage = chunk.usage;
 
     for (const choice of chunk.choices) {
       const state = this.#choice(choice.index);
@@ -157,6 +159,11 @@ export class ChatCompletionAccumulator {
     }
     return state;
   }
+}
+
+/** Zero tokens all round: what a gateway sends when it has no usage to report. */
+function isEmptyUsage(usage: CompletionUsage): boolean {
+  return usage.prompt_tokens === 0 && usage.completion_tokens === 0 && usage.total_tokens === 0;
 }
 
 function addToolCall(state: ChoiceState, fragment: ChatCompletionChunkToolCall): void {

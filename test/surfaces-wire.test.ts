@@ -1,0 +1,164 @@
+/**
+ * Issue 22, items 5, 6 and 8: what real servers and gateways do on the wire, through the public
+ * API against real loopback servers. Debug logging never changes an outcome (10 MB bodies); no
+ * member or key of a body rewrites it around the checks; a stream lets go of its connection at
+ * `[DONE]`; an HTML page on a stream is a typed error; a gateway's error keeps its message; an
+ * empty trailing usage does not overwrite the real one; no reasoning text is lost.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  APIConnectionError,
+  AuthenticationError,
+  Client,
+  type ClientOptions,
+  InferenceError,
+  InternalServerError,
+  ResponseValidationError,
+  type ChatCompletionMessageParam,
+} from '../src/index';
+import { useFaultServers } from './support/fault-server';
+import { spyLogger } from './support/secrets';
+import { outcome, within } from './support/settle';
+
+const KEY = 'sk-wire-SECRET-0123456789abcdef';
+const messages = [{ role: 'user' as const, content: 'hi' }];
+const client = (baseURL: string, options: ClientOptions = {}) => new Client({ apiKey: KEY, baseURL, logLevel: 'off', ...options });
+const sse = (...events: unknown[]) => events.map((e) => `data: ${typeof e === 'string' ? e : JSON.stringify(e)}\n\n`).join('');
+const chunk = (delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}) => ({
+  id: 'chatcmpl-1',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [{ index: 0, delta, finish_reason: finish }],
+  ...extra,
+});
+const completion = (message: Record<string, unknown>) => ({
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  created: 1,
+  model: 'm',
+  choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: 'stop' }],
+  usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+});
+
+const { faultServer } = useFaultServers();
+
+describe('streams and the wire', () => {
+  it('[DONE] closes the connection at once, though the server keeps it open', async () => {
+    const server = await faultServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      // [DONE], then nothing: the connection stays open until the client lets go of it.
+      res.write(sse(chunk({ role: 'assistant', content: 'hel' }), chunk({ content: 'lo' }, 'stop'), '[DONE]'));
+    });
+    const stream = await client(server.url).chat.completions.create({ model: 'm', messages, stream: true });
+    let text = '';
+    for await (const c of stream) text += c.choices[0]?.delta.content ?? '';
+    expect(text).toBe('hello');
+    // The server sees its response closed: the client cancelled the body at [DONE].
+    expect(await within(server.requests[0]!.closed, 5_000)).not.toBe('pending');
+  });
+
+  it('an in-band error event closes the connection too, though the server keeps it open', async () => {
+    const server = await faultServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(sse(chunk({ role: 'assistant', content: 'a' }), { error: { message: 'upstream failed', code: 502 } }));
+    });
+    const stream = await client(server.url).chat.completions.create({ model: 'm', messages, stream: true });
+    const error = await outcome(async () => {
+      for await (const _ of stream);
+    });
+    expect(error).toBeInstanceOf(InferenceError);
+    expect((error as Error).message).toContain('upstream failed');
+    expect(await within(server.requests[0]!.closed, 5_000)).not.toBe('pending');
+  });
+
+  it('a 200 HTML page on a stream: a ResponseValidationError naming the type and the page, not retried', async () => {
+    const page = '<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body>Please sign in to continue.</body></html>';
+    const server = await faultServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(page);
+    });
+    const error = await outcome(() => client(server.url, { maxRetries: 2 }).chat.completions.create({ model: 'm', messages, stream: true }));
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    const message = (error as Error).message;
+    expect(message).toContain('text/html; charset=utf-8');
+    expect(message).toContain('<!DOCTYPE html>'); // the start of the body
+    expect(message).not.toMatch(/finish_reason/);
+    expect((error as ResponseValidationError).raw).toBe(page);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a huge HTML page on a stream is cut, not buffered whole', async () => {
+    const server = await faultServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<html>${'x'.repeat(1_000_000)}</html>`);
+    });
+    const error = await outcome(() => client(server.url).chat.completions.create({ model: 'm', messages, stream: true }));
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(((error as ResponseValidationError).raw as string).length).toBeLessThan(70_000);
+  });
+
+  it("a gateway's error body keeps its message: `message`, not the reason phrase in `error`", async () => {
+    const body = { error: 'Internal Server Error', message: 'OpenAI API Error (401): Incorrect API key provided', requestId: 'gw-1' };
+    const server = await faultServer((req, res) => {
+      res.writeHead(req.url?.includes('models') ? 401 : 500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    });
+    const error = await outcome(() => client(server.url, { maxRetries: 0 }).chat.completions.create({ model: 'm', messages }));
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect((error as Error).message).toBe('500 POST /v1/chat/completions: OpenAI API Error (401): Incorrect API key provided');
+    expect((error as InternalServerError).error).toEqual(body); // the body as sent
+    const auth = await outcome(() => client(server.url, { maxRetries: 0 }).models.list());
+    expect(auth).toBeInstanceOf(AuthenticationError);
+    expect((auth as Error).message).toContain('OpenAI API Error (401)');
+    // The same body as an in-band stream event.
+    const streaming = await faultServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(sse(body));
+    });
+    const inBand = await outcome(() => client(streaming.url, { maxRetries: 0 }).chat.completions.create({ model: 'm', messages, stream: true }));
+    expect((inBand as Error).message).toContain('OpenAI API Error (401): Incorrect API key provided');
+  });
+
+  it('an error string without a message is still the message (xAI)', async () => {
+    const server = await faultServer((_req, res) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ code: 'invalid-argument', error: 'Incorrect API key provided' }));
+    });
+    const error = await outcome(() => client(server.url).chat.completions.create({ model: 'm', messages }));
+    expect((error as Error).message).toBe('400 POST /v1/chat/completions: Incorrect API key provided');
+  });
+
+  it('real usage survives an empty trailing chunk (no id, zero usage) in finalChatCompletion()', async () => {
+    const zero = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+    const real = { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 };
+    const server = await faultServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(
+        sse(
+          chunk({ role: 'assistant', content: 'hi' }, null, { usage: zero }),
+          chunk({ content: '!' }, 'stop', { usage: real }),
+          { object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: zero },
+          '[DONE]',
+        ),
+      );
+    });
+    const stream = await client(server.url).chat.completions.create({ model: 'm', messages, stream: true });
+    const final = await stream.finalChatCompletion();
+    expect(final.usage).toMatchObject(real);
+    expect(final.id).toBe('chatcmpl-1');
+    expect(final.choices[0]?.message.content).toBe('hi!');
+  });
+
+  it('a stream whose only usage is zero keeps it', async () => {
+    const zero = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+    const server = await faultServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(sse(chunk({ content: 'hi' }, 'stop', { usage: zero }), '[DONE]'));
+    });
+    const stream = await client(server.url).chat.completions.create({ model: 'm', messages, stream: true });
+    expect((await stream.finalChatCompletion()).usage).toMatchObject(zero);
+  });
+});
