@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   APIConnectionError,
   AuthenticationError,
@@ -162,3 +162,85 @@ describe('streams and the wire', () => {
     expect((await stream.finalChatCompletion()).usage).toMatchObject(zero);
   });
 });
+
+describe('debug logging never changes an outcome (INFERENCE_LOG=debug, 10 MB bodies)', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  const TEN_MB = 10 * 1024 * 1024;
+  // A base64 image of 10 MB, with the key planted across the place where a log line is cut
+  // (2,000 characters): it starts 16 characters before.
+  const head = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,' } }] }] });
+  const image = `data:image/png;base64,${'A'.repeat(2_000 - 16 - (head.length - '"}}]}]}'.length))}${KEY}${'B'.repeat(TEN_MB)}`;
+  const big = 'x'.repeat(TEN_MB);
+
+  /** How a call ends and what the server saw: with logging as the environment says. */
+  async function run(scenario: 'request' | 'response' | 'error', logger?: ReturnType<typeof spyLogger>) {
+    const server = await faultServer((_req, res) => {
+      if (scenario === 'error') {
+        res.writeHead(500, { 'content-type': 'text/plain', 'retry-after-ms': '0' });
+        return void res.end(big);
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(completion({ content: scenario === 'response' ? big : 'a picture' })));
+    });
+    // No logLevel here: INFERENCE_LOG decides, as it does for a user.
+    const c = new Client({ apiKey: KEY, baseURL: server.url, maxRetries: 2, ...(logger ? { logger } : {}) });
+    const content: ChatCompletionMessageParam['content'] = scenario === 'request' ? [{ type: 'image_url', image_url: { url: image } }] : 'hi';
+    const result = await outcome(() => c.chat.completions.create({ model: 'm', messages: [{ role: 'user', content }] }));
+    const summary =
+      result instanceof Error
+        ? { error: result.constructor.name, status: (result as { status?: unknown }).status }
+        : { content: (result as { choices: { message: { content: string } }[] }).choices[0]!.message.content.length };
+    return { summary, attempts: server.requests.length };
+  }
+
+  for (const scenario of ['request', 'response', 'error'] as const) {
+    it(`a 10 MB ${scenario === 'error' ? 'error body' : scenario}: the same outcome and attempts as without logging, lines cut, no key`, async () => {
+      vi.stubEnv('INFERENCE_LOG', 'off');
+      const quiet = await run(scenario);
+      vi.stubEnv('INFERENCE_LOG', 'debug');
+      const logger = spyLogger();
+      const logged = await run(scenario, logger);
+      expect(logged).toEqual(quiet);
+      expect(quiet.summary).toEqual(scenario === 'error' ? { error: 'InternalServerError', status: 500 } : { content: scenario === 'response' ? TEN_MB : 'a picture'.length });
+      expect(quiet.attempts).toBe(scenario === 'error' ? 3 : 1);
+      expect(logger.lines.length).toBeGreaterThan(0);
+      for (const line of logger.lines) expect(line.text.length).toBeLessThan(5_000);
+      const text = logger.text();
+      expect(text).toMatch(/characters in all/);
+      expect(text).not.toContain(KEY);
+      // No piece of the key either, at the cut or anywhere.
+      expect(text).not.toContain(KEY.slice(0, 12));
+    }, 60_000);
+  }
+
+  it('a logger that throws loses its lines, not the call', async () => {
+    vi.stubEnv('INFERENCE_LOG', 'debug');
+    const server = await faultServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(completion({ content: 'fine' })));
+    });
+    const fail = () => {
+      throw new Error('transport closed');
+    };
+    const c = new Client({ apiKey: KEY, baseURL: server.url, logger: { debug: fail, info: fail, warn: fail, error: fail } });
+    const result = await c.chat.completions.create({ model: 'm', messages });
+    expect(result.choices[0]?.message.content).toBe('fine');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a credential field cut off at the end of a logged body is masked too', async () => {
+    vi.stubEnv('INFERENCE_LOG', 'debug');
+    const server = await faultServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(completion({ content: 'fine' })));
+    });
+    const logger = spyLogger();
+    const token = `tok-${'z'.repeat(5_000)}`;
+    await new Client({ apiKey: KEY, baseURL: server.url, logger }).chat.completions.create({ model: 'm', messages }, { extraBody: { access_token: token } });
+    expect(logger.text()).not.toContain('tok-zzz');
+  });
+});
+
