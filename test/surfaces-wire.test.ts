@@ -244,3 +244,91 @@ describe('debug logging never changes an outcome (INFERENCE_LOG=debug, 10 MB bod
   });
 });
 
+describe('no member or key rewrites a body around the checks', () => {
+  /** A server that records what it is sent and answers a plain completion. */
+  async function recorder() {
+    return faultServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(completion({ content: 'ok' })));
+    });
+  }
+  const rewrite = () => ({ model: 'm', messages, stream: true });
+  const hazards: [string, () => object, RegExp][] = [
+    ['a toJSON method', () => ({ toJSON: rewrite }), /`toJSON` method, which would replace the body/],
+    ['a __proto__ key (from JSON.parse)', () => JSON.parse('{"__proto__":{"stream":true}}') as object, /`__proto__` key/],
+    ['a constructor key', () => ({ constructor: { prototype: { stream: true } } }), /`constructor` key/],
+  ];
+
+  it.each(hazards)('extraBody with %s: an InferenceError at the call site, nothing sent', async (_name, fields, message) => {
+    const server = await recorder();
+    const c = client(server.url);
+    const calls = [
+      () => c.chat.completions.create({ model: 'm', messages }, { extraBody: fields() }),
+      () => c.chat.completions.create({ model: 'm', messages, stream: true }, { extraBody: fields() }),
+      () => c.completions.create({ model: 'm', prompt: 'hi' }, { extraBody: fields() }),
+      () => c.chat.completions.stream({ model: 'm', messages }, { extraBody: fields() }),
+    ];
+    for (const call of calls) {
+      const error = await outcome(call);
+      expect(error).toBeInstanceOf(InferenceError);
+      expect((error as Error).message).toMatch(/`extraBody` has/);
+      expect((error as Error).message).toMatch(message);
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it.each(hazards)('defaultBody with %s: an InferenceError when the client is made', async (_name, fields, message) => {
+    const server = await recorder();
+    expect(() => client(server.url, { defaultBody: fields() })).toThrow(InferenceError);
+    expect(() => client(server.url, { defaultBody: fields() })).toThrow(message);
+    expect(() => client(server.url).withOptions({ defaultBody: fields() })).toThrow(/`defaultBody` has/);
+  });
+
+  it.each(hazards)('the body itself with %s: an InferenceError at the call site, nothing sent', async (_name, fields, message) => {
+    const server = await recorder();
+    const chat = Object.assign(fields(), { model: 'm', messages });
+    const error = await outcome(() => client(server.url).chat.completions.create(chat as never));
+    expect(error).toBeInstanceOf(InferenceError);
+    expect((error as Error).message).toMatch(/chat\.completions\.create\(body\): the body has/);
+    expect((error as Error).message).toMatch(message);
+    const legacy = Object.assign(fields(), { model: 'm', prompt: 'hi' });
+    expect(await outcome(() => client(server.url).completions.create(legacy as never))).toBeInstanceOf(InferenceError);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('a toJSON inherited by a class-instance body is refused too', async () => {
+    const server = await recorder();
+    class Body {
+      model = 'm';
+      messages = messages;
+      toJSON() {
+        return rewrite();
+      }
+    }
+    expect(await outcome(() => client(server.url).chat.completions.create(new Body() as never))).toBeInstanceOf(InferenceError);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('a `stream` getter is read once: what is sent and how the response is read agree', async () => {
+    const server = await recorder();
+    let reads = 0;
+    const body = {
+      model: 'm',
+      messages,
+      get stream() {
+        return reads++ > 0; // false the first time, true after
+      },
+    };
+    const result = await client(server.url).chat.completions.create(body as never);
+    expect((result as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe('ok');
+    expect(JSON.parse(server.requests[0]!.body)).toMatchObject({ stream: false });
+    expect(reads).toBe(1);
+  });
+
+  it('nested values are the server\'s to read: a Date (toJSON) inside extraBody is sent as its JSON', async () => {
+    const server = await recorder();
+    await client(server.url).chat.completions.create({ model: 'm', messages }, { extraBody: { metadata: { since: new Date(0) } } });
+    expect(JSON.parse(server.requests[0]!.body)).toMatchObject({ metadata: { since: '1970-01-01T00:00:00.000Z' } });
+  });
+});
+

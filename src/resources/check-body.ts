@@ -1,4 +1,5 @@
 import { InferenceError } from '../errors';
+import { bodyHazard } from '../options-check';
 
 /**
  * The checks worth doing before a request: the ones whose failure would otherwise come back as
@@ -8,6 +9,8 @@ export function checkBody(body: unknown, method: string, required: 'messages' | 
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new InferenceError(`${method}(body): body must be an object like { model, ${required} }.`);
   }
+  const hazard = bodyHazard(body);
+  if (hazard) throw new InferenceError(`${method}(body): the body has ${hazard}.`);
   const { model } = body as { model?: unknown };
   if (typeof model !== 'string' || model === '') {
     throw new InferenceError(`${method}(body): \`model\` must be a non-empty string such as "vendor/model".`);
