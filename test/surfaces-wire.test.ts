@@ -309,20 +309,24 @@ describe('no member or key rewrites a body around the checks', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('a `stream` getter is read once: what is sent and how the response is read agree', async () => {
+  it('a `stream` that is a getter, hidden or inherited: an InferenceError at the call site, nothing sent', async () => {
     const server = await recorder();
     let reads = 0;
-    const body = {
+    const getter = {
       model: 'm',
       messages,
       get stream() {
-        return reads++ > 0; // false the first time, true after
+        return reads++ > 0; // false when serialized, true when the SDK decides how to read
       },
     };
-    const result = await client(server.url).chat.completions.create(body as never);
-    expect((result as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe('ok');
-    expect(JSON.parse(server.requests[0]!.body)).toMatchObject({ stream: false });
-    expect(reads).toBe(1);
+    const hidden = Object.defineProperty({ model: 'm', messages }, 'stream', { value: true, enumerable: false });
+    const inherited = Object.assign(Object.create({ stream: true }) as object, { model: 'm', messages });
+    for (const body of [getter, hidden, inherited]) {
+      const error = await outcome(() => client(server.url).chat.completions.create(body as never));
+      expect(error).toBeInstanceOf(InferenceError);
+      expect((error as Error).message).toMatch(/`stream` must be a plain field of the body/);
+    }
+    expect(server.requests).toHaveLength(0);
   });
 
   it('nested values are the server\'s to read: a Date (toJSON) inside extraBody is sent as its JSON', async () => {

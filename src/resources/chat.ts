@@ -84,11 +84,10 @@ export class ChatCompletionsResource {
     const sent = withExtraBody(body, ctx.options.defaultBody, options?.extraBody, 'chat.completions.create');
     // Serialised here, so that a body JSON cannot carry (a BigInt, a cycle) throws at the call site.
     // A reply's message pushed back goes without the fields the SDK added (sent-messages.ts).
-    const messages = sentMessages(sent.messages);
-    const json = serializeBody(messages === sent.messages ? sent : { ...sent, messages }, 'chat.completions.create(body)');
+    const messages = sentMessages(body.messages);
+    const json = serializeBody(messages === body.messages ? sent : { ...sent, messages }, 'chat.completions.create(body)');
     const spec = { method: 'POST', path: '/chat/completions', body: sent, json, options, before: ctx.preflight && ((wait: Wait) => ctx.preflight!(sent, wait)) } as const;
-    // The copy decides, as it is what was serialized (a getter on the body is read once).
-    if (sent.stream === true) {
+    if (body.stream === true) {
       return streamCall<ChatCompletionChunk, ChatCompletionStream>(
         this.#ctx,
         spec,

@@ -11,6 +11,13 @@ export function checkBody(body: unknown, method: string, required: 'messages' | 
   }
   const hazard = bodyHazard(body);
   if (hazard) throw new InferenceError(`${method}(body): the body has ${hazard}.`);
+  // `stream` decides how the response is read, and what is sent is what JSON.stringify sees: an
+  // own, enumerable, plain value. A getter could answer differently each time it is read; an
+  // inherited or hidden `stream` is read by the SDK but not sent.
+  const stream = Object.getOwnPropertyDescriptor(body, 'stream');
+  if (stream ? !('value' in stream) || !stream.enumerable : 'stream' in body) {
+    throw new InferenceError(`${method}(body): \`stream\` must be a plain field of the body (true, false or absent), not a getter, hidden or inherited.`);
+  }
   const { model } = body as { model?: unknown };
   if (typeof model !== 'string' || model === '') {
     throw new InferenceError(`${method}(body): \`model\` must be a non-empty string such as "vendor/model".`);

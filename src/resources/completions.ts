@@ -67,8 +67,7 @@ export class Completions {
     const sent = withExtraBody(body, ctx.options.defaultBody, options?.extraBody, 'completions.create');
     const json = serializeBody(sent, 'completions.create(body)');
     const spec = { method: 'POST', path: '/completions', body: sent, json, options, before: ctx.preflight && ((wait: Wait) => ctx.preflight!(sent, wait)) } as const;
-    // The copy decides, as it is what was serialized (a getter on the body is read once).
-    if (sent.stream === true) {
+    if (body.stream === true) {
       // Each event of a legacy stream is a Completion carrying a text fragment.
       return streamCall(this.#ctx, spec, eventsOf(normalizeCompletion), (source, controller) => new Stream(source, controller));
     }

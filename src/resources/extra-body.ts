@@ -12,12 +12,9 @@ type Fields = object;
  * the shapes). A default gives way to a field the call sets. A field in both the body and
  * `extraBody` is refused rather than silently overwritten: which of the two was meant cannot be
  * known. The caller's objects are not changed. Pre-flight checks and hooks see this body, as sent.
- *
- * Always a copy, of data properties only: a getter (`get stream()`) is read once here, so that
- * what is serialized and what decides how the response is read (`stream`) are the same value.
  */
 export function withExtraBody<B extends object>(body: B, defaults: Fields | undefined, extra: Fields | undefined, method: string): B {
-  if (extra === undefined && defaults === undefined) return { ...body };
+  if (extra === undefined && defaults === undefined) return body;
   if (extra !== undefined) {
     for (const key of Object.keys(extra)) {
       // A `null` in the body means "the server's default" (as in the official client), so a
