@@ -21,6 +21,7 @@ import {
 import { useFaultServers } from './support/fault-server';
 import { spyLogger } from './support/secrets';
 import { outcome, within } from './support/settle';
+import { CORPUS, corpusPresent } from './support/corpus';
 
 const KEY = 'sk-wire-SECRET-0123456789abcdef';
 const messages = [{ role: 'user' as const, content: 'hi' }];
@@ -333,6 +334,97 @@ describe('no member or key rewrites a body around the checks', () => {
     const server = await recorder();
     await client(server.url).chat.completions.create({ model: 'm', messages }, { extraBody: { metadata: { since: new Date(0) } } });
     expect(JSON.parse(server.requests[0]!.body)).toMatchObject({ metadata: { since: '1970-01-01T00:00:00.000Z' } });
+  });
+});
+
+describe('no reasoning text is lost: a reply with both `reasoning` and `reasoning_content`', () => {
+  const english = 'The user wants 2+2. That is 4.';
+  const other = 'Let me double-check: two plus two is four.';
+
+  /** A server answering each request with the next body (a completion or an SSE text), recording what it is sent. */
+  async function replying(...answers: (object | string)[]) {
+    let i = 0;
+    return faultServer((_req, res) => {
+      const answer = answers[Math.min(i++, answers.length - 1)]!;
+      res.writeHead(200, { 'content-type': typeof answer === 'string' ? 'text/event-stream' : 'application/json' });
+      res.end(typeof answer === 'string' ? answer : JSON.stringify(answer));
+    });
+  }
+  const assistantSent = (body: string) => (JSON.parse(body) as { messages: Record<string, unknown>[] }).messages.find((m) => m.role === 'assistant');
+
+  it('a completion: `reasoning` by its rule (reasoning_content first), the other text in `reasoning_raw`; sent back as the server sent it', async () => {
+    const server = await replying(completion({ content: '4', reasoning: english, reasoning_content: other }), completion({ content: 'ok' }));
+    const c = client(server.url);
+    const first = await c.chat.completions.create({ model: 'm', messages });
+    const message = first.choices[0]!.message;
+    expect(message.reasoning).toBe(other);
+    expect(message.reasoning_raw).toBe(english);
+    expect(JSON.stringify(message)).toContain(english);
+    const history: ChatCompletionMessageParam[] = [...messages, message, { role: 'user', content: 'and 3+3?' }];
+    await c.chat.completions.create({ model: 'm', messages: history });
+    expect(assistantSent(server.requests[1]!.body)).toEqual({ role: 'assistant', content: '4', reasoning: english, reasoning_content: other });
+    expect(message.reasoning_raw).toBe(english); // the caller's message is not changed
+  });
+
+  it('a stream: each text joined in its own field of finalChatCompletion(); sent back as the server sent it', async () => {
+    const body = sse(
+      chunk({ role: 'assistant', reasoning: 'The user ', reasoning_content: 'Let me ' }),
+      chunk({ reasoning: 'wants 2+2. That is 4.', reasoning_content: 'double-check: two plus two is four.' }),
+      chunk({ content: '4' }, 'stop'),
+      '[DONE]',
+    );
+    const server = await replying(body, completion({ content: 'ok' }));
+    const c = client(server.url);
+    const stream = await c.chat.completions.create({ model: 'm', messages, stream: true });
+    const deltas: { reasoning?: string; reasoning_raw?: string }[] = [];
+    for await (const ch of stream) if (ch.choices[0]) deltas.push(ch.choices[0].delta);
+    expect(deltas[0]).toMatchObject({ reasoning: 'Let me ', reasoning_raw: 'The user ' });
+    const message = (await stream.finalChatCompletion()).choices[0]!.message;
+    expect(message.reasoning).toBe(other);
+    expect(message.reasoning_raw).toBe(english);
+    await c.chat.completions.create({ model: 'm', messages: [...messages, message] });
+    expect(assistantSent(server.requests[1]!.body)).toEqual({ role: 'assistant', content: '4', reasoning: english, reasoning_content: other });
+  });
+
+  it('the same text in both fields is kept once, and goes back as `reasoning_content`', async () => {
+    const server = await replying(completion({ content: '4', reasoning: english, reasoning_content: english }), completion({ content: 'ok' }));
+    const c = client(server.url);
+    const message = (await c.chat.completions.create({ model: 'm', messages })).choices[0]!.message;
+    expect(message.reasoning).toBe(english);
+    expect(message).not.toHaveProperty('reasoning_raw');
+    await c.chat.completions.create({ model: 'm', messages: [...messages, message] });
+    expect(assistantSent(server.requests[1]!.body)).toEqual({ role: 'assistant', content: '4', reasoning_content: english });
+  });
+
+  it('one field only: nothing added; `reasoning_content` goes back without the derived `reasoning`, a sent `reasoning` goes back as it came', async () => {
+    const server = await replying(completion({ content: '4', reasoning_content: other }), completion({ content: '4', reasoning: english }), completion({ content: 'ok' }));
+    const c = client(server.url);
+    const deepseek = (await c.chat.completions.create({ model: 'm', messages })).choices[0]!.message;
+    const groq = (await c.chat.completions.create({ model: 'm', messages })).choices[0]!.message;
+    expect(deepseek).not.toHaveProperty('reasoning_raw');
+    expect(groq).not.toHaveProperty('reasoning_raw');
+    expect([deepseek.reasoning, groq.reasoning]).toEqual([other, english]);
+    await c.chat.completions.create({ model: 'm', messages: [...messages, deepseek, { role: 'user', content: 'again' }, groq] });
+    const sent = (JSON.parse(server.requests[2]!.body) as { messages: Record<string, unknown>[] }).messages.filter((m) => m.role === 'assistant');
+    expect(sent).toEqual([
+      { role: 'assistant', content: '4', reasoning_content: other },
+      { role: 'assistant', content: '4', reasoning: english },
+    ]);
+  });
+
+  const capture = join(CORPUS, 'deepseek/chat-reasoning-content.json');
+  it.skipIf(!corpusPresent || !existsSync(capture))('a real DeepSeek reply (corpus) with a gateway\'s `reasoning` beside its `reasoning_content`', async () => {
+    const body = JSON.parse(readFileSync(capture, 'utf8')) as { choices: { message: Record<string, unknown> }[] };
+    const original = body.choices[0]!.message['reasoning_content'] as string;
+    body.choices[0]!.message['reasoning'] = english;
+    const server = await replying(body, completion({ content: 'ok' }));
+    const c = client(server.url);
+    const message = (await c.chat.completions.create({ model: 'deepseek-v4-flash', messages })).choices[0]!.message;
+    expect(message.reasoning).toBe(original);
+    expect(message.reasoning_raw).toBe(english);
+    await c.chat.completions.create({ model: 'deepseek-v4-flash', messages: [...messages, message] });
+    expect(assistantSent(server.requests[1]!.body)).toMatchObject({ reasoning: english, reasoning_content: original });
+    expect(assistantSent(server.requests[1]!.body)).not.toHaveProperty('reasoning_raw');
   });
 });
 
