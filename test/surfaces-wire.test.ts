@@ -9,7 +9,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  APIConnectionError,
   AuthenticationError,
   Client,
   type ClientOptions,

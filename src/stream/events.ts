@@ -1,6 +1,7 @@
 /**
  * A streamed response's events → items, with the policy real servers need: `[DONE]` ends the
- * stream; `data: null` and empty data are skipped; an `event: error`, an `error:` field
+ * stream and lets go of the connection (some servers keep it open); a JSON body or an HTML page
+ * where events were asked for is a typed error; `data: null` and empty data are skipped; an `event: error`, an `error:` field
  * (llama.cpp) or an `{"error": …}` event becomes an `APIError`; a stream cut off before any
  * `finish_reason` and without `[DONE]` is an error, never a silent success, and so is a stream
  * with no chunk at all; a stream without events (keep-alive comments only) ends after its idle
