@@ -5,8 +5,13 @@
  * id, headers, body), redirects, and the end of a stream. Retries are logged at `info` by the
  * request path itself.
  *
+ * Logging never changes how a call ends: every line is bounded (a 10 MB image in a request, a
+ * 10 MB answer, are cut before anything scans them), and a line that cannot be written (a logger
+ * that throws) is dropped rather than failing the request.
+ *
  * Loaded with `import()` only when debug logging is on, so that nobody else ships or parses it.
  */
+import { preview } from './error-body';
 import type { Log } from './log';
 import { isCredentialName, MASK, maskText } from './mask';
 
@@ -29,25 +34,36 @@ export function trace(log: Log, method: string, url: string): Trace {
   const body = (text: string) => maskBody(text, log.secrets);
   return {
     request(attempt, attempts, headers, text) {
-      log.debug(`→ ${where} (attempt ${attempt} of ${attempts})`, { headers: redactHeaders(headers), ...(text === undefined ? {} : { body: body(text) }) });
+      safely(() => log.debug(`→ ${where} (attempt ${attempt} of ${attempts})`, { headers: redactHeaders(headers), ...(text === undefined ? {} : { body: body(text) }) }));
     },
     response(response, started) {
       const id = response.headers.get('x-request-id');
-      log.debug(`← ${response.status} ${where} in ${Date.now() - started} ms${id ? ` (request id ${id})` : ''}`, { headers: redactHeaders(response.headers) });
+      safely(() => log.debug(`← ${response.status} ${where} in ${Date.now() - started} ms${id ? ` (request id ${id})` : ''}`, { headers: redactHeaders(response.headers) }));
     },
     body(status, bytes, text) {
-      log.debug(`${status} ${where} body (${bytes} bytes):`, body(text));
+      safely(() => log.debug(`${status} ${where} body (${bytes} bytes):`, body(text)));
     },
     errorBody(status, value) {
-      log.debug(`${status} ${where} error body:`, typeof value === 'string' ? body(value) : value);
+      // A parsed error body as bounded text too (`preview` stops early and goes no deeper than
+      // 32 levels: a body nested as deep as JSON.parse allows would overflow JSON.stringify).
+      safely(() => log.debug(`${status} ${where} error body:`, body(typeof value === 'string' ? value : preview(value, MAX_BODY + 1))));
     },
     redirect(status, from, next, to) {
-      log.debug(`${status} redirect: ${method} ${maskQuery(from)} → ${next} ${maskQuery(to)}`);
+      safely(() => log.debug(`${status} redirect: ${method} ${maskQuery(from)} → ${next} ${maskQuery(to)}`));
     },
     streamEnd(events, started, ending) {
-      log.debug(`${where}: stream ended: ${events} ${events === 1 ? 'event' : 'events'} in ${Date.now() - started} ms (${ending})`);
+      safely(() => log.debug(`${where}: stream ended: ${events} ${events === 1 ? 'event' : 'events'} in ${Date.now() - started} ms (${ending})`));
     },
   };
+}
+
+/** A debug line that cannot be formatted or written is dropped: logging never changes an outcome. */
+function safely(line: () => void): void {
+  try {
+    line();
+  } catch {
+    // Nowhere to report it: the logger is what failed.
+  }
 }
 
 /** The headers as a plain object for logging, every credential-like header (see mask.ts) as `***`. */
@@ -75,11 +91,21 @@ export function maskQuery(url: string): string {
 /**
  * A JSON body for a log line: secrets masked, the values of credential-like fields (`api_key`,
  * `token` …) masked, cut to `max` characters.
+ *
+ * Cut first, then masked: a 10 MB body is never scanned whole (a regex over it overflows the
+ * stack). The part masked runs past `max` by the longest secret, so that a key across the cut is
+ * still found whole; what is shown stops short of that part's last characters, where only the
+ * start of a key could be.
  */
 export function maskBody(text: string, secrets: readonly string[], max = MAX_BODY): string {
-  let out = maskText(text, secrets).replace(/"([^"\\]*)"(\s*:\s*)"(?:[^"\\]|\\.)*"/g, (whole, name: string, colon: string) =>
-    isCredentialName(name) ? `"${name}"${colon}"${MASK}"` : whole,
+  let longest = 0;
+  for (const secret of secrets) longest = Math.max(longest, secret.length);
+  const cut = text.length > max;
+  let out = maskText(cut ? text.slice(0, max + longest) : text, secrets).replace(
+    // A value cut off at the end (no closing quote) is masked too.
+    /"([^"\\]*)"(\s*:\s*)"[^"\\]*(?:\\.[^"\\]*)*(?:"|$)/g,
+    (whole, name: string, colon: string) => (isCredentialName(name) ? `"${name}"${colon}"${MASK}"` : whole),
   );
-  if (out.length > max) out = `${out.slice(0, max)}… (${out.length - max} more characters)`;
+  if (cut) out = `${out.slice(0, Math.max(0, Math.min(max, out.length - longest)))}… (${text.length} characters in all)`;
   return out;
 }

@@ -5,6 +5,8 @@
  * - `{"error":{"message","type","param","code"}}`: the service's short and extended shapes, OpenAI;
  *   `type` or `code` may be null or absent, `code` may be a number (OpenRouter, Perplexity, vLLM).
  * - `{"error":"text","code":"invalid-argument"}`: xAI.
+ * - `{"error":"Internal Server Error","message":"OpenAI API Error (401): …"}`: gateways (Portkey,
+ *   nullplatform); `error` is the reason phrase, `message` the cause, and it wins.
  * - `{"detail":"text"}` or `{"detail":[{"msg":…}]}`: Mistral and other FastAPI servers.
  * - `{"object":"error","message",…}`: vLLM before 2024, the error object without its wrapper.
  * - `{"message":"text"}`: assorted gateways.
@@ -34,7 +36,9 @@ export function readErrorBody(body: unknown): ErrorDetails {
 
   const inner = body.error;
   if (isRecord(inner)) return fromObject(inner);
-  if (typeof inner === 'string') return details(inner, undefined, codeOf(body.code));
+  // A gateway's `{"error":"Internal Server Error","message":"OpenAI API Error (401): …"}`: the
+  // string is the reason phrase, the cause is in `message`.
+  if (typeof inner === 'string') return details(typeof body.message === 'string' && body.message.trim() !== '' ? body.message : inner, undefined, codeOf(body.code));
 
   if ('detail' in body) return details(fromDetail(body.detail));
   if (typeof body.message === 'string') return fromObject(body);

@@ -74,16 +74,28 @@ export class Log {
   }
 
   error(message: string, ...rest: unknown[]): void {
-    if (this.enabled('error')) this.#logger.error(...this.#line(message, rest));
+    if (this.enabled('error')) this.#write('error', message, rest);
   }
   warn(message: string, ...rest: unknown[]): void {
-    if (this.enabled('warn')) this.#logger.warn(...this.#line(message, rest));
+    if (this.enabled('warn')) this.#write('warn', message, rest);
   }
   info(message: string, ...rest: unknown[]): void {
-    if (this.enabled('info')) this.#logger.info(...this.#line(message, rest));
+    if (this.enabled('info')) this.#write('info', message, rest);
   }
   debug(message: string, ...rest: unknown[]): void {
-    if (this.enabled('debug')) this.#logger.debug(...this.#line(message, rest));
+    if (this.enabled('debug')) this.#write('debug', message, rest);
+  }
+
+  /**
+   * Logging never changes how a call ends: a logger that throws (a closed transport, a bug in
+   * a formatter) loses its line, not the request, which would otherwise fail or be retried.
+   */
+  #write(level: Exclude<LogLevel, 'off'>, message: string, rest: unknown[]): void {
+    try {
+      this.#logger[level](...this.#line(message, rest));
+    } catch {
+      // Nowhere to report it: the logger is what failed.
+    }
   }
 
   #line(message: string, rest: unknown[]): [string, ...unknown[]] {

@@ -125,7 +125,8 @@ export function checkRequestOptions(options: RequestOptions | undefined, method:
 
 /**
  * `extraBody` and `defaultBody` add fields to a JSON body, so each must be a plain object, without
- * `stream` (which decides how the SDK reads the response, so it belongs in the typed body).
+ * `stream` (which decides how the SDK reads the response, so it belongs in the typed body), and
+ * without a member or key that would rewrite the body around that check (`bodyHazard`).
  */
 function checkBodyFields(fields: unknown, where: string, option: string): void {
   const proto: unknown = typeof fields === 'object' && fields !== null ? Object.getPrototypeOf(fields) : undefined;
@@ -135,6 +136,27 @@ function checkBodyFields(fields: unknown, where: string, option: string): void {
   if (Object.hasOwn(fields as object, 'stream')) {
     throw new InferenceError(`${where}: \`stream\` goes in the body, not in \`${option}\`: the SDK reads the response by it.`);
   }
+  const hazard = bodyHazard(fields as object);
+  if (hazard) throw new InferenceError(`${where}: \`${option}\` has ${hazard}.`);
+}
+
+/**
+ * What in a JSON body (or in fields added to one) would rewrite it around the SDK's checks, if
+ * anything: a `toJSON` method (`JSON.stringify` sends whatever it returns instead, `stream: true`
+ * included, while the SDK reads the response as the body it checked says), or a `__proto__` or
+ * `constructor` key (`JSON.parse('{"__proto__":{"stream":true}}')` makes an own key that is sent
+ * as it is, and that a server merging bodies with `Object.assign` or a deep merge reads as the
+ * body's prototype). Only the top level can do that; nested values are the server's to read.
+ * @internal
+ */
+export function bodyHazard(fields: object): string | undefined {
+  if (typeof (fields as { toJSON?: unknown }).toJSON === 'function') {
+    return 'a `toJSON` method, which would replace the body as sent; pass the fields themselves';
+  }
+  for (const key of ['__proto__', 'constructor']) {
+    if (Object.hasOwn(fields, key)) return `a \`${key}\` key, which a server may read as the prototype of the body (and \`stream\` from it); leave it out`;
+  }
+  return undefined;
 }
 
 /**

@@ -33,7 +33,7 @@ export const CONVERSIONS = ['number-decimal', 'object-in-array', 'json-text', 'u
 export type Conversion = (typeof CONVERSIONS)[number];
 
 /** The named rules of `x-derive`. */
-export const DERIVATIONS = ['reasoning', 'content-parts', 'total-tokens'] as const;
+export const DERIVATIONS = ['reasoning', 'reasoning-raw', 'content-parts', 'total-tokens'] as const;
 export type Derivation = (typeof DERIVATIONS)[number];
 
 /** A JSON value from the spec (a default). */

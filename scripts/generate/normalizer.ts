@@ -125,6 +125,8 @@ function deriveCall(prop: Prop): string {
   switch (prop.derive) {
     case 'reasoning':
       return 'reasoning';
+    case 'reasoning-raw':
+      return 'reasoningRaw';
     case 'content-parts':
       return 'contentParts';
     case 'total-tokens':

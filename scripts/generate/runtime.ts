@@ -104,6 +104,22 @@ function reasoning(o: Obj): string | undefined {
   return thinkingText(partsOf(o)) ?? detailsText(o['reasoning_details']);
 }
 
+/**
+ * `x-derive: reasoning-raw`: the server's own `reasoning`, when the rule of `reasoning` took
+ * `reasoning_content` over it and their texts differ (a server that sent both), so that no
+ * reasoning text is lost and a message sent back carries the fields the server sent. The same
+ * text in both is kept once (`reasoning_content`): read again, a `reasoning` equal to
+ * `reasoning_content` is the SDK's own copy, so only a different text can be told apart.
+ * Read again (a final completion built from chunks), the value kept.
+ */
+function reasoningRaw(o: Obj): string | undefined {
+  const kept = o['reasoning_raw'];
+  if (typeof kept === 'string') return kept;
+  const plain = o['reasoning'];
+  const content = o['reasoning_content'];
+  return typeof plain === 'string' && typeof content === 'string' && plain !== content ? plain : undefined;
+}
+
 /** Mistral Magistral: `{ type: 'thinking', thinking: [{ type: 'text', text }] }` (or a string). */
 function thinkingText(parts: unknown[] | undefined): string | undefined {
   if (!parts) return undefined;
@@ -151,4 +167,4 @@ function sortBy(items: Obj[], key: string): void {
 }
 
 // Used by the generated functions below; exported for the tests of the rules themselves.
-export { at, contentParts, decimal, isObj, issue, partsText, reasoning, seconds, sortBy, totalTokens, typeName };
+export { at, contentParts, decimal, isObj, issue, partsText, reasoning, reasoningRaw, seconds, sortBy, totalTokens, typeName };

@@ -124,6 +124,24 @@ function reasoning(o: Obj): string | undefined {
   return thinkingText(partsOf(o)) ?? detailsText(o['reasoning_details']);
 }
 
+/**
+ * `x-derive: reasoning-raw`: the server's own `reasoning`, when the rule of `reasoning` took
+ * `reasoning_content` over it and their texts differ (a server that sent both), so that no
+ * reasoning text is lost and a message sent back carries the fields the server sent. The same
+ * text in both is kept once (`reasoning_content`): read again, a `reasoning` equal to
+ * `reasoning_content` is the SDK's own copy, so only a different text can be told apart.
+ * Read again (a final completion built from chunks), the value kept.
+ */
+function reasoningRaw(o: Obj): string | undefined {
+  const kept = o['reasoning_raw'];
+  if (typeof kept === 'string') return kept;
+  const plain = o['reasoning'];
+  const content = o['reasoning_content'];
+  return typeof plain === 'string' && typeof content === 'string' && plain !== content
+    ? plain
+    : undefined;
+}
+
 /** Mistral Magistral: `{ type: 'thinking', thinking: [{ type: 'text', text }] }` (or a string). */
 function thinkingText(parts: unknown[] | undefined): string | undefined {
   if (!parts) return undefined;
@@ -187,6 +205,7 @@ export {
   issue,
   partsText,
   reasoning,
+  reasoningRaw,
   seconds,
   sortBy,
   totalTokens,
@@ -682,10 +701,15 @@ function readChatCompletionChunkDelta(o: Obj, cx: NormalizeContext, _pos: number
   if (x !== undefined && x !== null && !(typeof x === 'string'))
     issue(cx, 'reasoning', 'string', x);
   const d0 = reasoning(o);
+  // reasoning_raw: x-derive reasoning-raw
+  x = o['reasoning_raw'];
+  if (x !== undefined && x !== null && !(typeof x === 'string'))
+    issue(cx, 'reasoning_raw', 'string', x);
+  const d1 = reasoningRaw(o);
   // content_parts: x-derive content-parts
   x = o['content_parts'];
   if (x !== undefined && x !== null && !Array.isArray(x)) issue(cx, 'content_parts', 'array', x);
-  const d1 = contentParts(o);
+  const d2 = contentParts(o);
   // role
   x = o['role'];
   if (x === undefined || x === null || x === '') {
@@ -763,7 +787,10 @@ function readChatCompletionChunkDelta(o: Obj, cx: NormalizeContext, _pos: number
     if (o['reasoning'] !== d0) o['reasoning'] = d0;
   } else if (o['reasoning'] !== undefined) delete o['reasoning'];
   if (d1 !== undefined) {
-    if (o['content_parts'] !== d1) o['content_parts'] = d1;
+    if (o['reasoning_raw'] !== d1) o['reasoning_raw'] = d1;
+  } else if (o['reasoning_raw'] !== undefined) delete o['reasoning_raw'];
+  if (d2 !== undefined) {
+    if (o['content_parts'] !== d2) o['content_parts'] = d2;
   } else if (o['content_parts'] !== undefined) delete o['content_parts'];
 }
 
@@ -858,10 +885,15 @@ function readChatCompletionMessage(o: Obj, cx: NormalizeContext, _pos: number): 
   if (x !== undefined && x !== null && !(typeof x === 'string'))
     issue(cx, 'reasoning', 'string', x);
   const d0 = reasoning(o);
+  // reasoning_raw: x-derive reasoning-raw
+  x = o['reasoning_raw'];
+  if (x !== undefined && x !== null && !(typeof x === 'string'))
+    issue(cx, 'reasoning_raw', 'string', x);
+  const d1 = reasoningRaw(o);
   // content_parts: x-derive content-parts
   x = o['content_parts'];
   if (x !== undefined && x !== null && !Array.isArray(x)) issue(cx, 'content_parts', 'array', x);
-  const d1 = contentParts(o);
+  const d2 = contentParts(o);
   // role
   x = o['role'];
   if (x !== 'assistant') o['role'] = 'assistant';
@@ -936,7 +968,10 @@ function readChatCompletionMessage(o: Obj, cx: NormalizeContext, _pos: number): 
     if (o['reasoning'] !== d0) o['reasoning'] = d0;
   } else if (o['reasoning'] !== undefined) delete o['reasoning'];
   if (d1 !== undefined) {
-    if (o['content_parts'] !== d1) o['content_parts'] = d1;
+    if (o['reasoning_raw'] !== d1) o['reasoning_raw'] = d1;
+  } else if (o['reasoning_raw'] !== undefined) delete o['reasoning_raw'];
+  if (d2 !== undefined) {
+    if (o['content_parts'] !== d2) o['content_parts'] = d2;
   } else if (o['content_parts'] !== undefined) delete o['content_parts'];
 }
 

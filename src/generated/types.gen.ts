@@ -1511,9 +1511,17 @@ export interface ChatCompletionMessage {
    * Ollama, OpenRouter, newer vLLM, gpt-oss servers), else the text of Mistral's `thinking`
    * content parts, else the text of OpenRouter's `reasoning_details` (`reasoning.text` and
    * `reasoning.summary` blocks). Absent when the server sent none; `""` when it opened reasoning
-   * and said nothing.
+   * and said nothing. A server's own `reasoning` that `reasoning_content` took precedence over is
+   * in `reasoning_raw`.
    */
   reasoning?: string;
+  /**
+   * The server's own `reasoning` field, when it sent `reasoning_content` too (whose text
+   * `reasoning` holds) with a different text, so that neither text is lost; absent otherwise (the
+   * same text twice is kept once). A message sent back goes with `reasoning` set to this, as the
+   * server sent it.
+   */
+  reasoning_raw?: string;
   /**
    * The tool calls the model made (chat-completions API); absent when there are none (servers send
    * `null` or `[]`).
@@ -1983,6 +1991,11 @@ export interface ChatCompletionChunkDelta {
    * `ChatCompletionMessage.reasoning`). DeepSeek opens with `""`.
    */
   reasoning?: string;
+  /**
+   * The server's own `reasoning` fragment, when it sent `reasoning_content` too with a different
+   * text (as `ChatCompletionMessage.reasoning_raw`).
+   */
+  reasoning_raw?: string;
   /**
    * Refusal text fragment (chat-completions API structured outputs). Quirk - `""` on every delta
    * (Snowflake) reads as absent.

@@ -7,7 +7,8 @@
  * stay home:
  * - `reasoning` when the SDK derived it from the server's own field, which still goes back
  *   (`reasoning_content`, as DeepSeek requires in tool loops; `reasoning_details`; thinking parts).
- *   A `reasoning` the server sent itself (Groq, vLLM, Ollama) goes back as it came, as with openai;
+ *   A `reasoning` the server sent itself (Groq, vLLM, Ollama) goes back as it came, as with openai,
+ *   and so does one sent beside `reasoning_content` (kept in `reasoning_raw`, which stays home);
  * - `content_parts` (the parts as received; `content` carries their text);
  * - `refusal: null`, which says nothing (a refusal that is text goes back);
  * - `parsed` and the tool calls' `parsed_arguments`, which `parse()` adds.
@@ -42,6 +43,7 @@ function added(m: Message): boolean {
     m['refusal'] === null ||
     'content_parts' in m ||
     'parsed' in m ||
+    'reasoning_raw' in m ||
     (m['reasoning'] !== undefined && derivedReasoning(m)) ||
     (Array.isArray(m['tool_calls']) && m['tool_calls'].some(hasParsedArguments))
   );
@@ -53,9 +55,11 @@ function derivedReasoning(m: Message): boolean {
 }
 
 function cleaned(m: Message): Message {
-  const { content_parts: _parts, parsed: _parsed, ...out } = m;
+  const { content_parts: _parts, parsed: _parsed, reasoning_raw: raw, ...out } = m;
   if (out['refusal'] === null) delete out['refusal'];
-  if (out['reasoning'] !== undefined && derivedReasoning(m)) delete out['reasoning'];
+  // The server sent both `reasoning` and `reasoning_content`: each goes back with its own text.
+  if (typeof raw === 'string') out['reasoning'] = raw;
+  else if (out['reasoning'] !== undefined && derivedReasoning(m)) delete out['reasoning'];
   const calls = out['tool_calls'];
   if (Array.isArray(calls) && calls.some(hasParsedArguments)) {
     out['tool_calls'] = calls.map((call: unknown) => {

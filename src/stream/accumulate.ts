@@ -7,8 +7,9 @@
  * - tool-call fragments, by `index`: the first id, type and name, the arguments joined, vendor
  *   extras kept (Gemini's `extra_content` must be sent back as it came);
  * - the last finish reason a choice was given, and the last usage (a trailing usage-only chunk
- *   with `choices: []` included);
- * - the raw reasoning field when the server used `reasoning_content` (DeepSeek wants it back).
+ *   with `choices: []` included), except that a usage of zeros never replaces a real one;
+ * - the raw reasoning field when the server used `reasoning_content` (DeepSeek wants it back),
+ *   and the server's own `reasoning` when it sent both (`reasoning_raw`, joined the same way).
  * The result goes through the same normalizer as a non-streamed completion.
  */
 import { normalizeChatCompletion } from '../generated/normalize.gen';
@@ -54,6 +55,8 @@ interface ChoiceState {
   reasoning: Fragments | undefined;
   /** True when the server sent `reasoning_content` (kept under that name too). */
   reasoningContent: boolean;
+  /** The server's own `reasoning` fragments when it sent `reasoning_content` too. */
+  reasoningRaw: Fragments | undefined;
   refusal: Fragments | undefined;
   toolCalls: ToolCallState[];
   finishReason: string | null;
@@ -95,7 +98,9 @@ export class ChatCompletionAccumulator {
     if (!this.#model && chunk.model) this.#model = chunk.model;
     if (chunk.system_fingerprint != null) this.#systemFingerprint = chunk.system_fingerprint;
     if (chunk.service_tier != null) this.#serviceTier = chunk.service_tier;
-    if (chunk.usage != null) this.#usage = chunk.usage;
+    // A gateway may send zero usage on every chunk, then a trailing chunk (no `id`) with zero
+    // usage again, after the real one: an empty usage never replaces one already seen.
+    if (chunk.usage != null && (this.#usage === null || !isEmptyUsage(chunk.usage))) this.#usage = chunk.usage;
 
     for (const choice of chunk.choices) {
       const state = this.#choice(choice.index);
@@ -107,6 +112,7 @@ export class ChatCompletionAccumulator {
         (state.reasoning ??= new Fragments()).push(delta.reasoning);
         if (typeof (delta as { reasoning_content?: unknown }).reasoning_content === 'string') state.reasoningContent = true;
       }
+      if (delta.reasoning_raw !== undefined) (state.reasoningRaw ??= new Fragments()).push(delta.reasoning_raw);
       if (delta.refusal !== undefined) (state.refusal ??= new Fragments()).push(delta.refusal);
       if (delta.tool_calls) for (const call of delta.tool_calls) addToolCall(state, call);
       if (choice.finish_reason !== null) state.finishReason = choice.finish_reason;
@@ -127,6 +133,7 @@ export class ChatCompletionAccumulator {
         message['reasoning'] = state.reasoning.text();
         if (state.reasoningContent) message['reasoning_content'] = message['reasoning'];
       }
+      if (state.reasoningRaw) message['reasoning_raw'] = state.reasoningRaw.text();
       if (state.toolCalls.length > 0) message['tool_calls'] = state.toolCalls.map(finishToolCall);
       return {
         index: state.index,
@@ -152,11 +159,16 @@ export class ChatCompletionAccumulator {
   #choice(index: number): ChoiceState {
     let state = this.#choices.get(index);
     if (!state) {
-      state = { index, content: undefined, reasoning: undefined, reasoningContent: false, refusal: undefined, toolCalls: [], finishReason: null, logprobs: undefined };
+      state = { index, content: undefined, reasoning: undefined, reasoningContent: false, reasoningRaw: undefined, refusal: undefined, toolCalls: [], finishReason: null, logprobs: undefined };
       this.#choices.set(index, state);
     }
     return state;
   }
+}
+
+/** Zero tokens all round: what a gateway sends when it has no usage to report. */
+function isEmptyUsage(usage: CompletionUsage): boolean {
+  return usage.prompt_tokens === 0 && usage.completion_tokens === 0 && usage.total_tokens === 0;
 }
 
 function addToolCall(state: ChoiceState, fragment: ChatCompletionChunkToolCall): void {

@@ -1,6 +1,7 @@
 /**
  * A streamed response's events → items, with the policy real servers need: `[DONE]` ends the
- * stream; `data: null` and empty data are skipped; an `event: error`, an `error:` field
+ * stream and lets go of the connection (some servers keep it open); a JSON body or an HTML page
+ * where events were asked for is a typed error; `data: null` and empty data are skipped; an `event: error`, an `error:` field
  * (llama.cpp) or an `{"error": …}` event becomes an `APIError`; a stream cut off before any
  * `finish_reason` and without `[DONE]` is an error, never a silent success, and so is a stream
  * with no chunk at all; a stream without events (keep-alive comments only) ends after its idle
@@ -185,10 +186,15 @@ class EventIterator<T> implements ObservableIterator<T> {
     const response = this.#response;
     const target = this.#target;
     if (!response.body) throw new APIConnectionError(target, { message: `${target.method} ${target.path}: the response has no body` });
-    if (/^application\/json/i.test(response.headers.get('content-type') ?? '')) {
+    const type = response.headers.get('content-type') ?? '';
+    if (/^application\/json/i.test(type)) {
       // A server that ignored `stream: true`, or answered an error with a 200 JSON body.
       throw await notAStream(this.#sent);
     }
+    // A proxy's or login page's 200 HTML: read as SSE it holds no events, and would end as "no
+    // finish_reason" (a connection error, retried). Other types (text/plain, none) are still read
+    // as a stream: some servers send events under them.
+    if (MARKUP.test(type)) throw await markupPage(this.#sent, type);
     const tooLarge = () => bodyError(target, response, `a stream event is larger than maxEventSize (${this.#sent.maxEventSize} characters)`, undefined, 'stream event');
     return readEventBatches(response.body, { idle: this.#idle, maxEventSize: this.#sent.maxEventSize, tooLarge });
   }
@@ -269,13 +275,19 @@ class EventIterator<T> implements ObservableIterator<T> {
     return new APIConnectionError(this.#target, { cause: error });
   }
 
-  /** Stop the idle timer, let go of the caller's signal and the connection, once. */
+  /**
+   * Stop the idle timer, let go of the caller's signal and the connection, once. Ended before its
+   * body did ([DONE], an in-band error, a bad event), the body is cancelled: a server or gateway
+   * may keep the connection open after [DONE] until its own timeout, and nobody reads it any more.
+   * (A body already read to its end, or failed, has nothing left to cancel: a no-op then.)
+   */
   #finish(ending: string): void {
     if (this.#finished) return;
     this.#finished = true;
     this.#idle.stop();
     this.#controller.signal.removeEventListener('abort', this.#onAbort);
     this.#sent.release();
+    void this.#batches?.return(undefined).catch(() => {});
     this.#sent.trace?.streamEnd(this.#count, this.#started, ending);
   }
 }
@@ -287,6 +299,19 @@ async function notAStream(sent: Sent): Promise<InferenceError> {
   const body = parseLoosely(text);
   if (isErrorEvent(body)) return APIError.fromResponse(target, response.status, response.headers, body);
   return bodyError(target, response, 'expected an event stream (text/event-stream), got a JSON body', body);
+}
+
+/** Content types of a page, not of an event stream. */
+const MARKUP = /^\s*(?:text\/html|application\/xhtml\+xml|text\/xml|application\/xml)\b/i;
+
+/** How much of a page an error keeps: its start says what it is (a proxy's, a login's). */
+const MAX_PAGE = 64 * 1024;
+
+/** An HTML (or XML) page where a stream was asked for: a typed error naming the type, with the page's start. */
+async function markupPage(sent: Sent, type: string): Promise<InferenceError> {
+  const { response, target } = sent;
+  const { text, truncated } = await readText(response, MAX_PAGE);
+  return bodyError(target, response, `expected an event stream (text/event-stream), got HTML or XML (${type}), probably from a proxy`, truncated ? `${text}…` : text, 'stream');
 }
 
 /** JSON when it parses, else the text. */
