@@ -228,7 +228,9 @@ export class APIUserAbortError extends APIError<undefined> {
 }
 
 /**
- * `models.waitUntilReady()` gave up: the model did not report `is_ready: true` in time.
+ * `models.waitUntilReady()` gave up: the model did not report `is_ready: true` in time. The
+ * message says why: `is_ready` stayed false, the server kept answering 503, or the last poll had
+ * no answer yet (a server that stalls). `cause` is the last poll's error, if it failed.
  *
  * @example
  * ```ts
@@ -246,8 +248,8 @@ export class ModelNotReadyError extends InferenceError {
   /** How long it was waited for, in ms. */
   readonly waited: number;
 
-  constructor(model: string, waited: number) {
-    super(`Model ${JSON.stringify(model)} was not ready after ${waited} ms (is_ready stayed false).`);
+  constructor(model: string, waited: number, why = 'is_ready stayed false', cause?: unknown) {
+    super(`Model ${JSON.stringify(model)} was not ready after ${waited} ms (${why}).`, cause === undefined ? undefined : { cause });
     this.model = model;
     this.waited = waited;
   }

@@ -99,7 +99,7 @@ export type { RunnableTool, RunnableFunctionTool, RunToolsParams, RunToolsOption
 export type { ChatCompletionRunnerEvents, FunctionToolCall } from './lib/runner-events';
 export { toAssistantMessage } from './lib/run-tools-messages';
 export { readReasoning } from './lib/reasoning';
-export { LengthFinishReasonError, ContentFilterFinishReasonError, OutputParseError } from './lib/errors';
+export { LengthFinishReasonError, ContentFilterFinishReasonError, OutputParseError, CostEstimateError } from './lib/errors';
 
 // Resource types, generated from spec/openapi.yaml
 export type * from './generated/types.gen';

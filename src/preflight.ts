@@ -61,8 +61,14 @@ export class Preflight {
           ? (['max_tokens', body.max_tokens] as const)
           : [undefined, undefined];
     if (param === undefined) return;
-    const limit = (await this.#wait(body.model, wait))?.max_output_length;
-    if (typeof limit !== 'number' || requested <= limit) return;
+    const limit: unknown = (await this.#wait(body.model, wait))?.max_output_length;
+    // Only a whole number of 1 or more is a limit: -1, 0, 1.5 or NaN from a server would refuse
+    // every call, so the call goes out unchecked and the server decides.
+    if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1) {
+      if (limit !== undefined) this.log.debug(`preflight: ${body.model} reports max_output_length ${typeof limit === 'number' ? String(limit) : `of type ${typeof limit}`}, not a limit; sending unchecked`);
+      return;
+    }
+    if (requested <= limit) return;
     const error = new PreflightError(body.model, param, requested, limit);
     if (this.mode === 'error') throw error;
     this.log.warn(error.message);

@@ -56,13 +56,24 @@ describe('models', () => {
     expect(last().path).toBe('/models/my%20vendor/model%3Fx%3D1%23y');
   });
 
-  it.each(['', '/', 'a//b', 'a/', '/a', '.', '..', 'a/./b', 'a/..', '../chat/completions'])(
+  it.each(['', '.', '..', 'a/..', '../chat/completions', 'a/../../b'])(
     'rejects slug %j before any request',
     (slug) => {
       expect(() => client.models.retrieve(slug)).toThrow(InferenceError);
       expect(server.requests).toHaveLength(0);
     },
   );
+
+  it.each([
+    ['/', '/models/%2F'],
+    ['a//b', '/models/a%2F%2Fb'],
+    ['a/', '/models/a%2F'],
+    ['/a', '/models/%2Fa'],
+    ['a/./b', '/models/a%2F.%2Fb'],
+  ])('sends slug %j, which cannot go segment by segment, as one encoded segment: %s', async (slug, path) => {
+    await client.models.retrieve(slug).catch(() => undefined);
+    expect(last().path).toBe(path);
+  });
 
   it("reports an unknown model with the service's short error shape", async () => {
     const error = (await client.models.retrieve('acme/nope').catch((e: unknown) => e)) as NotFoundError;

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { estimateCost, type CompletionUsage, type Model } from '../index';
+import { CostEstimateError, estimateCost, type CompletionUsage, type Model } from '../index';
 import type { Command } from './command';
 import { UsageError } from './command';
 import { checkSlug, CONNECTION_HELP, CONNECTION_OPTIONS, connect, outputFor, type Output } from './connection';
@@ -25,9 +25,17 @@ Options:
 
 ${CONNECTION_HELP}`;
 
+/** Per-token prices as exact decimal strings. */
+interface Prices {
+  prompt: string;
+  completion: string;
+  cacheRead: string;
+  currency: string | undefined;
+}
+
 /**
  * Per-token prices of a model as exact decimal strings, from the first pricing entry (units such
- * as "usd_per_1m_tokens" converted); `undefined` when the model has none.
+ * as "usd_per_1m_tokens" converted); `undefined` when the model has none, or none it can read.
  *
  * @example
  * ```ts
@@ -35,23 +43,34 @@ ${CONNECTION_HELP}`;
  * // { prompt: '0.1', completion: '0.4', cacheRead: '0.025', currency: undefined }
  * ```
  */
-export function pricesPerToken(
-  model: Pick<Model, 'id' | 'pricing'>,
-): { prompt: string; completion: string; cacheRead: string; currency: string | undefined } | undefined {
+export function pricesPerToken(model: Pick<Model, 'id' | 'pricing'>): Prices | undefined {
+  const prices = readPrices(model);
+  return prices instanceof CostEstimateError ? undefined : prices;
+}
+
+/**
+ * The prices, `undefined` when the model has none, or the error that says which one is unusable
+ * (`"-1"`, `"NaN"`, `"1e999999999"`, thousands of digits): read by `estimateCost`, so in bounded
+ * time whatever the server sent.
+ */
+function readPrices(model: Pick<Model, 'id' | 'pricing'>): Prices | CostEstimateError | undefined {
   if (model.pricing === undefined) return undefined;
   // One prompt token, one cached prompt token and one completion token: each amount is a unit price.
   const usage = { prompt_tokens: 2, completion_tokens: 1, total_tokens: 3, prompt_tokens_details: { cached_tokens: 1 } } as CompletionUsage;
   try {
     const cost = estimateCost(usage, model);
     return { prompt: cost.prompt, completion: cost.completion, cacheRead: cost.cacheRead, currency: cost.currency };
-  } catch {
+  } catch (error) {
+    // A price that is missing is "no prices"; one that is there but unusable is shown as invalid.
+    if (error instanceof CostEstimateError && error.raw !== undefined && !(error.field === 'pricing' && Array.isArray(error.raw))) return error;
     return undefined;
   }
 }
 
 function formatPrices(model: Model): string {
-  const prices = pricesPerToken(model);
+  const prices = readPrices(model);
   if (prices === undefined) return '-';
+  if (prices instanceof CostEstimateError) return 'invalid';
   return `${prices.prompt} / ${prices.completion} / ${prices.cacheRead}${prices.currency === undefined ? '' : ` ${prices.currency}`}`;
 }
 
@@ -82,7 +101,7 @@ const KNOWN = ['id', 'name', 'object', 'owned_by', 'created', 'context_length', 
 function details(model: Model, output: Output): string {
   const list = (v: readonly string[] | undefined): string => (v === undefined ? '-' : v.length === 0 ? '(none)' : v.join(', '));
   const created = typeof model.created === 'number' && model.created > 0 ? `${new Date(model.created * 1000).toISOString()} (${model.created})` : String(model.created ?? '-');
-  const prices = pricesPerToken(model);
+  const prices = readPrices(model);
   const rows: [string, string][] = [
     ['slug', model.id],
     ['name', model.name ?? '-'],
@@ -98,7 +117,9 @@ function details(model: Model, output: Output): string {
       'prices',
       prices === undefined
         ? '-'
-        : `prompt ${prices.prompt}, completion ${prices.completion}, cache read ${prices.cacheRead} per token` +
+        : prices instanceof CostEstimateError
+          ? `invalid (${prices.field}; --json shows it as sent)`
+          : `prompt ${prices.prompt}, completion ${prices.completion}, cache read ${prices.cacheRead} per token` +
           (prices.currency === undefined ? " (the service's currency)" : ` (${prices.currency})`),
     ],
   ];

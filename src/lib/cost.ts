@@ -1,11 +1,12 @@
 /**
  * `estimateCost(usage, model)`: what a request cost, from the model's prices and the usage the
- * server reported, in exact decimals.
+ * server reported, in exact decimals. Whatever the prices and counts are, the work is bounded
+ * (decimal.ts limits digits and exponents) and anything unusable is a `CostEstimateError`.
  */
-import { InferenceError } from '../errors';
 import type { CompletionUsage, Model, ModelPricing } from '../generated/types.gen';
 import { extras } from '../extras';
-import { add, formatDecimal, multiply, parseDecimal, shift, type Decimal } from './decimal';
+import { add, formatDecimal, MAX_DIGITS, MAX_EXPONENT, multiply, readDecimal, shift, type Decimal } from './decimal';
+import { CostEstimateError, preview } from './errors';
 
 /**
  * An estimated cost, each amount an exact decimal string (`"0.000315"`). The service states no
@@ -38,7 +39,11 @@ export interface CostEstimate {
  * what further entries mean). Cached prompt tokens come from `usage.prompt_tokens_details.cached_tokens`
  * (or DeepSeek's `prompt_cache_hit_tokens`) and are priced at `input_cache_read`.
  *
- * @throws InferenceError when the model carries no usable prices.
+ * A price is read when it is a decimal of 0 or more (`"0.15"`, `"1.5e-7"`) with at most 400 digits
+ * and an exponent from −400 to 400; token counts must be whole numbers of 0 or more.
+ *
+ * @throws CostEstimateError (an `InferenceError`) when the model carries no usable prices (none,
+ * negative, `"NaN"`, beyond those limits) or a token count is fractional, negative, `NaN` or infinite.
  * @example
  * ```ts
  * const model = await client.models.retrieve('acme/chat-1');
@@ -48,32 +53,45 @@ export interface CostEstimate {
  * ```
  */
 export function estimateCost(usage: CompletionUsage, model: Pick<Model, 'id' | 'pricing'>): CostEstimate {
-  const entry: ModelPricing | undefined = model.pricing?.[0];
-  if (!entry) throw new InferenceError(`estimateCost: model ${JSON.stringify(model.id)} has no pricing.`);
+  const id = model.id;
+  const quoted = preview(id);
+  const entry: ModelPricing | undefined = Array.isArray(model.pricing) ? model.pricing[0] : undefined;
+  if (typeof entry !== 'object' || entry === null) throw new CostEstimateError(id, 'pricing', model.pricing, `model ${quoted} has no pricing`);
 
   // Perplexity states its unit: `usd_per_1m_tokens` (its prices were read under the service's names).
-  const unit = typeof entry.unit === 'string' ? /^([a-z]{3})_per_(\d+)(k|m)?_tokens?$/i.exec(entry.unit) : null;
+  // A unit it cannot apply is an error, never read as "per token".
+  const unit = entry.unit === undefined || entry.unit === null ? null : /^([a-z]{3})_per_(\d{1,15})(k|m)?_tokens?$/i.exec(String(entry.unit));
   const perTokens = unit ? Number(unit[2]) * (unit[3]?.toLowerCase() === 'm' ? 1e6 : unit[3]?.toLowerCase() === 'k' ? 1e3 : 1) : 1;
   const digits = Math.log10(perTokens);
-  if (!Number.isInteger(digits)) throw new InferenceError(`estimateCost: unsupported pricing unit ${JSON.stringify(entry.unit)}.`);
+  if ((unit === null && entry.unit !== undefined && entry.unit !== null) || !Number.isInteger(digits)) {
+    throw new CostEstimateError(id, 'pricing[0].unit', entry.unit, `the pricing unit of ${quoted} is not one it can apply (like usd_per_1m_tokens)`);
+  }
 
-  const price = (name: string, value: string | undefined, fallback?: Decimal): Decimal => {
-    if (value === undefined) {
+  const price = (name: 'prompt' | 'completion' | 'input_cache_read', fallback?: Decimal): Decimal => {
+    const value: unknown = entry[name];
+    const field = `pricing[0].${name}`;
+    if (value === undefined || value === null) {
       if (fallback) return fallback;
-      throw new InferenceError(`estimateCost: model ${JSON.stringify(model.id)} has no ${name} price.`);
+      throw new CostEstimateError(id, field, undefined, `model ${quoted} has no ${name} price`);
     }
-    const parsed = parseDecimal(value);
-    if (!parsed) throw new InferenceError(`estimateCost: the ${name} price of ${JSON.stringify(model.id)} is not a number: ${JSON.stringify(value)}.`);
+    const parsed = typeof value === 'string' || typeof value === 'number' ? readDecimal(value) : 'not a number';
+    if (parsed === 'not a number') throw new CostEstimateError(id, field, value, `the ${name} price of ${quoted} is not a number`);
+    if (parsed === 'too many digits') throw new CostEstimateError(id, field, value, `the ${name} price of ${quoted} has more than ${MAX_DIGITS} digits`);
+    if (parsed === 'exponent too large') throw new CostEstimateError(id, field, value, `the ${name} price of ${quoted} has an exponent beyond ±${MAX_EXPONENT}`);
+    if (parsed.units < 0n) throw new CostEstimateError(id, field, value, `the ${name} price of ${quoted} is negative`);
     return shift(parsed, digits);
   };
-  const promptPrice = price('prompt', entry.prompt);
-  const completionPrice = price('completion', entry.completion);
-  const cachePrice = price('input_cache_read', entry.input_cache_read, promptPrice);
+  const promptPrice = price('prompt');
+  const completionPrice = price('completion');
+  const cachePrice = price('input_cache_read', promptPrice);
 
-  const cached = Math.min(cachedTokens(usage), usage.prompt_tokens);
-  const prompt = multiply(promptPrice, usage.prompt_tokens - cached);
+  if (typeof usage !== 'object' || usage === null) throw new CostEstimateError(id, 'usage', usage, 'usage is not a usage object');
+  const promptTokens = tokens(id, 'usage.prompt_tokens', usage.prompt_tokens);
+  const completionTokens = tokens(id, 'usage.completion_tokens', usage.completion_tokens);
+  const cached = Math.min(cachedTokens(id, usage), promptTokens);
+  const prompt = multiply(promptPrice, promptTokens - cached);
   const cacheRead = multiply(cachePrice, cached);
-  const completion = multiply(completionPrice, usage.completion_tokens);
+  const completion = multiply(completionPrice, completionTokens);
   return {
     prompt: formatDecimal(prompt),
     completion: formatDecimal(completion),
@@ -83,9 +101,17 @@ export function estimateCost(usage: CompletionUsage, model: Pick<Model, 'id' | '
   };
 }
 
-function cachedTokens(usage: CompletionUsage): number {
+/** A token count: a whole number of 0 or more (a bigint would be exact, but no server sends one). */
+function tokens(model: string, field: string, value: unknown): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
+  throw new CostEstimateError(model, field, value, `${field} is not a whole number of tokens (0 or more)`);
+}
+
+/** Cached prompt tokens: the standard field, else DeepSeek's; absent is 0, present and unusable is an error. */
+function cachedTokens(model: string, usage: CompletionUsage): number {
   const details = usage.prompt_tokens_details?.cached_tokens;
-  if (typeof details === 'number' && Number.isSafeInteger(details) && details > 0) return details;
+  const standard = details === undefined || details === null ? 0 : tokens(model, 'usage.prompt_tokens_details.cached_tokens', details);
+  if (standard > 0) return standard;
   const deepseek = extras(usage)['prompt_cache_hit_tokens'];
-  return typeof deepseek === 'number' && Number.isSafeInteger(deepseek) && deepseek > 0 ? deepseek : 0;
+  return deepseek === undefined || deepseek === null ? 0 : tokens(model, 'usage.prompt_cache_hit_tokens', deepseek);
 }

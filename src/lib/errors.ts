@@ -109,3 +109,48 @@ export class OutputParseError extends InferenceError {
     this.completion = init.completion;
   }
 }
+
+/**
+ * `estimateCost()` could not price a request: the model has no prices, a price is not a
+ * non-negative decimal it can read in bounded time (`"NaN"`, `"-1"`, `"1e-20000"`, thousands of
+ * digits), its unit is unknown, or a token count of `usage` is not a whole number of 0 or more.
+ * `field` says where (`'pricing[0].prompt'`, `'usage.completion_tokens'`), `raw` holds the value
+ * as given (`undefined` when it was missing).
+ *
+ * @example
+ * ```ts
+ * try {
+ *   estimateCost(completion.usage!, model);
+ * } catch (err) {
+ *   if (err instanceof CostEstimateError) console.error(err.model, err.field, err.raw);
+ * }
+ * ```
+ */
+export class CostEstimateError extends InferenceError {
+  override name = 'CostEstimateError';
+  /** The id of the model being priced. */
+  readonly model: string;
+  /** Where the unusable value is: `'pricing'`, `'pricing[0].prompt'`, `'usage.prompt_tokens'` … */
+  readonly field: string;
+  /** The value as given; `undefined` when it is missing. */
+  readonly raw: unknown;
+
+  /** `what` is the sentence (`the prompt price of "acme/chat" is negative`); the raw value is appended. */
+  constructor(model: string, field: string, raw: unknown, what: string) {
+    super(`estimateCost: ${what}${raw === undefined ? '' : `: ${preview(raw)}`}.`);
+    this.model = model;
+    this.field = field;
+    this.raw = raw;
+  }
+}
+
+/** A value for a message: JSON (control characters escaped), cut short when long (`raw` keeps it whole). */
+export function preview(value: unknown): string {
+  let text: string;
+  try {
+    text = typeof value === 'bigint' ? `${value}n` : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = Object.prototype.toString.call(value);
+  }
+  return text.length > 60 ? `${text.slice(0, 40)}… (${text.length} characters)` : text;
+}

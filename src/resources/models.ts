@@ -1,5 +1,5 @@
 import { jsonCall } from '../call';
-import { APIUserAbortError, InferenceError, ModelNotReadyError } from '../errors';
+import { APIError, APIUserAbortError, InferenceError, ModelNotReadyError } from '../errors';
 import { sleep } from '../wait';
 import type { Model, ModelList } from '../generated/types.gen';
 import { normalizeModel, normalizeModelList } from '../generated/normalize.gen';
@@ -42,10 +42,12 @@ export class Models {
 
   /**
    * `GET /models/{slug}`: one model by its slug, `<vendor>/<model_name>`. The `/` stays a path
-   * separator; each segment is percent-encoded.
+   * separator; each segment is percent-encoded. An id that is a file path, as llama.cpp and vLLM
+   * list their model (`/models/qwen.gguf`), goes as one segment with its `/` encoded, as the
+   * official client sends ids: `/models/%2Fmodels%2Fqwen.gguf`.
    *
-   * @throws InferenceError at the call site for an empty slug or an empty, `.` or `..` segment
-   * (which would make the request leave `/models/`).
+   * @throws InferenceError at the call site for an empty slug, `.`, or a slug with a `..` segment
+   * (which could make the request leave `/models/`).
    * @example
    * ```ts
    * const model = await client.models.retrieve('acme/base-1');
@@ -54,38 +56,66 @@ export class Models {
    */
   retrieve(slug: string, options?: RequestOptions): APIPromise<Model> {
     checkRequestOptions(options, 'models.retrieve', false);
-    return jsonCall(this.#ctx, { method: 'GET', path: `/models/${encodeSlug(slug)}`, options }, normalizeModel);
+    return jsonCall(this.#ctx, { method: 'GET', path: `/models/${encodeSlug(slug, 'models.retrieve')}`, options }, normalizeModel);
   }
 
   /**
    * Poll `GET /models/{slug}` until the model reports `is_ready: true`, with backoff (1 s, 2 s,
    * 4 s … up to 30 s), and return it. A model without an `is_ready` field (other servers) counts
-   * as ready. Errors of the requests themselves (404, 401 …) are thrown as they are; each poll
-   * has the client's own `timeout` and retries.
+   * as ready; a 503 (a server still loading the model) counts as not ready yet. Other errors of
+   * the requests (404, 401 …) are thrown as they are. `timeout` bounds the whole wait, the polls
+   * included: a server that stalls, or answers 503 with `retry-after: 30`, cannot hold it longer.
    *
-   * @throws ModelNotReadyError when `timeout` passes first; APIUserAbortError when `signal` aborts.
+   * @throws InferenceError at once for a `timeout` (0 to 2147483647 ms) or `pollInterval` (1 to
+   * 2147483647 ms) out of range, `NaN` included; ModelNotReadyError when `timeout` passes first;
+   * APIUserAbortError when `signal` aborts.
    * @example
    * ```ts
    * const model = await client.models.waitUntilReady('acme/chat-1', { timeout: 120_000 });
    * ```
    */
   async waitUntilReady(slug: string, options: WaitUntilReadyOptions = {}): Promise<Model> {
-    const path = `/models/${encodeSlug(slug)}`;
-    const timeout = options.timeout ?? 600_000;
-    if (!(timeout >= 0)) throw new InferenceError('models.waitUntilReady: `timeout` must be a number of ms, 0 or more.');
+    const path = `/models/${encodeSlug(slug, 'models.waitUntilReady')}`;
+    const timeout = checkMs(options.timeout ?? 600_000, 'timeout', 0);
+    let pause = checkMs(options.pollInterval ?? 1_000, 'pollInterval', 1);
+    const userSignal = options.signal;
+    if (userSignal?.aborted) throw new APIUserAbortError({ method: 'GET', path }, userSignal.reason);
+
+    // One signal for the polls and the pauses: it aborts at the deadline or when the caller's does,
+    // so neither a stalled poll nor a retry waiting out `retry-after` outlives `timeout`.
+    const stop = new AbortController();
     const started = Date.now();
-    let pause = options.pollInterval ?? 1_000;
-    for (;;) {
-      const model = await this.retrieve(slug, { signal: options.signal });
-      if (model.is_ready !== false) return model;
-      const left = timeout - (Date.now() - started);
-      if (left <= 0) throw new ModelNotReadyError(slug, Date.now() - started);
-      try {
-        await sleep(Math.min(pause, left), options.signal);
-      } catch (reason) {
-        throw new APIUserAbortError({ method: 'GET', path }, reason);
+    const deadline = setTimeout(() => stop.abort(), timeout);
+    const onAbort = () => stop.abort();
+    userSignal?.addEventListener('abort', onAbort, { once: true });
+    let why: string;
+    let lastError: unknown;
+    try {
+      for (;;) {
+        try {
+          const model = await this.retrieve(slug, { signal: stop.signal });
+          if (model.is_ready !== false) return model;
+          why = 'is_ready stayed false';
+          lastError = undefined;
+        } catch (error) {
+          if (stop.signal.aborted) {
+            why = 'the last poll had not finished: the server stalled or asked to retry later';
+          } else if (error instanceof APIError && error.status === 503) {
+            why = 'the server answered 503, still loading';
+            lastError = error;
+          } else throw error;
+        }
+        if (!stop.signal.aborted) {
+          // The deadline's abort ends this pause early; the checks below then say why.
+          await sleep(Math.min(pause, timeout - (Date.now() - started)), stop.signal).catch(() => {});
+          pause = Math.min(pause * 2, Math.max(30_000, pause));
+        }
+        if (userSignal?.aborted) throw new APIUserAbortError({ method: 'GET', path }, userSignal.reason);
+        if (stop.signal.aborted || Date.now() - started >= timeout) throw new ModelNotReadyError(slug, Date.now() - started, why, lastError);
       }
-      pause = Math.min(pause * 2, 30_000);
+    } finally {
+      clearTimeout(deadline);
+      userSignal?.removeEventListener('abort', onAbort);
     }
   }
 }
@@ -100,33 +130,45 @@ export class Models {
  * ```
  */
 export interface WaitUntilReadyOptions {
-  /** Give up after this many ms with `ModelNotReadyError`. Default 600 000 (10 min). */
+  /** Give up after this many ms with `ModelNotReadyError`, polls included: 0 to 2147483647. Default 600 000 (10 min). */
   timeout?: number | undefined;
   /** Stop waiting (rejects with `APIUserAbortError`). */
   signal?: AbortSignal | undefined;
-  /** The first pause between polls, in ms; it doubles up to 30 s. Default 1 000. */
+  /** The first pause between polls, in ms: 1 to 2147483647. It doubles up to 30 s (or stays, if longer). Default 1 000. */
   pollInterval?: number | undefined;
 }
 
-/** `acme/base 1` → `acme/base%201`; rejects segments that would climb out of `/models/`. */
-export function encodeSlug(slug: string): string {
-  if (typeof slug !== 'string' || slug === '') {
-    throw new InferenceError(`models.retrieve(slug): slug must be a non-empty string like "vendor/model"; got ${JSON.stringify(slug)}.`);
+/** A number of ms a timer can wait (2^31 − 1 at most: above it, timers fire at once). */
+function checkMs(value: unknown, name: string, min: number): number {
+  if (typeof value !== 'number' || !(value >= min) || value > 2_147_483_647) {
+    throw new InferenceError(`models.waitUntilReady: \`${name}\` must be a number of milliseconds from ${min} to 2147483647; got ${String(value)}.`);
   }
-  return slug
-    .split('/')
-    .map((segment) => {
-      if (segment === '' || segment === '.' || segment === '..') {
-        throw new InferenceError(
-          `models.retrieve(slug): ${JSON.stringify(slug)} has an empty, "." or ".." segment; a slug looks like "vendor/model".`,
-        );
-      }
-      try {
-        return encodeURIComponent(segment);
-      } catch {
-        // URIError: a lone surrogate (half of an emoji, cut from a longer string) cannot be encoded.
-        throw new InferenceError('models.retrieve(slug): the slug has a lone surrogate (half a UTF-16 character).');
-      }
-    })
-    .join('/');
+  return value;
+}
+
+/**
+ * The path of a model id under `/models/`, safe to send.
+ *
+ * - The service's ids go segment by segment, each percent-encoded: `acme/base 1` → `acme/base%201`
+ *   (so `/models/acme/base%201`, as the service routes them).
+ * - An id that cannot (an empty or `.` segment: a file path such as llama.cpp's and vLLM's
+ *   `/models/qwen.gguf` or `./qwen.gguf`) goes as ONE segment with every `/` encoded, as the
+ *   official client sends any id: `%2Fmodels%2Fqwen.gguf`. No URL parser can resolve anything in it.
+ * - Refused: an empty id, `.`, and an id with a `..` segment (`/` or `\\` separated): a proxy that
+ *   decodes `%2F` before resolving dot segments (nginx does) would otherwise leave `/models/`.
+ */
+export function encodeSlug(slug: string, method = 'models.retrieve'): string {
+  if (typeof slug !== 'string' || slug === '' || slug === '.') {
+    throw new InferenceError(`${method}(slug): slug must be a model id like "vendor/model"; got ${JSON.stringify(slug)}.`);
+  }
+  const segments = slug.split('/');
+  if (slug.split(/[/\\]/).includes('..')) {
+    throw new InferenceError(`${method}(slug): ${JSON.stringify(slug)} has a ".." segment, which could leave /models/; a slug looks like "vendor/model".`);
+  }
+  try {
+    return segments.some((segment) => segment === '' || segment === '.') ? encodeURIComponent(slug) : segments.map(encodeURIComponent).join('/');
+  } catch {
+    // URIError: a lone surrogate (half of an emoji, cut from a longer string) cannot be encoded.
+    throw new InferenceError(`${method}(slug): the slug has a lone surrogate (half a UTF-16 character).`);
+  }
 }
