@@ -8,9 +8,10 @@
  * gives it the call's outcome.
  *
  * No hook can hold a call: each is awaited only within the call's `timeout` (and, once a stream
- * has begun, its `streamIdleTimeout`, whichever is shorter) and until the call's `signal` or the
- * stream's `abort()`; past that the call fails with the `APIConnectionTimeoutError` or
- * `APIUserAbortError` a stalled server gives, and the hook is left to settle on its own.
+ * has begun, its `streamIdleTimeout`, whichever is shorter) and until the call's `signal` aborts
+ * (`onChunk` also until `stream.abort()`); past that the call fails with the
+ * `APIConnectionTimeoutError` or `APIUserAbortError` a stalled server gives, and the hook is left
+ * to settle on its own.
  *
  * It imports only what other lazily loaded code imports too (errors.ts, mask.ts): a module it
  * shared with the request path alone would be split out of the entry chunk of a user's bundle.

@@ -11,6 +11,7 @@ import {
   APIUserAbortError,
   AuthenticationError,
   Client,
+  HookError,
   InternalServerError,
   type CallSummary,
   type ClientOptions,
@@ -19,7 +20,7 @@ import {
 } from '../src/index';
 import { pause, useFaultServers, type FaultServer } from './support/fault-server';
 import { expectNoSecret } from './support/secrets';
-import { delay, within } from './support/settle';
+import { within } from './support/settle';
 
 const KEY = 'sk-hooks-SECRET-0123456789';
 const { faultServer } = useFaultServers();
@@ -95,12 +96,12 @@ describe('every hook is bounded by the call’s timeout and signal', () => {
   it.each(CASES)('$hook (stream: $stream) that never settles: APIConnectionTimeoutError at the timeout; the other hooks still told', async ({ hook, stream, failFirst, maxRetries, tail }) => {
     const s = await server(failFirst, tail);
     const { hooks, ends } = stalled(hook);
-    const c = client(s, { hooks, timeout: 300, maxRetries });
+    const c = client(s, { hooks, timeout: 1_000, maxRetries });
     const result = await within(run(c, stream), 10_000);
     expect(result).not.toBe('pending');
     const error = (result as { error: unknown }).error;
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
-    expect((error as Error).message).toContain(`The ${hook} hook of "stuck" did not settle within 300 ms (timeout)`);
+    expect((error as Error).message).toContain(`The ${hook} hook of "stuck" did not settle within 1000 ms (timeout)`);
     // The hooks after the stalled one are still told; onEnd and onError are told the call's
     // outcome as it was before them (as when a hook throws).
     expect(ends).toHaveLength(1);
@@ -159,6 +160,19 @@ describe('every hook is bounded by the call’s timeout and signal', () => {
     expect((result as { error: unknown }).error).toBeInstanceOf(APIUserAbortError);
     expect(await within(s.requests[0]!.closed, 4_000)).not.toBe('pending');
   });
+
+  it('a hook that fails a stream: its listeners are told error (not abort), then end; the stream errored', async () => {
+    const s = await server();
+    const hooks: Hooks = { name: 'quota', onChunk: () => Promise.reject(new Error('over quota')) };
+    const stream = client(s, { hooks }).chat.completions.stream({ model: 'mock/echo', messages });
+    const told: unknown[] = [];
+    stream.on('error', (error) => void told.push(error)).on('abort', () => void told.push('abort')).on('end', () => void told.push('end'));
+    const error = await stream.done().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HookError);
+    expect(told).toEqual([error, 'end']);
+    expect([stream.ended, stream.errored, stream.aborted]).toEqual([true, true, false]);
+    expect(await within(s.requests[0]!.closed, 4_000)).not.toBe('pending');
+  });
 });
 
 describe('a hook never sees the API key', () => {
@@ -213,28 +227,34 @@ describe('a hook never sees the API key', () => {
     expectNoSecret(KEY, ...kept);
   }, 10_000);
 
-  it('a streamed body that echoes it, split across writes: masked for afterResponse, the stream still read whole', async () => {
+  it('a streamed body that echoes it, split across writes: masked for afterResponse (and so for the client, which reads that response), read whole', async () => {
     const s = await faultServer(async (req, res) => {
       const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
       res.writeHead(200, { 'content-type': 'text/event-stream', 'x-echo-key': key });
       const event = `data: ${JSON.stringify(chunk({ role: 'assistant', content: `key ${key} ok` }, 'stop'))}\n\ndata: [DONE]\n\n`;
-      const at = event.indexOf(key) + 5;
-      res.write(event.slice(0, at));
-      await pause(res, 30);
-      res.end(event.slice(at));
+      // One byte a write around the key: it reaches the client split at every place.
+      const from = event.indexOf(key) - 2;
+      res.write(event.slice(0, from));
+      for (let at = from; at < from + key.length + 4; at++) {
+        if (!(await pause(res, 2))) return;
+        res.write(event.slice(at, at + 1));
+      }
+      res.end(event.slice(from + key.length + 4));
     });
     const seen: string[] = [];
+    let read: Promise<unknown> | undefined;
     const hooks: Hooks = {
+      // Read after the hook returns, as a logger would, while the client reads the same body.
       afterResponse: (response) => {
-        void response
+        read = response
           .clone()
           .text()
           .then((text) => seen.push(text, response.headers.get('x-echo-key') ?? ''));
       },
     };
     const stream = await client(s, { hooks }).chat.completions.create({ model: 'mock/echo', messages, stream: true });
-    expect((await stream.finalContent())?.replace(KEY, '***')).toBe('key *** ok');
-    await delay(100);
+    expect(await stream.finalContent()).toBe('key *** ok');
+    await read;
     expect(seen.join('\n')).toContain('key *** ok');
     expect(seen).toContain('***');
     expectNoSecret(KEY, seen);

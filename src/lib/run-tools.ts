@@ -215,7 +215,9 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
 
   /**
    * Call `listener` on every `event` of the run (names and arguments as in the official client's
-   * runner). Returns the runner, so calls chain.
+   * runner). Returns the runner, so calls chain. A listener that throws ends the run with a
+   * `ListenerError` (the request in flight aborted, no further tool run); `abort()` called in a
+   * listener stops the run there (in `functionToolCall`: before the tool runs).
    *
    * @example
    * ```ts
@@ -314,7 +316,7 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
     return this.#done;
   }
 
-  /** Stop the run. The request in flight is cancelled and running tools see their `signal` abort. */
+  /** Stop the run. The request in flight is cancelled, running tools see their `signal` abort, and no tool starts after it. */
   abort(reason?: unknown): void {
     this.controller.abort(reason);
   }

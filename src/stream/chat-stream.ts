@@ -196,7 +196,8 @@ export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
   /**
    * Call `listener` on `event` (the official client's event names; see
    * `ChatCompletionStreamEvents`). Events come as the stream is read: by a `for await` loop, or by
-   * `done()` / `finalChatCompletion()`, which read the rest.
+   * `done()` / `finalChatCompletion()`, which read the rest. A listener that throws ends the
+   * stream with a `ListenerError`: the request is aborted, `error` and `end` are told.
    *
    * @example
    * ```ts
