@@ -9,7 +9,9 @@
  * │   │   └── APIConnectionTimeoutError
  * │   └── APIUserAbortError         the caller's AbortSignal fired
  * ├── ResponseValidationError       the server answered 2xx, but the body is not what the types promise
- * └── HookError                     a hook (the `hooks` option) threw
+ * ├── HookError                     a hook (the `hooks` option) threw
+ * ├── ListenerError                 a listener (`stream.on(…)`, `runner.on(…)`) threw
+ * └── EventNotEmittedError          `emitted(name)`: the stream or run ended without that event
  * ```
  *
  * Messages name the method, the path and the status, and never hold the API key: the key
@@ -192,13 +194,20 @@ export class APIConnectionTimeoutError extends APIConnectionError {
   override name = 'APIConnectionTimeoutError';
   /**
    * `phase`: `'request'` (no headers within `timeout`), `'apiKey'` (the `apiKey` function did not
-   * return within `timeout`), `'stream'` (no event within `streamIdleTimeout`), or
-   * `'keep-alive'` (the same, while the server sent only keep-alive comments).
+   * return within `timeout`), `'stream'` (no event within `streamIdleTimeout`),
+   * `'keep-alive'` (the same, while the server sent only keep-alive comments), or a hook that did
+   * not settle within the option named (`{ hook: 'onChunk hook of "audit"', option: 'timeout' }`).
    */
-  constructor(target: RequestTarget, timeoutMs: number, phase: 'request' | 'apiKey' | 'stream' | 'keep-alive' = 'request') {
+  constructor(
+    target: RequestTarget,
+    timeoutMs: number,
+    phase: 'request' | 'apiKey' | 'stream' | 'keep-alive' | { hook: string; option: 'timeout' | 'streamIdleTimeout' } = 'request',
+  ) {
     super(target, {
       message:
-        phase === 'stream'
+        typeof phase === 'object'
+          ? `The ${phase.hook} did not settle within ${timeoutMs} ms (${phase.option}): ${target.method} ${target.path}`
+          : phase === 'stream'
           ? `Stream stalled: no event for ${timeoutMs} ms (streamIdleTimeout): ${target.method} ${target.path}`
           : phase === 'keep-alive'
             ? `Stream stalled: no event for ${timeoutMs} ms (streamIdleTimeout), only keep-alive comments: ${target.method} ${target.path}`
@@ -307,6 +316,68 @@ export class HookError extends InferenceError {
   declare readonly hook: HookName;
   /** Which hooks object: its `name`, or its place in the list (`client hooks[0]`, `request hooks[0]`). */
   declare readonly source: string;
+}
+
+/**
+ * A listener of a stream's or a runner's events (`stream.on(…)`, `runner.on(…)`) threw: the
+ * stream or the run ended there, with this error (the request aborted, `error` and `end` told).
+ * `event` names the event, `cause` is what the listener threw.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.chat.completions.stream({ model: 'acme/chat-1', messages }).on('content', render).done();
+ * } catch (err) {
+ *   if (err instanceof ListenerError) console.error(`the ${err.event} listener failed:`, err.cause);
+ * }
+ * ```
+ */
+export class ListenerError extends InferenceError {
+  override name = 'ListenerError';
+  /** The event whose listener threw (`'content.delta'`, `'functionToolCall'`, `'end'` …). */
+  readonly event: string;
+  /** `after`: what had already gone wrong, when the listener threw while the stream or run was failing. */
+  constructor(event: string, thrown: unknown, after?: { what: 'stream' | 'run'; error: unknown }) {
+    const had = after === undefined ? '' : `; the ${after.what} had ${after.error instanceof APIUserAbortError ? 'been aborted' : `failed: ${messageOf(after.error)}`}`;
+    super(`The '${event}' listener threw: ${messageOf(thrown)}${had}`, { cause: thrown });
+    this.event = event;
+  }
+}
+
+/**
+ * `emitted(name)` of a stream or a runner: the stream or run ended without telling that event
+ * (`await runner.emitted('totalUsage')` when the server reported no usage). A stream or run that
+ * failed rejects `emitted()` with its own error instead.
+ *
+ * @example
+ * ```ts
+ * const usage = await runner.emitted('totalUsage').catch((err) => {
+ *   if (err instanceof EventNotEmittedError) return undefined; // the server reported none
+ *   throw err;
+ * });
+ * ```
+ */
+export class EventNotEmittedError extends InferenceError {
+  override name = 'EventNotEmittedError';
+  /** The event that was waited for. */
+  readonly event: string;
+  constructor(what: 'stream' | 'run', event: string, already = false) {
+    super(
+      already
+        ? `The ${what} has already ended; no '${event}' event will come.`
+        : `The ${what} ended without a '${event}' event${event === 'totalUsage' ? ' (the server reported no usage)' : ''}.`,
+    );
+    this.event = event;
+  }
+}
+
+function messageOf(thrown: unknown): string {
+  if (thrown instanceof Error) return thrown.message;
+  try {
+    return String(thrown);
+  } catch {
+    return 'a value that cannot be shown as text'; // an object without toString
+  }
 }
 
 type StatusErrorClass = new (

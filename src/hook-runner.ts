@@ -7,15 +7,22 @@
  * it. The request path calls it at each point (request.ts, retry.ts, stream/events.ts); `runCall`
  * gives it the call's outcome.
  *
+ * No hook can hold a call: each is awaited only within the call's `timeout` (and, once a stream
+ * has begun, its `streamIdleTimeout`, whichever is shorter) and until the call's `signal` aborts
+ * (`onChunk` also until `stream.abort()`); past that the call fails with the
+ * `APIConnectionTimeoutError` or `APIUserAbortError` a stalled server gives, and the hook is left
+ * to settle on its own.
+ *
  * It imports only what other lazily loaded code imports too (errors.ts, mask.ts): a module it
  * shared with the request path alone would be split out of the entry chunk of a user's bundle.
  */
 import type { Runner } from './api-promise';
-import { HookError, InferenceError, type APIError } from './errors';
+import { APIConnectionTimeoutError, APIUserAbortError, HookError, InferenceError, type APIError, type RequestTarget } from './errors';
 import type { CompletionUsage } from './generated/types.gen';
 import type { CallHooks, CallSummary, HookInfo, HookName, HookOperation, Hooks, RetryInfo } from './hooks';
 import type { ObservableIterator } from './stream/stream';
 import type { Log } from './log';
+import { maskedResponse } from './hook-response';
 import { isCredentialName, mask } from './mask';
 import type { RequestContext, RequestSpec } from './request';
 
@@ -54,11 +61,29 @@ export async function runCall<T>(
   return result;
 }
 
+/** How long a hook may be awaited, and what ends the wait at once. */
+interface Bounds {
+  signals: readonly (AbortSignal | undefined)[];
+  /** Milliseconds, and the option they come from; none while the attempt's own timer runs. */
+  ms?: number;
+  option?: 'timeout' | 'streamIdleTimeout';
+}
+
 class Call implements CallHooks {
   readonly info: Info;
   readonly #entries: Entry[];
   readonly #log: Log;
   readonly #started = performance.now();
+  readonly #baseURL: string;
+  readonly #method: string;
+  readonly #path: string;
+  readonly #timeout: number;
+  readonly #idleTimeout: number;
+  readonly #userSignal: AbortSignal | undefined;
+  /** The current attempt's signal (the caller's signal and the attempt's `timeout`), from `beforeRequest`. */
+  #attemptSignal: AbortSignal | undefined;
+  /** The stream's own signal (`stream.abort()`), once the call's stream has begun. */
+  #streamSignal: AbortSignal | undefined;
   #ended = false;
   /** Attempts sent (`info.attempt` runs ahead of it while `beforeRetry` hooks run). */
   #attempts = 0;
@@ -75,6 +100,12 @@ class Call implements CallHooks {
   constructor(ctx: RequestContext, spec: RequestSpec) {
     this.#log = ctx.log;
     this.#entries = [...entries(ctx.options.hooks, 'client'), ...entries(spec.options?.hooks, 'request')];
+    this.#baseURL = ctx.options.baseURL;
+    this.#method = spec.method;
+    this.#path = spec.path;
+    this.#timeout = spec.options?.timeout ?? ctx.options.timeout;
+    this.#idleTimeout = spec.options?.streamIdleTimeout ?? ctx.options.streamIdleTimeout;
+    this.#userSignal = spec.options?.signal;
     const body = spec.body as HookInfo['body'];
     const operation = operationOf(spec.path);
     this.info = {
@@ -89,6 +120,7 @@ class Call implements CallHooks {
 
   async beforeRequest(url: string, init: RequestInit, attempt: number, signal: AbortSignal): Promise<{ url: string; init: RequestInit }> {
     this.info.attempt = this.#attempts = attempt;
+    this.#attemptSignal = signal;
     const entries = this.#with('beforeRequest');
     if (entries.length === 0) return { url, init };
     // The key never reaches a hook: credential headers are withheld, and added back after.
@@ -116,7 +148,10 @@ class Call implements CallHooks {
 
   async afterResponse(response: Response): Promise<Response> {
     this.#status = response.status;
-    for (const entry of this.#with('afterResponse')) {
+    const entries = this.#with('afterResponse');
+    // The key never reaches a hook, not even as a server echoes it back (a 401's body, a header).
+    if (entries.length > 0) response = maskedResponse(response, this.#log.secrets);
+    for (const entry of entries) {
       try {
         const out = await this.#run(entry, 'afterResponse', () => entry.hooks.afterResponse!(response, this.info));
         if (out === undefined) continue;
@@ -147,21 +182,24 @@ class Call implements CallHooks {
 
   wrap<T, S>(wrap: (source: () => ObservableIterator<T>, controller: AbortController) => S): (source: () => ObservableIterator<T>, controller: AbortController) => S {
     return (source, controller) => {
-      const follow = this.#stream<T>();
+      const follow = this.#stream<T>(controller.signal);
       return wrap(() => follow(source()), controller);
     };
   }
 
   /** A stream's first chunk was read (a failure before it is the attempt's): its iterator, followed. */
-  #stream<T>(): (iterator: ObservableIterator<T>) => ObservableIterator<T> {
+  #stream<T>(signal: AbortSignal): (iterator: ObservableIterator<T>) => ObservableIterator<T> {
+    this.#streamSignal = signal;
     this.#chunks = 0;
     this.#firstChunk = performance.now() - this.#started;
     const entries = this.#with('onChunk');
     return (inner) => {
-      // A hook that throws on a chunk ends the stream: the hooks told, the request aborted.
-      const failed = async (error: HookError): Promise<never> => {
+      // A hook that throws (or is given up on) ends the stream with its error: the hooks told, the
+      // request aborted, the stream's listeners told of the error.
+      const failed = async (error: unknown): Promise<never> => {
         const told = this.end(error);
-        await inner.return?.();
+        if (inner.throw) await inner.throw(error).catch(() => {});
+        else await inner.return?.();
         throw await told;
       };
       // The chunk hooks in order, from `from`. Synchronous hooks cost no promise per chunk; an
@@ -176,9 +214,9 @@ class Call implements CallHooks {
             return failed(this.#threw(entry, 'onChunk', error));
           }
           if (isThenable(out)) {
-            return Promise.resolve(out).then(
+            return this.#settle(out, entry, 'onChunk').then(
               () => chunk(result, i + 1),
-              (error: unknown) => failed(this.#threw(entry, 'onChunk', error)),
+              (error: unknown) => failed(error),
             );
           }
         }
@@ -258,7 +296,8 @@ class Call implements CallHooks {
     for (const entry of this.#with('onEnd')) {
       await this.#run(entry, 'onEnd', () => entry.hooks.onEnd!(summary, this.info)).catch((e: unknown) => (failure ??= e));
     }
-    return failure ?? error;
+    // Hooks given up on because the call was aborted: the abort the call already had stands.
+    return failure instanceof APIUserAbortError && error instanceof APIUserAbortError ? error : (failure ?? error);
   }
 
   /** What a summary takes from a completion or a chunk (chat and legacy completions only). */
@@ -281,13 +320,86 @@ class Call implements CallHooks {
     return this.#entries.filter((entry) => entry.hooks[name] !== undefined);
   }
 
-  /** Run one hook; what it throws becomes a `HookError` naming it. */
+  /** Run one hook, awaited within the call's limits; what it throws becomes a `HookError` naming it. */
   async #run<R>(entry: Entry, hook: HookName, call: () => R, suffix = ''): Promise<Awaited<R>> {
+    let out: R;
     try {
-      return await call();
+      out = call();
     } catch (error) {
       throw this.#threw(entry, hook, error, suffix);
     }
+    return (isThenable(out) ? this.#settle(out, entry, hook, suffix) : out) as Awaited<R>;
+  }
+
+  /**
+   * What a hook returned, awaited no longer than the call may wait: its rejection a `HookError`;
+   * past the limit an `APIConnectionTimeoutError`, after an abort an `APIUserAbortError` (the
+   * hook itself is left to settle, its outcome ignored). No timer or listener is left behind.
+   */
+  #settle<R>(out: PromiseLike<R>, entry: Entry, hook: HookName, suffix = ''): Promise<Awaited<R>> {
+    const { signals, ms, option } = this.#bounds(hook);
+    return new Promise<Awaited<R>>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const done = () => {
+        clearTimeout(timer);
+        for (const signal of signals) signal?.removeEventListener('abort', onAbort);
+      };
+      const onAbort = () => {
+        done();
+        reject(this.#aborted(entry, hook));
+      };
+      // Handlers first: a hook given up on must not end as an unhandled rejection later.
+      Promise.resolve(out).then(
+        (value) => {
+          done();
+          resolve(value as Awaited<R>);
+        },
+        (error: unknown) => {
+          done();
+          reject(this.#threw(entry, hook, error, suffix));
+        },
+      );
+      if (signals.some((signal) => signal?.aborted)) return onAbort();
+      for (const signal of signals) signal?.addEventListener('abort', onAbort, { once: true });
+      if (ms !== undefined) {
+        timer = setTimeout(() => {
+          done();
+          reject(mask(new APIConnectionTimeoutError(this.#target(), ms, { hook: `${hook} hook of ${entry.source}`, option: option ?? 'timeout' }), this.#log.secrets));
+        }, ms);
+      }
+    });
+  }
+
+  /**
+   * How long `hook` may be awaited. `beforeRequest` and `afterResponse` run inside an attempt,
+   * within its signal (the caller's signal, and the attempt's own `timeout` timer); the others
+   * within the call's `timeout`, after a stream's first chunk also its `streamIdleTimeout`
+   * (whichever is shorter), and until the caller's signal aborts (or `stream.abort()`, for `onChunk`).
+   */
+  #bounds(hook: HookName): Bounds {
+    if (hook === 'beforeRequest' || hook === 'afterResponse') return { signals: [this.#attemptSignal] };
+    // `stream.abort()` (and `break`, which aborts the stream too) gives up on a pending onChunk;
+    // the hooks that tell of the end are what follows it, so they are not given up on for it.
+    const signals = hook === 'onChunk' ? [this.#userSignal, this.#streamSignal] : [this.#userSignal];
+    if (this.#streamSignal !== undefined && this.#idleTimeout < this.#timeout) return { signals, ms: this.#idleTimeout, option: 'streamIdleTimeout' };
+    return { signals, ms: this.#timeout, option: 'timeout' };
+  }
+
+  /** The error for a hook given up on because a signal aborted: the caller's abort, or the attempt's timeout. */
+  #aborted(entry: Entry, hook: HookName): APIError {
+    const user = this.#userSignal?.aborted ? this.#userSignal : this.#streamSignal?.aborted ? this.#streamSignal : undefined;
+    const error = user
+      ? new APIUserAbortError(this.#target(), user.reason)
+      : // Only the attempt's signal is left: its timer fired (request.ts makes its error a timeout too).
+        new APIConnectionTimeoutError(this.#target(), this.#timeout, { hook: `${hook} hook of ${entry.source}`, option: 'timeout' });
+    return mask(error, this.#log.secrets);
+  }
+
+  /** Where the call goes, as errors name it (request.ts's target, worked out the same way). */
+  #target(): RequestTarget {
+    const url = new URL(this.#baseURL);
+    url.pathname = `${url.pathname.replace(/\/+$/, '')}${this.#path}`;
+    return { method: this.#method, path: url.pathname, host: `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}` };
   }
 
   /** The `HookError` for what a hook threw. */

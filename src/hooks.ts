@@ -15,8 +15,11 @@ import type { ObservableIterator } from './stream/stream';
  *
  * Hooks never see the API key: the `Authorization` header (and any other credential-like header:
  * `x-api-key`, `api-key`, cookies …) is left out of the `Request` they get and added back after
- * them. A hook that throws fails the call with a {@link HookError} naming it (its `cause` is what
- * the hook threw); it is never retried.
+ * them, and a key a server echoes back is masked as `***` in the `Response` and errors they get.
+ * A hook that throws fails the call with a {@link HookError} naming it (its `cause` is what
+ * the hook threw); it is never retried. A hook is awaited only within the call's `timeout` and
+ * until its `signal` aborts: one that never settles fails the call with the
+ * `APIConnectionTimeoutError` or `APIUserAbortError` a stalled server would.
  *
  * @example
  * ```ts
@@ -52,6 +55,7 @@ export interface Hooks {
    * After each attempt's response headers arrive, whatever the status (an error status is turned
    * into an error after the hooks; a retry follows if the policy allows). Return a `Response` to
    * use instead. Do not read the body: the client reads it (use `response.clone()` if you must).
+   * Its headers, status text and body have the API key masked as `***`.
    */
   afterResponse?(response: Response, info: HookInfo): Response | void | Promise<Response | void>;
   /**
@@ -62,7 +66,8 @@ export interface Hooks {
   beforeRetry?(info: RetryInfo): void | Promise<void>;
   /**
    * Each chunk of a streamed call, as the caller's loop receives it (after validation). Called
-   * only for streams; a hook that returns a promise holds the loop until it settles.
+   * only for streams; a hook that returns a promise holds the loop until it settles, at most the
+   * call's `timeout` (or `streamIdleTimeout`, if shorter), and no longer than `stream.abort()`.
    */
   onChunk?(chunk: ChatCompletionChunk | Completion, info: HookInfo): void | Promise<void>;
   /** The call failed (once per call, with the error the caller gets; also a stream that fails mid-way). */

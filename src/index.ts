@@ -68,6 +68,8 @@ export {
   ModelNotReadyError,
   PreflightError,
   HookError,
+  ListenerError,
+  EventNotEmittedError,
 } from './errors';
 export type { RequestTarget } from './errors';
 export { ResponseValidationError } from './validation-error';

@@ -13,7 +13,7 @@
 
 export const MASK = '***';
 /** Shorter secrets are not masked: "k" would garble every message and no real key is that short. */
-const MIN_SECRET = 4;
+export const MIN_SECRET = 4;
 /** Fields that name things, never quote them: left alone even when a short key occurs in them. */
 const IDENTIFIERS = new Set<PropertyKey>(['name', 'code', 'type', 'param', 'syscall', 'errno', 'status']);
 

@@ -41,12 +41,15 @@ export class Loop<ParsedT> {
       this.runner.emit({ type: 'completion', round, completion });
       const message = completion.choices[0]?.message ?? { role: 'assistant', content: null, refusal: null, parsed: null };
       this.runner.emit({ type: 'message', round, message: toAssistantMessage(message) });
+      // A listener of those events (`functionToolCall` …) may have called abort(): no tool runs then.
+      this.throwIfAborted();
       const calls = message.tool_calls ?? [];
       if (calls.length === 0 || round === this.maxRounds) return;
       const results = await this.runTools(calls);
       for (const [i, call] of calls.entries()) {
         this.runner.emit({ type: 'message', round, message: { role: 'tool', tool_call_id: call.id, content: results[i]! } });
       }
+      this.throwIfAborted();
       if (forced) return;
     }
   }
@@ -59,6 +62,7 @@ export class Loop<ParsedT> {
 
   /** Run one round's calls at once; the first tool that throws stops the others (their signal aborts) and the run. */
   async runTools(calls: ChatCompletionMessageToolCall[]): Promise<string[]> {
+    this.throwIfAborted(); // an abort listener would never fire for a signal that has already aborted
     const round = new AbortController();
     let onAbort!: () => void;
     // An abort ends the run at once, even while a tool that ignores its signal is still busy.
@@ -93,6 +97,7 @@ export class Loop<ParsedT> {
     }
     const args = await tool.parse(call.function.arguments ?? '');
     if (!args.ok) return `Error: invalid arguments for ${name}: ${args.message}. Call it again with arguments that match its parameters.`;
+    if (signal.aborted) throw this.abortError(); // stopped while the arguments were checked
     const result = await tool.run(args.value, { signal, toolCall: { id: call.id, function: { name, arguments: call.function.arguments ?? '' } } });
     if (typeof result === 'string') return result;
     return result === undefined ? '' : JSON.stringify(result);

@@ -5,7 +5,7 @@
  * were made. Arguments that fail validation are not a crash: the problem goes back to the model as
  * that tool's result, so it can correct itself.
  */
-import { InferenceError } from '../errors';
+import { APIUserAbortError, EventNotEmittedError, InferenceError, ListenerError } from '../errors';
 import type {
   ChatCompletionCreateParams,
   ChatCompletionMessageParam,
@@ -124,8 +124,7 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
           if ('error' in ending) throw ending.error;
         },
         (error: unknown) => {
-          this.#end({ error });
-          throw error;
+          throw this.#end({ error }).error;
         },
       );
     this.#done.catch(() => {}); // delivered to whoever awaits a final…() or iterates; never unhandled
@@ -140,8 +139,17 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
     this.#tap?.event(event);
   }
 
+  /**
+   * The run is over: its last events, each told once, then `end`. Returns how it ended: a listener
+   * that throws meanwhile fails a run that went well (`error` is then told, unless it was `end`
+   * itself, after which nothing is), or names what had gone wrong in its `ListenerError`.
+   */
   #end(ending: { error?: unknown }): { error?: unknown } {
-    // The final events first: a listener that throws there fails the run, as it would mid-run.
+    if (this.#ended) return this.#ended;
+    const on = this.#listeners;
+    const after = (listener: unknown, error: unknown) =>
+      listener instanceof ListenerError ? new ListenerError(listener.event, listener.cause, { what: 'run', error }) : listener;
+    this.#ended = ending; // `ended` is true while the last events are told
     if (!('error' in ending)) {
       try {
         this.#tap?.succeeded(this.#completions.at(-1), this.#completions.some((c) => c.usage) ? this.#sumUsage() : undefined);
@@ -149,23 +157,67 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
         ending = { error };
       }
     }
-    this.#ended = ending;
-    this.#notify();
     if ('error' in ending) {
-      if (this.#tap) {
-        this.#tap.failed(ending.error);
-      } else {
-        // The loop could not even load: nothing ran, so there is only the ending to tell.
-        this.#listeners.emit('error', ending.error);
-        this.#listeners.emit('end');
+      try {
+        if (ending.error instanceof APIUserAbortError) on.emit('abort', ending.error);
+        else on.emit('error', ending.error);
+      } catch (listener) {
+        ending = { error: after(listener, ending.error) };
       }
     }
+    this.#ended = ending;
+    try {
+      on.emit('end');
+    } catch (listener) {
+      ending = { error: 'error' in ending ? after(listener, ending.error) : listener };
+    }
+    this.#ended = ending;
+    this.#notify();
     return ending;
   }
 
   /**
+   * True once the run is over, however it ended (also while its last events are told).
+   *
+   * @example
+   * ```ts
+   * if (!runner.ended) runner.abort();
+   * ```
+   */
+  get ended(): boolean {
+    return this.#ended !== undefined;
+  }
+
+  /**
+   * True when the run ended with an error (other than an abort): the server's, a tool's, a listener's.
+   *
+   * @example
+   * ```ts
+   * await runner.done().catch(() => {});
+   * if (runner.errored) console.log('the run failed');
+   * ```
+   */
+  get errored(): boolean {
+    return this.#ended !== undefined && 'error' in this.#ended && !(this.#ended.error instanceof APIUserAbortError);
+  }
+
+  /**
+   * True when the run was aborted (`abort()`, or the request's `signal`).
+   *
+   * @example
+   * ```ts
+   * if (runner.aborted) console.log('stopped before the end');
+   * ```
+   */
+  get aborted(): boolean {
+    return this.#ended !== undefined && 'error' in this.#ended && this.#ended.error instanceof APIUserAbortError;
+  }
+
+  /**
    * Call `listener` on every `event` of the run (names and arguments as in the official client's
-   * runner). Returns the runner, so calls chain.
+   * runner). Returns the runner, so calls chain. A listener that throws ends the run with a
+   * `ListenerError` (the request in flight aborted, no further tool run); `abort()` called in a
+   * listener stops the run there (in `functionToolCall`: before the tool runs).
    *
    * @example
    * ```ts
@@ -207,7 +259,9 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
   }
 
   /**
-   * A promise of the next `event`'s first argument; rejects if the run fails first.
+   * A promise of the next `event`'s first argument. Rejects when the run ends without it: with the
+   * run's error if it failed, else with `EventNotEmittedError` (also when the run had already
+   * ended), so that `await runner.emitted('totalUsage')` settles even when the server reports no usage.
    *
    * @example
    * ```ts
@@ -217,8 +271,15 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
    */
   emitted<E extends keyof ChatCompletionRunnerEvents<ParsedT>>(event: E): Promise<Parameters<ChatCompletionRunnerEvents<ParsedT>[E]>[0]> {
     return new Promise((resolve, reject) => {
-      this.#listeners.on(event, ((value: Parameters<ChatCompletionRunnerEvents<ParsedT>[E]>[0]) => resolve(value)) as never, true);
-      this.#done.catch(reject);
+      if (this.#ended) return reject(new EventNotEmittedError('run', String(event), true));
+      const listener = ((value: Parameters<ChatCompletionRunnerEvents<ParsedT>[E]>[0]) => resolve(value)) as ChatCompletionRunnerEvents<ParsedT>[E];
+      this.#listeners.on(event, listener, true);
+      // Settled when the run is over, after its last event: an event that never came is an error, not a hang.
+      const over = (error: unknown) => {
+        this.#listeners.off(event, listener);
+        reject(error);
+      };
+      this.#done.then(() => over(new EventNotEmittedError('run', String(event))), over);
     });
   }
 
@@ -255,7 +316,7 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
     return this.#done;
   }
 
-  /** Stop the run. The request in flight is cancelled and running tools see their `signal` abort. */
+  /** Stop the run. The request in flight is cancelled, running tools see their `signal` abort, and no tool starts after it. */
   abort(reason?: unknown): void {
     this.controller.abort(reason);
   }

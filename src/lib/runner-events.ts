@@ -6,7 +6,7 @@
  * streamed text of the current request (for `content`'s snapshot, which a listener added mid-run
  * must see whole) and the last tool call and result (`finalFunctionToolCall()` reads them).
  */
-import { APIUserAbortError } from '../errors';
+import type { APIUserAbortError } from '../errors';
 import type { ChatCompletionChunk, ChatCompletionMessageParam, CompletionUsage } from '../generated/types.gen';
 import type { Listeners } from '../stream/listeners';
 import type { ParsedChatCompletion, ParsedChatCompletionMessage } from './parse';
@@ -148,7 +148,7 @@ export class RunnerEvents<ParsedT> {
     }
   }
 
-  /** The run succeeded: the final events, then `end`. */
+  /** The run succeeded: the final events (the runner tells `end` after them). */
   succeeded(last: ParsedChatCompletion<ParsedT> | undefined, usage: CompletionUsage | undefined): void {
     const on = this.listeners;
     if (last) {
@@ -160,13 +160,5 @@ export class RunnerEvents<ParsedT> {
     if (this.lastCall) on.emit('finalFunctionToolCall', this.lastCall);
     if (this.lastResult !== undefined) on.emit('finalFunctionToolCallResult', this.lastResult);
     if (usage) on.emit('totalUsage', usage);
-    on.emit('end');
-  }
-
-  /** The run failed or was aborted: `abort` or `error`, then `end`. */
-  failed(error: unknown): void {
-    if (error instanceof APIUserAbortError) this.listeners.emit('abort', error);
-    else this.listeners.emit('error', error);
-    this.listeners.emit('end');
   }
 }

@@ -5,7 +5,7 @@
  * `listening` before it hands a chunk over.
  */
 import type { ChatCompletion, ChatCompletionChunk } from '../generated/types.gen';
-import { APIUserAbortError } from '../errors';
+import { APIUserAbortError, ListenerError } from '../errors';
 import { Listeners } from './listeners';
 
 /**
@@ -113,14 +113,35 @@ export class ChatEvents {
     if (choice.finish_reason !== null) this.#finish();
   }
 
-  /** The stream ended: what is still open is done, then the final completion (or the error), then `end`. */
-  end(completion: () => ChatCompletion, error?: unknown): void {
+  /**
+   * The stream ended: what is still open is done, then the final completion (or the error, or the
+   * abort), then `end`, each told once. Returns the error the stream ends with: `error`, or the
+   * `ListenerError` of a listener that threw meanwhile (a listener of the last events fails a
+   * stream that went well: `error` is then told, unless it was `end` itself, after which nothing is).
+   */
+  end(completion: () => ChatCompletion, error?: unknown): unknown {
     if (error === undefined) {
-      this.#finish();
-      this.emit('finalChatCompletion', completion());
-    } else if (error instanceof APIUserAbortError) this.emit('abort', error);
-    else this.emit('error', error);
-    this.emit('end');
+      try {
+        this.#finish();
+        this.emit('finalChatCompletion', completion());
+      } catch (listener) {
+        error = listener;
+      }
+    }
+    if (error !== undefined) {
+      try {
+        if (error instanceof APIUserAbortError) this.emit('abort', error);
+        else this.emit('error', error);
+      } catch (listener) {
+        error = after(listener, error);
+      }
+    }
+    try {
+      this.emit('end');
+    } catch (listener) {
+      error = error === undefined ? listener : after(listener, error);
+    }
+    return error;
   }
 
   #callDone(): void {
@@ -139,4 +160,9 @@ export class ChatEvents {
     if (this.#refusal !== undefined) this.emit('refusal.done', { refusal: this.#refusal });
     this.#callDone();
   }
+}
+
+/** A listener's error, thrown while the stream was already failing: it says what had gone wrong. */
+function after(listener: unknown, error: unknown): unknown {
+  return listener instanceof ListenerError ? new ListenerError(listener.event, listener.cause, { what: 'stream', error }) : listener;
 }

@@ -4,15 +4,20 @@
  * `finalMessage()`, `finalContent()`, events (`on('content.delta', …)`) and a text-only view.
  */
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage } from '../generated/types.gen';
-import { APIUserAbortError, InferenceError } from '../errors';
-import { Stream, type ObservableIterator, type StreamObserver } from './stream';
+import { APIUserAbortError, EventNotEmittedError, InferenceError } from '../errors';
+import { observed, Stream, type ObservableIterator, type StreamObserver } from './stream';
 import { ChatCompletionAccumulator } from './accumulate';
 import { ChatEvents, type ChatCompletionStreamEvents } from './chat-events';
 
-/** Feeds every chunk that passes to the accumulator and remembers how the stream ended. */
+/**
+ * Feeds every chunk that passes to the accumulator and the listeners, and remembers how the
+ * stream ended. A listener that throws fails the stream: `item()` and `end()` throw its
+ * `ListenerError`, and the iterator that told them ends the stream with it (stream/events.ts).
+ */
 class Tap implements StreamObserver<ChatCompletionChunk> {
   readonly accumulator = new ChatCompletionAccumulator();
   readonly events = new ChatEvents();
+  /** Settles once the stream is over and every listener was told: rejects with its error. */
   readonly ended: Promise<void>;
   /** How the stream ended, once it has. */
   outcome: 'ok' | 'error' | 'aborted' | undefined;
@@ -33,17 +38,33 @@ class Tap implements StreamObserver<ChatCompletionChunk> {
   }
 
   end(error?: unknown): void {
-    this.outcome = error === undefined ? 'ok' : error instanceof APIUserAbortError ? 'aborted' : 'error';
-    if (error === undefined) this.#resolve();
-    else this.#reject(error);
-    if (this.events.listening) this.events.end(() => this.accumulator.result(), error);
+    if (this.outcome !== undefined) return; // told once, however many ways the stream ends
+    const final = this.#tell(error);
+    if (final === undefined) this.#resolve();
+    else this.#reject(final);
+    if (final !== error) throw final;
   }
 
   closed(): void {
-    this.outcome = 'aborted';
-    this.#reject(new InferenceError('The stream was closed before it ended, so there is no final completion.'));
-    if (this.events.listening) this.events.end(() => this.accumulator.result(), new APIUserAbortError({ method: 'POST', path: '/chat/completions' }, 'closed'));
+    if (this.outcome !== undefined) return;
+    const closed = new APIUserAbortError({ method: 'POST', path: '/chat/completions' }, 'closed');
+    const final = this.#tell(closed);
+    // Not thrown: the caller left (`break`), and a listener's error is for done() and the final…() methods.
+    this.#reject(final === closed ? new InferenceError('The stream was closed before it ended, so there is no final completion.') : final);
   }
+
+  /** The last events; the stream's outcome, set before them (`stream.ended` is true in an `end` listener). */
+  #tell(error: unknown): unknown {
+    this.outcome = outcomeOf(error);
+    if (!this.events.listening) return error;
+    const final = this.events.end(() => this.accumulator.result(), error);
+    this.outcome = outcomeOf(final);
+    return final;
+  }
+}
+
+function outcomeOf(error: unknown): 'ok' | 'error' | 'aborted' {
+  return error === undefined ? 'ok' : error instanceof APIUserAbortError ? 'aborted' : 'error';
 }
 
 /**
@@ -86,6 +107,7 @@ export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
    */
   static deferred(start: (signal: AbortSignal) => PromiseLike<ChatCompletionStream>): ChatCompletionStream {
     const controller = new AbortController();
+    let observer: StreamObserver<ChatCompletionChunk> | undefined;
     let opening: Promise<AsyncIterator<ChatCompletionChunk>> | undefined;
     let source: AsyncIterator<ChatCompletionChunk> | undefined;
     const open = () =>
@@ -93,15 +115,32 @@ export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
         const abort = () => inner.controller.abort(controller.signal.reason);
         if (controller.signal.aborted) abort();
         else controller.signal.addEventListener('abort', abort, { once: true });
-        return (source = ChatCompletionStream.chunksOf(inner));
+        const chunks = ChatCompletionStream.chunksOf(inner);
+        // This stream's accumulation and listeners watch the request's own iterator, as with
+        // create(): a listener that throws then ends the request there, at once.
+        if (observer) chunks.observe?.(observer);
+        return (source = chunks.observe || !observer ? chunks : observed(chunks, observer));
       }));
-    const iterator: AsyncIterator<ChatCompletionChunk> = {
+    const iterator: ObservableIterator<ChatCompletionChunk> = {
+      observe(watcher) {
+        observer = watcher;
+      },
       async next() {
-        return (source ?? (await open())).next();
+        if (source) return source.next();
+        let opened: AsyncIterator<ChatCompletionChunk>;
+        try {
+          opened = await open();
+        } catch (error) {
+          observer?.end(error); // the request failed before its first chunk
+          throw error;
+        }
+        return opened.next();
       },
       async return() {
-        if (opening === undefined) controller.abort();
-        else await (await opening.catch(() => undefined))?.return?.();
+        if (opening === undefined) {
+          controller.abort();
+          observer?.closed();
+        } else await (await opening.catch(() => undefined))?.return?.();
         return { done: true, value: undefined };
       },
     };
@@ -157,7 +196,8 @@ export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
   /**
    * Call `listener` on `event` (the official client's event names; see
    * `ChatCompletionStreamEvents`). Events come as the stream is read: by a `for await` loop, or by
-   * `done()` / `finalChatCompletion()`, which read the rest.
+   * `done()` / `finalChatCompletion()`, which read the rest. A listener that throws ends the
+   * stream with a `ListenerError`: the request is aborted, `error` and `end` are told.
    *
    * @example
    * ```ts
@@ -198,7 +238,9 @@ export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
   }
 
   /**
-   * A promise of the next `event`'s first argument (rejects when the stream fails first).
+   * A promise of the next `event`'s first argument. Rejects when the stream ends without it: with
+   * the stream's error if it failed, else with `EventNotEmittedError` (also when the stream had
+   * already ended). Events come as the stream is read (`for await`, `done()`, `final…()`).
    *
    * @example
    * ```ts
@@ -207,8 +249,16 @@ export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
    */
   emitted<E extends keyof ChatCompletionStreamEvents>(event: E): Promise<Parameters<ChatCompletionStreamEvents[E]>[0]> {
     return new Promise((resolve, reject) => {
-      this.#tap.events.on(event, ((value: Parameters<ChatCompletionStreamEvents[E]>[0]) => resolve(value)) as never, true);
-      this.#tap.ended.catch(reject);
+      const tap = this.#tap;
+      if (tap.outcome !== undefined) return reject(new EventNotEmittedError('stream', event, true));
+      const listener = ((value: Parameters<ChatCompletionStreamEvents[E]>[0]) => resolve(value)) as ChatCompletionStreamEvents[E];
+      tap.events.on(event, listener, true);
+      // Settled when the stream is over, after its last event: an event that never came is an error, not a hang.
+      const over = (error: unknown) => {
+        tap.events.off(event, listener);
+        reject(error);
+      };
+      tap.ended.then(() => over(new EventNotEmittedError('stream', event)), over);
     });
   }
 

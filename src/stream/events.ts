@@ -142,7 +142,11 @@ class EventIterator<T> implements ObservableIterator<T> {
         return filling;
       }
     }
-    return Promise.resolve(this.#deliver(result));
+    try {
+      return Promise.resolve(this.#deliver(result));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** `break` in a `for await` loop, `return()`, `cancel()`: abort the HTTP request now, even while a read is pending. */
@@ -158,9 +162,26 @@ class EventIterator<T> implements ObservableIterator<T> {
     return DONE;
   }
 
+  /**
+   * `wrapper.throw(error)`: a wrapper of this iterator (the hooks' `onChunk`) failed the stream;
+   * it ends with `error` as if the read had failed: the request aborted, the observer told.
+   */
+  throw(error: unknown): Promise<IteratorResult<T>> {
+    return Promise.reject(this.#fail(error));
+  }
+
   #deliver(result: IteratorResult<T>): IteratorResult<T> {
-    if (result.done) this.#observer?.end();
-    else this.#observer?.item(result.value);
+    const observer = this.#observer;
+    if (observer === undefined) return result;
+    // The observer tells the stream's listeners; one that throws ends the stream with its error.
+    try {
+      if (result.done) observer.end();
+      else observer.item(result.value);
+    } catch (error) {
+      if (!result.done) throw this.#fail(error);
+      // The stream had ended well; its observer, who threw, has told everyone already.
+      throw (this.#error = mask(error, this.#sent.log.secrets));
+    }
     return result;
   }
 
@@ -254,13 +275,23 @@ class EventIterator<T> implements ObservableIterator<T> {
     return DONE;
   }
 
-  /** What went wrong, as the error the caller gets (the key masked); the stream is over. */
+  /**
+   * What went wrong, as the error the caller gets (the key masked); the stream is over, and its
+   * request aborted at once (the server stops generating what nobody will read). An observer
+   * that throws while told (a listener of `error` …) makes its error the stream's.
+   */
   #fail(error: unknown): unknown {
-    const typed = mask(this.#classify(error), this.#sent.log.secrets);
+    let typed: unknown = mask(this.#classify(error), this.#sent.log.secrets);
     if (!this.#finished) {
-      this.#error = typed;
       this.#finish('error');
-      this.#observer?.end(typed);
+      this.#sent.abort(typed);
+      void this.#batches?.return(undefined).catch(() => {});
+      try {
+        this.#observer?.end(typed);
+      } catch (listener) {
+        typed = mask(listener, this.#sent.log.secrets);
+      }
+      this.#error = typed;
     }
     return typed;
   }

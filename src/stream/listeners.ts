@@ -1,12 +1,25 @@
 /**
- * Listeners by event name, as the official client's `on` / `once` / `off` keep them: called in
- * the order they were added, synchronously, with the event's arguments. Shared by the chat
- * stream's events (chat-events.ts) and the tool runner's (lib/run-tools.ts).
+ * Listeners by event name, as the official client's `on` / `once` / `off` keep them, with Node's
+ * EventEmitter bookkeeping: called in the order they were added, synchronously, with the event's
+ * arguments; a listener added or removed during an event takes effect from the next one (each
+ * event's list is replaced, never changed in place, so an emit goes through the list it started
+ * with, and allocates nothing); `off(f)` and a `once(f)` that fired remove one registration of
+ * `f`, not every one. Shared by the chat stream's events (chat-events.ts) and the tool runner's
+ * (lib/run-tools.ts).
+ *
+ * A listener that throws does not stop the others of that event; `emit` throws a `ListenerError`
+ * naming the event after them, and the stream or run ends with it (see their callers).
  */
+import { ListenerError } from '../errors';
+
 type Listener = (...args: never[]) => void;
+interface Entry {
+  listener: Listener;
+  once: boolean;
+}
 
 export class Listeners<Events extends { [K in keyof Events]: Listener }> {
-  readonly #entries = new Map<keyof Events, { listener: Listener; once: boolean }[]>();
+  readonly #entries = new Map<keyof Events, readonly Entry[]>();
 
   /** True when any listener is registered (so that work done only for them can be skipped). */
   get any(): boolean {
@@ -14,23 +27,37 @@ export class Listeners<Events extends { [K in keyof Events]: Listener }> {
   }
 
   on<E extends keyof Events>(event: E, listener: Events[E], once = false): void {
-    const entries = this.#entries.get(event) ?? [];
-    entries.push({ listener, once });
-    this.#entries.set(event, entries);
+    this.#entries.set(event, [...(this.#entries.get(event) ?? []), { listener, once }]);
   }
 
+  /** Remove the last registration of `listener` (as Node's `removeListener` does). */
   off<E extends keyof Events>(event: E, listener: Events[E]): void {
-    const entries = this.#entries.get(event)?.filter((e) => e.listener !== listener);
-    if (entries?.length) this.#entries.set(event, entries);
-    else this.#entries.delete(event);
+    const entries = this.#entries.get(event);
+    if (!entries) return;
+    for (let i = entries.length - 1; i >= 0; i--) {
+      if (entries[i]!.listener === listener) return this.#remove(event, entries[i]!);
+    }
   }
 
   emit<E extends keyof Events>(event: E, ...args: Parameters<Events[E]>): void {
     const entries = this.#entries.get(event);
     if (!entries) return;
+    let failed = false;
+    let thrown: unknown;
     for (const entry of entries) {
-      if (entry.once) this.off(event, entry.listener as Events[E]);
-      (entry.listener as (...a: unknown[]) => void)(...args);
+      if (entry.once) this.#remove(event, entry);
+      try {
+        (entry.listener as (...a: unknown[]) => void)(...args);
+      } catch (error) {
+        if (!failed) [failed, thrown] = [true, error];
+      }
     }
+    if (failed) throw new ListenerError(String(event), thrown);
+  }
+
+  #remove(event: keyof Events, entry: Entry): void {
+    const entries = this.#entries.get(event)?.filter((e) => e !== entry);
+    if (entries?.length) this.#entries.set(event, entries);
+    else this.#entries.delete(event);
   }
 }

@@ -9,12 +9,13 @@ import { DEFAULTS } from '../options';
 
 /**
  * Told of every item a stream hands over and of how it ended (`ChatCompletionStream`'s
- * accumulation uses one).
+ * accumulation and listeners use one). `item()` and `end()` throw when a listener threw: the
+ * stream then ends with that error (the request aborted), which `end()` is told of in turn.
  * @internal
  */
 export interface StreamObserver<T> {
   item(value: T): void;
-  /** The stream ended: normally, or with `error`. */
+  /** The stream ended: normally, or with `error`. Throws the error the stream ends with instead, if a listener threw. */
   end(error?: unknown): void;
   /** The caller left before the end (`break`, `return()`, `cancel()`). */
   closed(): void;
@@ -252,8 +253,12 @@ function toJSONLine(value: unknown): string {
   }
 }
 
-/** `iterator`, reporting to `observer`: for sources that cannot report themselves (a tee, a body read back). */
-function observed<T>(iterator: AsyncIterator<T>, observer: StreamObserver<T>): AsyncIterator<T> {
+/**
+ * `iterator`, reporting to `observer`: for sources that cannot report themselves (a tee, a body
+ * read back). An observer that throws (a listener) ends the stream with its error, the source closed.
+ * @internal
+ */
+export function observed<T>(iterator: AsyncIterator<T>, observer: StreamObserver<T>): AsyncIterator<T> {
   return {
     async next() {
       let result: IteratorResult<T>;
@@ -263,8 +268,16 @@ function observed<T>(iterator: AsyncIterator<T>, observer: StreamObserver<T>): A
         observer.end(error);
         throw error;
       }
-      if (result.done) observer.end();
-      else observer.item(result.value);
+      try {
+        if (result.done) observer.end();
+        else observer.item(result.value);
+      } catch (error) {
+        if (!result.done) {
+          await iterator.return?.();
+          observer.end(error);
+        }
+        throw error;
+      }
       return result;
     },
     async return() {

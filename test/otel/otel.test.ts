@@ -7,7 +7,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { DataPointType, MeterProvider, MetricReader, type HistogramMetricData } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Client, InferenceError, RateLimitError, type ClientOptions } from '../../src/index';
+import { APIConnectionTimeoutError, Client, InferenceError, ListenerError, RateLimitError, type ClientOptions } from '../../src/index';
 import { openTelemetry, type OpenTelemetryOptions } from '../../src/otel/index';
 import { startMockServer, type MockServer } from '../../src/testing/index';
 import pkg from '../../package.json';
@@ -213,6 +213,28 @@ describe('chat completions', () => {
     const span = only();
     expect(span.status.code).toBe(SpanStatusCode.ERROR);
     expect(span.attributes['error.type']).toBe('APIConnectionError');
+  });
+
+  it('a stream whose listener throws: the span ends then, with the ListenerError', async () => {
+    const stream = await client().chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: 'one two three four five six' }], stream: true });
+    stream.on('content', () => {
+      throw new Error('render failed');
+    });
+    await expect(stream.done()).rejects.toBeInstanceOf(ListenerError);
+    const span = only();
+    expect(span.status.code).toBe(SpanStatusCode.ERROR);
+    expect(span.attributes['error.type']).toBe('ListenerError');
+    expect((await histograms())['gen_ai.client.operation.duration']![0]!.count).toBe(1);
+  });
+
+  it('a hook before it that never settles: the span still ends, with the timeout', async () => {
+    const stuck = { name: 'stuck', onChunk: () => new Promise<void>(() => {}) };
+    const c = client({}, { streamIdleTimeout: 300, hooks: [stuck, openTelemetry({ tracerProvider, meterProvider })] });
+    const stream = await c.chat.completions.create({ model: 'mock/echo', messages, stream: true });
+    await expect(stream.done()).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+    const span = only();
+    expect(span.status.code).toBe(SpanStatusCode.ERROR);
+    expect(span.attributes['error.type']).toBe('APIConnectionTimeoutError');
   });
 });
 
