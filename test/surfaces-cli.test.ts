@@ -213,6 +213,13 @@ describe('the CLI never prints the key (item 3)', () => {
       expect(run.stderr).toContain('https://***@[::1/v1');
       for (const part of ['hunter2', 'pa/ss', 'ss#word', KEY]) expect(run.stderr + run.stdout).not.toContain(part);
     }
+    // A token as the user name (no password) is a secret too; a user name beside a password is not.
+    const token = await cli(['models', '--base-url', 'https://ghp_t0ken-5e3f9a@[::1/v1'], { env: { INFERENCE_API_KEY: KEY } });
+    expect(token.code).toBe(2);
+    expect(token.stderr).not.toContain('t0ken');
+    const named = await cli(['models', '--base-url', `https://alice:${password}@[::1/v1`], { env: { INFERENCE_API_KEY: KEY } });
+    expect(named.stderr).not.toContain('hunter2');
+    expect(named.stderr).toContain('--base-url is not a URL');
   });
 });
 

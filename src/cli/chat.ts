@@ -41,7 +41,7 @@ Options:
                         --param top_k=40 --param 'provider={"sort":"price"}'
   --json                print each raw chunk as one JSON line (NDJSON)
   --raw                 print the reply's control characters as they come (by
-                        default they show as escapes such as \x1b, so a reply
+                        default they show as escapes such as \\x1b, so a reply
                         cannot drive the terminal); the key is masked anyway
 
 ${CONNECTION_HELP}

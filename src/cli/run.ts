@@ -113,19 +113,24 @@ function secretsIn(args: readonly string[], env: CommandIO['env'], usesCredentia
   return [...new Set(secrets.map((s) => s.trim()).filter((s) => s.length >= 4))].sort((a, b) => b.length - a.length);
 }
 
-/** The user name and password of a URL, as written and decoded; found by hand when it does not parse. */
+/**
+ * The credentials of a URL's user info, as written and decoded; found by hand when it does not
+ * parse. The password; or the user name when there is no password (`https://<token>@host`: a
+ * token). A user name beside a password is a name, and masking it would garble the messages.
+ */
 function userInfo(value: string): string[] {
-  let parts: string[];
+  let info: string | undefined;
   try {
     const url = new URL(value);
-    parts = [url.username, url.password];
+    if (url.username !== '' || url.password !== '') info = url.password === '' ? url.username : `${url.username}:${url.password}`;
   } catch {
     // Everything between the scheme and the last '@': a password may hold a '/' or a '#'.
-    const info = /^[^:/?#]*:\/\/(.*)@/s.exec(value)?.[1];
-    if (info === undefined) return [];
-    parts = [info, ...info.split(/:(.*)/s)];
+    info = /^[^:/?#]*:\/\/(.*)@/s.exec(value)?.[1];
   }
-  return [...parts, ...parts.map((part) => decode(part))];
+  if (info === undefined) return [];
+  const colon = info.indexOf(':');
+  const secret = colon < 0 ? info : info.slice(colon + 1);
+  return [info, secret, decode(info), decode(secret)];
 }
 
 function decode(part: string): string {

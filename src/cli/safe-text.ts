@@ -52,7 +52,6 @@ export function printable(text: string, options: { oneLine?: boolean } = {}): st
  * ```
  */
 export function jsonText(value: unknown, indent?: number): string {
-  // eslint-disable-next-line no-control-regex
   return JSON.stringify(value, null, indent).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 

@@ -287,7 +287,6 @@ export function parseCassette(text: string, file: string): Cassette {
 /** An HTTP token: what a method and a header name are made of. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** What Node's HTTP server accepts in a header value: no control character but tab. */
-// eslint-disable-next-line no-control-regex
 const HEADER_VALUE = /^[\t\u0020-\u007e\u0080-\u00ff]*$/;
 /** Statuses whose response has no body (a Response with one cannot be made). */
 const NULL_BODY = new Set([204, 205, 304]);
