@@ -27,6 +27,18 @@ export function isCredentialName(name: string): boolean {
   return /auth|key|token|secret|cookie|session|passw|credential|signature/i.test(name) && !/^idempotency-key$/i.test(name);
 }
 
+/**
+ * Query parameter names treated as credentials: those of {@link isCredentialName}, and names with
+ * a word that signed URLs and sign-in flows use for theirs (`sig`, `code`, `pass`, `pwd`, `jwt`,
+ * `otp`, `sas`, `hmac`, `ticket`), in any case and any word style: `key`, `api_key`, `apiKey`,
+ * `access_token`, `sig`, `X-Amz-Signature`, `X-Amz-Credential`, `auth_code`, `code` all are.
+ */
+export function isCredentialParam(name: string): boolean {
+  if (isCredentialName(name)) return true;
+  const words = name.replace(/([a-z\d])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z\d]+/);
+  return words.some((word) => /^(?:sig|code|pass|pwd|jwt|otp|sas|hmac|ticket)$/.test(word));
+}
+
 /** `text` with every occurrence of every secret replaced by `***`. */
 export function maskText(text: string, secrets: readonly string[]): string {
   for (const secret of secrets) if (secret.length >= MIN_SECRET && text.includes(secret)) text = text.split(secret).join(MASK);

@@ -17,7 +17,8 @@ import { chooseModel, CONNECTION_HELP, CONNECTION_OPTIONS, connect, outputFor, t
 import { explain, inCLIWords, type Endpoint } from './explain';
 import { defineCommand, integerFlag, numberFlag, paramFlags } from './parse-command';
 import { colourEnabled, createStyle } from './style';
-import { chunkText, readAll, streamReply, type StreamedReply } from './stream-reply';
+import { printable } from './safe-text';
+import { chunkText, readAll, streamReply, withChunkText, type StreamedReply } from './stream-reply';
 import { noteUsage } from './usage';
 
 type Message = ChatCompletionCreateParams['messages'][number];
@@ -39,6 +40,9 @@ Options:
                         (repeatable; JSON values are read as JSON):
                         --param top_k=40 --param 'provider={"sort":"price"}'
   --json                print each raw chunk as one JSON line (NDJSON)
+  --raw                 print the reply's control characters as they come (by
+                        default they show as escapes such as \\x1b, so a reply
+                        cannot drive the terminal); the key is masked anyway
 
 ${CONNECTION_HELP}
 In a session: Enter sends. Ctrl-C while a reply streams cancels it (the session
@@ -52,6 +56,8 @@ interface ChatSettings {
   chosen: ChosenModel;
   output: Output;
   json: boolean;
+  /** `--raw`: the reply's control characters printed as they come. */
+  raw: boolean;
   maxTokens: number | undefined;
   temperature: number | undefined;
   /** `--param` flags: the request's `extraBody`. */
@@ -72,15 +78,17 @@ function reply(io: CommandIO, settings: ChatSettings, messages: Message[], signa
   return streamReply<ChatCompletionChunk>(io, output, {
     open: (s) => client.chat.completions.create(body, { signal: s, extraBody: settings.params }),
     text: chunkText,
+    withText: withChunkText,
     usage: (chunk) => chunk.usage,
     signal,
     json: settings.json,
+    raw: settings.raw,
     label: chosen.slug,
   });
 }
 
 /**
- * `model-inference-sdk chat [-m slug] [-s text] [--max-tokens n] [--temperature x] [--param name=value] [--json] [prompt...]`.
+ * `model-inference-sdk chat [-m slug] [-s text] [--max-tokens n] [--temperature x] [--param name=value] [--json | --raw] [prompt...]`.
  *
  * @example
  * ```ts
@@ -100,11 +108,13 @@ export const chatCommand: Command = defineCommand({
     temperature: { type: 'string', valueName: 'x' },
     param: { type: 'string', valueName: 'name=value', multiple: true },
     json: { type: 'boolean', default: false },
+    raw: { type: 'boolean', default: false },
   },
   positionals: true,
   async run({ values, positionals }, io) {
     const maxTokens = integerFlag('--max-tokens', values['max-tokens'], 1, 10_000_000);
     const temperature = numberFlag('--temperature', values.temperature, 0, 2);
+    if (values.raw && values.json) throw new UsageError('--raw goes with the text output, not --json (JSON shows control characters as escapes).');
     const params = paramFlags(values.param, {
       model: 'use -m',
       messages: 'the prompt and -s make them',
@@ -127,7 +137,7 @@ export const chatCommand: Command = defineCommand({
     let chosen: ChosenModel | undefined;
     try {
       chosen = await chooseModel(client, values.model, io, output, io.signal);
-      const settings: ChatSettings = { client, endpoint, chosen, output, json: values.json, maxTokens, temperature, params };
+      const settings: ChatSettings = { client, endpoint, chosen, output, json: values.json, raw: values.raw, maxTokens, temperature, params };
       const messages: Message[] = values.system === undefined ? [] : [{ role: 'system', content: values.system }];
       if (interactive || prompt === undefined) return await session(io, settings, messages);
 
@@ -158,7 +168,7 @@ async function session(io: CommandIO, settings: ChatSettings, messages: Message[
     else io.stderr(text);
   };
   say(
-    `${style.dim(`Chatting with ${settings.chosen.slug}. Enter sends; Ctrl-C cancels a reply; Ctrl-D (or Ctrl-C twice) exits.`)}\n`,
+    `${style.dim(`Chatting with ${printable(settings.chosen.slug, { oneLine: true })}. Enter sends; Ctrl-C cancels a reply; Ctrl-D (or Ctrl-C twice) exits.`)}\n`,
   );
   let history: string[] = [];
   for (;;) {
@@ -183,7 +193,7 @@ async function session(io: CommandIO, settings: ChatSettings, messages: Message[
       }
     } catch (error) {
       messages.pop();
-      io.stderr(`${output.err.red(explain(error, settings.endpoint, settings.chosen.slug))}\n`);
+      io.stderr(`${output.err.red(printable(explain(error, settings.endpoint, settings.chosen.slug)))}\n`);
     } finally {
       untrap?.();
       io.signal.removeEventListener('abort', onStop);

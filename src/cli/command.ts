@@ -36,6 +36,11 @@ export interface CommandIO {
    * aborting `signal`: an interactive command cancels one request and carries on. Default: none.
    */
   trapInterrupt?: ((handler: () => void) => () => void) | undefined;
+  /**
+   * What the command must never print (the API key, a URL's password): the dispatcher masks them
+   * in every write, and a streamed reply also where they come split across its deltas. Default: none.
+   */
+  readonly secrets?: readonly string[] | undefined;
 }
 
 /**

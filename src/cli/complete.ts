@@ -9,7 +9,7 @@ import { interruptedExitCode, UsageError } from './command';
 import { chooseModel, CONNECTION_HELP, CONNECTION_OPTIONS, connect, outputFor, type ChosenModel } from './connection';
 import { inCLIWords } from './explain';
 import { defineCommand, integerFlag, numberFlag, paramFlags } from './parse-command';
-import { completionText, readAll, streamReply } from './stream-reply';
+import { completionText, readAll, streamReply, withCompletionText } from './stream-reply';
 import { noteUsage } from './usage';
 
 const help = `Usage: model-inference-sdk complete [options] [prompt...]
@@ -26,11 +26,14 @@ Options:
                         (repeatable; JSON values are read as JSON):
                         --param top_k=40 --param 'provider={"sort":"price"}'
   --json                print each raw chunk as one JSON line (NDJSON)
+  --raw                 print the reply's control characters as they come (by
+                        default they show as escapes such as \\x1b, so a reply
+                        cannot drive the terminal); the key is masked anyway
 
 ${CONNECTION_HELP}`;
 
 /**
- * `model-inference-sdk complete [-m slug] [--max-tokens n] [--temperature x] [--param name=value] [--json] [prompt...]`.
+ * `model-inference-sdk complete [-m slug] [--max-tokens n] [--temperature x] [--param name=value] [--json | --raw] [prompt...]`.
  *
  * @example
  * ```ts
@@ -49,11 +52,13 @@ export const completeCommand: Command = defineCommand({
     temperature: { type: 'string', valueName: 'x' },
     param: { type: 'string', valueName: 'name=value', multiple: true },
     json: { type: 'boolean', default: false },
+    raw: { type: 'boolean', default: false },
   },
   positionals: true,
   async run({ values, positionals }, io) {
     const maxTokens = integerFlag('--max-tokens', values['max-tokens'], 1, 10_000_000);
     const temperature = numberFlag('--temperature', values.temperature, 0, 2);
+    if (values.raw && values.json) throw new UsageError('--raw goes with the text output, not --json (JSON shows control characters as escapes).');
     const params = paramFlags(values.param, {
       model: 'use -m',
       prompt: 'pass the prompt as arguments or on standard input',
@@ -86,9 +91,11 @@ export const completeCommand: Command = defineCommand({
       const result = await streamReply<Completion>(io, output, {
         open: (signal) => client.completions.create(body, { signal, extraBody: params }),
         text: completionText,
+        withText: withCompletionText,
         usage: (chunk) => chunk.usage,
         signal: io.signal,
         json: values.json,
+        raw: values.raw,
         label: chosen.slug,
       });
       if (result.cancelled) {

@@ -10,7 +10,8 @@ import { Client, type Logger, type Model } from '../index';
 import { startMockServer } from '../testing';
 import type { CommandIO } from './command';
 import { CommandError, UsageError } from './command';
-import { printableURL, type Endpoint } from './explain';
+import { printableURL, withoutUserInfo, type Endpoint } from './explain';
+import { printable } from './safe-text';
 import { colourEnabled, createStyle, type Style } from './style';
 
 /** The options every API command takes (`-h, --help` comes with every command). */
@@ -72,7 +73,8 @@ export function outputFor(io: CommandIO, verbose: boolean): Output {
     spinner: io.stderrIsTTY === true,
     verbose,
     note: (text) => {
-      if (verbose) io.stderr(`${err.dim(text)}\n`);
+      // Notes name models and currencies from the server: escaped, like all of its text.
+      if (verbose) io.stderr(`${err.dim(printable(text))}\n`);
     },
   };
 }
@@ -136,7 +138,7 @@ function checkBaseURL(value: string, source: string): void {
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`${source} is not a URL: '${value}'. It looks like https://host/v1.`);
+    throw new UsageError(`${source} is not a URL: '${withoutUserInfo(value)}'. It looks like https://host/v1.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(`${source} must be an http:// or https:// URL, got '${url.protocol}'. It looks like https://host/v1.`);
@@ -216,7 +218,7 @@ export async function chooseModel(
 
 /** A logger for the SDK's own messages (warnings; requests with `--verbose`), on stderr. */
 function stderrLogger(io: CommandIO): Logger {
-  const write = (message: string, rest: unknown[]): void => io.stderr(`${formatWithOptions({ colors: false, breakLength: Infinity }, message, ...rest)}\n`);
+  const write = (message: string, rest: unknown[]): void => io.stderr(`${printable(formatWithOptions({ colors: false, breakLength: Infinity }, message, ...rest))}\n`);
   return {
     debug: (message, ...rest) => write(message, rest),
     info: (message, ...rest) => write(message, rest),

@@ -93,8 +93,22 @@ export function printableURL(value: string): string {
     const url = new URL(value);
     return `${url.protocol}//${url.host}${url.pathname}`;
   } catch {
-    return value;
+    return withoutUserInfo(value);
   }
+}
+
+/**
+ * A URL as written, but with its user name and password replaced by `***`, also when it does not
+ * parse (there, everything between the scheme and the last `@`: a password may hold a `/`). For
+ * messages about a URL that is wrong, which should show what was typed.
+ *
+ * @example
+ * ```ts
+ * withoutUserInfo('https://me:pa/ss@api.example.com/v1'); // 'https://***@api.example.com/v1'
+ * ```
+ */
+export function withoutUserInfo(value: string): string {
+  return value.replace(/^([^:/?#]*:\/\/).*@/s, '$1***@');
 }
 
 /**

@@ -8,6 +8,7 @@
 import { DEFAULT_MOCK_MODELS, startMockServer, type MockServer, type MockServerOptions, type RecordOptions, type ReplayOptions } from '../testing';
 import type { Command } from './command';
 import { CommandError, UsageError } from './command';
+import { withoutUserInfo } from './explain';
 import { defineCommand, integerFlag } from './parse-command';
 
 const help = `Usage: model-inference-sdk mock-server [options]
@@ -145,7 +146,7 @@ function cassetteFlags(
     // said below
   }
   if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new UsageError(`--record needs the upstream's base URL, such as https://api.example.com/v1; got '${record}'.`);
+    throw new UsageError(`--record needs the upstream's base URL, such as https://api.example.com/v1; got '${withoutUserInfo(record)}'.`);
   }
   const key = upstreamKey?.trim();
   return {

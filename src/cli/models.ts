@@ -10,6 +10,7 @@ import { UsageError } from './command';
 import { checkSlug, CONNECTION_HELP, CONNECTION_OPTIONS, connect, outputFor, type Output } from './connection';
 import { inCLIWords } from './explain';
 import { defineCommand } from './parse-command';
+import { jsonText, printable } from './safe-text';
 import { closest, didYouMean } from './suggest';
 import { formatTable } from './style';
 
@@ -126,8 +127,10 @@ function details(model: Model, output: Output): string {
   for (const [key, value] of Object.entries(model)) {
     if (!KNOWN.includes(key)) rows.push([key, typeof value === 'string' ? value : JSON.stringify(value)]);
   }
-  const width = Math.max(...rows.map(([k]) => k.length));
-  return rows.map(([k, v]) => `${output.out.bold(k.padEnd(width))}  ${k === 'ready' && v === 'yes' ? output.out.green(v) : k === 'ready' && v === 'no' ? output.out.yellow(v) : v}`).join('\n') + '\n';
+  // The server's text (id, name, owner, its own fields): control characters and line breaks escaped.
+  const shown = rows.map(([k, v]) => [printable(k, { oneLine: true }), printable(v, { oneLine: true })] as const);
+  const width = Math.max(...shown.map(([k]) => k.length));
+  return shown.map(([k, v]) => `${output.out.bold(k.padEnd(width))}  ${k === 'ready' && v === 'yes' ? output.out.green(v) : k === 'ready' && v === 'no' ? output.out.yellow(v) : v}`).join('\n') + '\n';
 }
 
 /**
@@ -160,10 +163,10 @@ export const modelsCommand: Command = defineCommand({
     try {
       if (action === 'get' && slug !== undefined) {
         const model = await client.models.retrieve(slug, { signal: io.signal });
-        io.stdout(values.json ? `${JSON.stringify(model, null, 2)}\n` : details(model, output));
+        io.stdout(values.json ? `${jsonText(model, 2)}\n` : details(model, output));
       } else {
         const list = await client.models.list({ signal: io.signal });
-        io.stdout(values.json ? `${JSON.stringify(list, null, 2)}\n` : table(list.data, output));
+        io.stdout(values.json ? `${jsonText(list, 2)}\n` : table(list.data, output));
       }
       return 0;
     } catch (error) {

@@ -218,10 +218,48 @@ export function numberFlag(flag: string, raw: string | undefined, min: number, m
 }
 
 /**
+ * Keys that are no data (JavaScript gives them a meaning of their own), with why: the body
+ * `--param` adds to could lose its `stream` or be replaced whole as it is sent.
+ */
+const UNSAFE_KEYS: ReadonlyMap<string, string> = new Map([
+  ['__proto__', "'__proto__' would set the body's prototype, not a field"],
+  ['constructor', "'constructor' names an object's class, not a field"],
+  ['prototype', "'prototype' names a class's prototype, not a field"],
+  ['toJSON', "'toJSON' would replace the body when it is serialized"],
+]);
+
+/** The first unsafe key in a JSON value, at any depth, and where it is (`provider.order[0].__proto__`). */
+function unsafeKey(value: unknown, at: string): { key: string; at: string } | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = unsafeKey(item, `${at}[${i}]`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    if (UNSAFE_KEYS.has(key)) return { key, at: `${at}.${key}` };
+    const found = unsafeKey(item, `${at}.${key}`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
  * `--param name=value` flags (repeatable) as a request's `extraBody`: a server's own parameter.
  * The value is read as JSON when it is JSON (`top_k=40`, `provider={"sort":"price"}`, `x=true`),
  * else taken as a string (`grammar=root ::= "a"`). `reserved` names the fields the command sets
- * itself, each with what to use instead.
+ * itself, each with what to use instead. `__proto__`, `constructor`, `prototype` and `toJSON`
+ * are refused as names and as keys anywhere in a value: none is data.
+ *
+ * @throws UsageError for a malformed, repeated, reserved or unsafe parameter.
+ * @example
+ * ```ts
+ * paramFlags(['top_k=40', 'provider={"sort":"price"}'], { stream: 'chat always streams' });
+ * // { top_k: 40, provider: { sort: 'price' } }
+ * paramFlags(['__proto__={"stream":false}'], {}); // UsageError: --param __proto__: '__proto__' would set …
+ * ```
  */
 export function paramFlags(raw: readonly string[] | undefined, reserved: Readonly<Record<string, string>>): Record<string, unknown> | undefined {
   if (raw === undefined || raw.length === 0) return undefined;
@@ -232,12 +270,17 @@ export function paramFlags(raw: readonly string[] | undefined, reserved: Readonl
     if (name === '') throw new UsageError(`--param must be name=value (e.g. --param top_k=40), got '${item}'.`);
     if (Object.hasOwn(params, name)) throw new UsageError(`--param ${name} is given twice.`);
     if (Object.hasOwn(reserved, name)) throw new UsageError(`--param ${name}: ${reserved[name]!}.`);
+    if (UNSAFE_KEYS.has(name)) throw new UsageError(`--param ${name}: ${UNSAFE_KEYS.get(name)!}; it is not a parameter a server takes.`);
     const text = item.slice(eq + 1);
     let value: unknown = text;
     try {
       value = JSON.parse(text);
     } catch {
       // Not JSON: the text itself.
+    }
+    const unsafe = unsafeKey(value, name);
+    if (unsafe !== undefined) {
+      throw new UsageError(`--param ${name}: its value has the key '${unsafe.key}' (at ${unsafe.at}): ${UNSAFE_KEYS.get(unsafe.key)!}; leave it out.`);
     }
     params[name] = value;
   }

@@ -8,6 +8,7 @@
 import { APIUserAbortError, type ChatCompletionChunk, type Completion, type CompletionUsage } from '../index';
 import type { CommandIO } from './command';
 import type { Output } from './connection';
+import { createStreamGuard, jsonText, printable } from './safe-text';
 import { startSpinner } from './style';
 
 /** What a streamed reply came to. */
@@ -26,12 +27,16 @@ export interface StreamReplyOptions<T> {
   open: (signal: AbortSignal) => PromiseLike<AsyncIterable<T>>;
   /** The text of one chunk ('' when none). */
   text: (chunk: T) => string;
+  /** The chunk with its text replaced (for `--json`, when the key is masked across chunks). */
+  withText: (chunk: T, text: string) => T;
   /** The usage of one chunk, if it has any. */
   usage: (chunk: T) => CompletionUsage | null | undefined;
   /** Cancels the request (Ctrl-C). */
   signal: AbortSignal;
   /** Print each chunk as a JSON line instead of the text. */
   json: boolean;
+  /** `--raw`: print the text's control characters as they come instead of escaped (the key is still masked). */
+  raw: boolean;
   /** The spinner's label, e.g. `mock/echo`. */
   label: string;
 }
@@ -45,14 +50,19 @@ export interface StreamReplyOptions<T> {
  * ```ts
  * const reply = await streamReply(io, output, {
  *   open: (signal) => client.chat.completions.create({ model, messages, stream: true }, { signal }),
- *   text: (chunk) => chunk.choices[0]?.delta.content ?? '',
+ *   text: chunkText, withText: withChunkText,
  *   usage: (chunk) => chunk.usage,
- *   signal, json: false, label: model,
+ *   signal, json: false, raw: false, label: model,
  * });
  * ```
  */
 export async function streamReply<T>(io: CommandIO, output: Output, options: StreamReplyOptions<T>): Promise<StreamedReply> {
-  const spinner = startSpinner(io.stderr, output.spinner, output.err.dim(`waiting for ${options.label}… (Ctrl-C cancels)`));
+  const spinner = startSpinner(io.stderr, output.spinner, output.err.dim(`waiting for ${printable(options.label, { oneLine: true })}… (Ctrl-C cancels)`));
+  // The key masked even when it comes split across chunks, control characters escaped (JSON
+  // escapes its own); the dispatcher masks each write, which cannot see across two.
+  const guard = createStreamGuard(io.secrets ?? [], { raw: options.raw || options.json });
+  /** `--json`: a chunk whose text ends in what may be the start of the key, printed once that is known. */
+  let waiting: T | undefined;
   let text = '';
   let usage: CompletionUsage | undefined;
   let cancelled = false;
@@ -60,12 +70,16 @@ export async function streamReply<T>(io: CommandIO, output: Output, options: Str
     const stream = await options.open(options.signal);
     for await (const chunk of stream) {
       const delta = options.text(chunk);
+      const shown = guard.push(delta);
       if (options.json) {
         spinner.stop();
-        io.stdout(`${JSON.stringify(chunk)}\n`);
+        if (waiting !== undefined) io.stdout(`${jsonText(waiting)}\n`);
+        const line = shown === delta ? chunk : options.withText(chunk, shown);
+        waiting = guard.holding ? line : undefined;
+        if (waiting === undefined) io.stdout(`${jsonText(line)}\n`);
       } else if (delta !== '') {
         spinner.stop();
-        io.stdout(delta);
+        if (shown !== '') io.stdout(shown);
       }
       text += delta;
       usage = options.usage(chunk) ?? usage;
@@ -75,6 +89,9 @@ export async function streamReply<T>(io: CommandIO, output: Output, options: Str
     cancelled = true;
   } finally {
     spinner.stop();
+    const rest = guard.end();
+    if (waiting !== undefined) io.stdout(`${jsonText(options.withText(waiting, options.text(waiting) + rest))}\n`);
+    else if (!options.json && rest !== '') io.stdout(rest);
     if (!options.json && text !== '' && !text.endsWith('\n')) io.stdout('\n');
   }
   return { text, usage, cancelled };
@@ -96,6 +113,20 @@ export function chunkText(chunk: ChatCompletionChunk): string {
 }
 
 /**
+ * A chat chunk with its first choice's `delta.content` replaced; the chunk itself is not changed.
+ *
+ * @example
+ * ```ts
+ * withChunkText(chunk, '***').choices[0]?.delta.content; // '***'
+ * ```
+ */
+export function withChunkText(chunk: ChatCompletionChunk, text: string): ChatCompletionChunk {
+  const [first, ...rest] = chunk.choices;
+  if (first === undefined) return chunk;
+  return { ...chunk, choices: [{ ...first, delta: { ...first.delta, content: text } }, ...rest] };
+}
+
+/**
  * The text a legacy completion chunk adds: its first choice's `text`.
  *
  * @example
@@ -105,6 +136,20 @@ export function chunkText(chunk: ChatCompletionChunk): string {
  */
 export function completionText(chunk: Completion): string {
   return chunk.choices[0]?.text ?? '';
+}
+
+/**
+ * A legacy completion chunk with its first choice's `text` replaced; the chunk itself is not changed.
+ *
+ * @example
+ * ```ts
+ * withCompletionText(chunk, '***').choices[0]?.text; // '***'
+ * ```
+ */
+export function withCompletionText(chunk: Completion, text: string): Completion {
+  const [first, ...rest] = chunk.choices;
+  if (first === undefined) return chunk;
+  return { ...chunk, choices: [{ ...first, text }, ...rest] };
 }
 
 /**

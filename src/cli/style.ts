@@ -6,6 +6,7 @@
  * @module
  */
 import { stripVTControlCharacters } from 'node:util';
+import { printable } from './safe-text';
 
 /**
  * Whether to colour a stream: never when NO_COLOR is set to anything non-empty (it wins over
@@ -99,7 +100,8 @@ export interface TableOptions {
 }
 
 /**
- * Columns two spaces apart; headers upper-case, and bold when the style colours.
+ * Columns two spaces apart; headers upper-case, and bold when the style colours. Control
+ * characters and line breaks in a cell show as escapes (`\x1b`, `\n`).
  *
  * @example
  * ```ts
@@ -107,7 +109,9 @@ export interface TableOptions {
  * // 'SLUG       CONTEXT\nmock/echo     8192\n'
  * ```
  */
-export function formatTable(headers: readonly string[], rows: readonly (readonly string[])[], style: Style, options: TableOptions = {}): string {
+export function formatTable(headers: readonly string[], rawRows: readonly (readonly string[])[], style: Style, options: TableOptions = {}): string {
+  // Cells are a server's text (model ids, names): control characters and line breaks escaped.
+  const rows = rawRows.map((row) => row.map((cell) => printable(cell, { oneLine: true })));
   const right = options.right ?? new Set<number>();
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const render = (cells: readonly string[], paint: (column: number, padded: string, cell: string) => string): string =>

@@ -4,20 +4,22 @@
  *
  * What never reaches the file: the upstream key and every credential header, as the SDK's masking
  * rule (`isCredentialName` in src/mask.ts) decides; any other occurrence of a credential (a server
- * echoing the key in an error, a key in the upstream URL's query) is replaced by `***`
- * (`maskText`, the SDK's own). Only a body that is not UTF-8 (kept as base64) is not searched.
+ * echoing the key in an error, in any encoding; a model streaming it back in pieces; a key in the
+ * upstream URL's query) is replaced by `***` (`redact.ts`). The recording client gets the answer
+ * masked the same way, a stream as it comes.
  *
  * @module
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { isCredentialName, maskText, MASK } from '../mask';
+import { isCredentialName, isCredentialParam, maskText, MASK } from '../mask';
 import { cassetteText, requestBody, responseBody } from './cassette';
 import type { CassetteInteraction, CassetteResponse } from './cassette';
 import type { Exchange, Outcome } from './engine';
 import { errorResponse, respondWith } from './engine/outcome';
 import { playback } from './playback';
 import type { CassetteMode } from './playback';
+import { bytePatterns, createByteMasker, maskBytes, maskCredentialQuery, maskSplitSecrets, secretForms } from './redact';
 
 /**
  * What to record: the real server, its key, and the file to write.
@@ -82,6 +84,10 @@ export function createRecorder(options: RecordOptions, chunkDelayMs: number): Ca
     const slot = slots.push(undefined) - 1;
     const sent = forwarded(request.headers, options.apiKey);
     const masking = [...secrets, ...credentialValues(sent)];
+    // Every form of every secret: as text (headers, JSON) and as bytes (a body in any encoding).
+    const forms = secretForms(masking);
+    const patterns = bytePatterns(masking);
+    const shownPath = maskCredentialQuery(`${path}${search}`);
     let response: Response;
     try {
       response = await fetch(upstream.target(path, search), {
@@ -93,8 +99,8 @@ export function createRecorder(options: RecordOptions, chunkDelayMs: number): Ca
       });
     } catch (error) {
       slots[slot] = null;
-      const why = maskText(String((error as Error).cause ?? error), masking);
-      const message = `Recording: the upstream ${upstream.shown} did not answer ${request.method} ${path}${search} (${why}); nothing was recorded for this request.`;
+      const why = maskText(String((error as Error).cause ?? error), forms);
+      const message = `Recording: the upstream ${upstream.shown} did not answer ${request.method} ${shownPath} (${why}); nothing was recorded for this request.`;
       return respondWith(errorResponse(502, message, 'upstream_error'));
     }
 
@@ -103,9 +109,10 @@ export function createRecorder(options: RecordOptions, chunkDelayMs: number): Ca
     const finish = (bytes: Uint8Array, arrivals: Arrival[], cut: boolean): CassetteInteraction | null => {
       // A cut of our own making (close() gave up waiting) is no answer of the upstream's.
       if (cut && stop.signal.aborted) return (slots[slot] = null);
-      const stored: CassetteResponse = { status: response.status, headers, ...responseBody(bytes, eventStream, options.timing === true ? arrivals : undefined) };
+      const stored: CassetteResponse = { status: response.status, headers, ...responseBody(maskBytes(bytes, patterns), eventStream, options.timing === true ? arrivals : undefined) };
+      if (stored.events !== undefined) stored.events = maskSplitSecrets(stored.events, masking);
       if (cut) stored.cut = true;
-      const interaction = scrub<CassetteInteraction>({ request: { method: request.method, path: `${path}${search}`, headers: kept(request.headers), ...requestBody(body.text) }, response: stored }, masking);
+      const interaction = scrub<CassetteInteraction>({ request: { method: request.method, path: shownPath, headers: kept(request.headers), ...requestBody(body.text) }, response: stored }, forms);
       slots[slot] = interaction;
       void save();
       return interaction;
@@ -125,8 +132,10 @@ export function createRecorder(options: RecordOptions, chunkDelayMs: number): Ca
       return playback(interaction.response, signal, { timing: false, chunkDelayMs });
     }
 
-    // A stream goes to the client as it comes. If the client leaves early, the rest is still read
-    // and recorded: a replay of the same test leaves at the same point.
+    // A stream goes to the client as it comes (a key in it masked, holding back only what could be
+    // its start). If the client leaves early, the rest is still read and recorded: a replay of the
+    // same test leaves at the same point.
+    const masker = createByteMasker(patterns);
     let client: ReadableStreamDefaultController<Uint8Array> | undefined;
     let clientGone = false;
     const leave = (): void => {
@@ -145,9 +154,12 @@ export function createRecorder(options: RecordOptions, chunkDelayMs: number): Ca
     else signal.addEventListener('abort', leave, { once: true });
     track(
       readAll(response.body, (chunk) => {
-        if (!clientGone) client?.enqueue(chunk);
+        const shown = masker.push(chunk);
+        if (!clientGone && shown.length > 0) client?.enqueue(shown);
       }).then(({ bytes, arrivals, cut }) => {
         signal.removeEventListener('abort', leave);
+        const rest = masker.end();
+        if (!clientGone && rest.length > 0) client?.enqueue(rest);
         if (!clientGone) {
           // undici's own message for a body cut by the peer: the transport cuts the connection.
           if (cut) client?.error(new TypeError('terminated'));
@@ -242,7 +254,7 @@ function checkOptions(options: RecordOptions) {
   shown.username = '';
   shown.password = '';
   for (const [name, value] of url.searchParams) {
-    if (!isCredentialName(name)) continue;
+    if (!isCredentialParam(name)) continue;
     secrets.push(value);
     shown.searchParams.set(name, MASK);
   }
@@ -273,11 +285,11 @@ function forwarded(headers: Headers, apiKey: string | undefined): Headers {
   return out;
 }
 
-/** Headers as a cassette keeps them: no credential, nothing per-connection. */
+/** Headers as a cassette keeps them: no credential, nothing per-connection, no credential in a URL's query (a redirect's `location`). */
 function kept(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, name) => {
-    if (!HOP_BY_HOP.has(name) && !isCredentialName(name)) out[name] = value;
+    if (!HOP_BY_HOP.has(name) && !isCredentialName(name)) out[name] = name === 'location' || name === 'content-location' ? maskCredentialQuery(value) : value;
   });
   return out;
 }

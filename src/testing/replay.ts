@@ -12,6 +12,7 @@ import type { Exchange, Outcome } from './engine';
 import { jsonResponse, respondWith } from './engine/outcome';
 import { playback } from './playback';
 import type { CassetteMode } from './playback';
+import { maskCredentialQuery } from './redact';
 
 /**
  * What to replay: a cassette file, and whether to keep its recorded pace.
@@ -46,7 +47,8 @@ export function createReplayer(replay: string | ReplayOptions, chunkDelayMs: num
   const used = new Set<number>();
 
   function answer({ request, signal, path, search, body }: Exchange): Promise<Outcome> {
-    const sent = { method: request.method, path: `${path}${search}`, headers: {}, ...requestBody(body.text) };
+    // Credential-looking query values are `***` in a cassette (record.ts): compared that way.
+    const sent = { method: request.method, path: maskCredentialQuery(`${path}${search}`), headers: {}, ...requestBody(body.text) };
     const same = cassette.interactions.flatMap((interaction, index) =>
       sameRequest(interaction.request, sent) ? [index] : [],
     );
@@ -54,7 +56,15 @@ export function createReplayer(replay: string | ReplayOptions, chunkDelayMs: num
     const index = same.find((i) => !used.has(i)) ?? same.at(-1);
     if (index === undefined) return Promise.resolve(notRecorded(cassette, file, sent));
     used.add(index);
-    return Promise.resolve(playback(cassette.interactions[index]!.response, signal, { timing, chunkDelayMs }));
+    try {
+      return Promise.resolve(playback(cassette.interactions[index]!.response, signal, { timing, chunkDelayMs }));
+    } catch (error) {
+      // The entries are checked when the cassette is read; should one still not play, say which.
+      const message = `The cassette ${file} has an entry that cannot be replayed, interactions[${index}] (${sent.method} ${sent.path}): ${(error as Error).message}. Fix the entry, or record the cassette again.`;
+      const response = jsonResponse(500, { error: { message, type: 'server_error', code: 'broken_cassette' } });
+      response.headers.set('x-should-retry', 'false');
+      return Promise.resolve(respondWith(response));
+    }
   }
 
   return {
@@ -81,14 +91,14 @@ export function createReplayer(replay: string | ReplayOptions, chunkDelayMs: num
 }
 
 function sameRequest(recorded: CassetteRequest, sent: CassetteRequest): boolean {
-  if (recorded.method !== sent.method || recorded.path !== sent.path) return false;
+  if (recorded.method !== sent.method || maskCredentialQuery(recorded.path) !== sent.path) return false;
   if ('body' in recorded || 'body' in sent) return 'body' in recorded && 'body' in sent && difference(recorded.body, sent.body) === undefined;
   return (recorded.text ?? '') === (sent.text ?? '');
 }
 
 /** The 404 for a request the cassette does not hold: which cassette, what it holds, what differs. */
 function notRecorded(cassette: Cassette, file: string, sent: CassetteRequest): Outcome {
-  const near = cassette.interactions.filter((i) => i.request.method === sent.method && i.request.path === sent.path);
+  const near = cassette.interactions.filter((i) => i.request.method === sent.method && maskCredentialQuery(i.request.path) === sent.path);
   let why: string;
   if (near.length > 0) {
     const first = near[0]!.request;
