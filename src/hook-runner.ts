@@ -209,7 +209,8 @@ class Call implements CallHooks {
           const entry = entries[i]!;
           let out: unknown;
           try {
-            out = entry.hooks.onChunk!(result.value as never, this.info);
+            // A chunk that quotes the key (a model echoing it) reaches the hook masked, a copy.
+            out = entry.hooks.onChunk!(mask(result.value, this.#log.secrets) as never, this.info);
           } catch (error) {
             return failed(this.#threw(entry, 'onChunk', error));
           }
@@ -289,7 +290,8 @@ class Call implements CallHooks {
       model: this.#model,
       usage: this.#usage,
       finishReasons: [...this.#reasons].sort(([a], [b]) => a - b).map(([, reason]) => reason),
-      data: this.#data,
+      // The key, if a server echoed it in the body, masked: a copy, the caller's data unchanged.
+      data: mask(this.#data, this.#log.secrets),
       chunks: this.#chunks,
       timeToFirstChunk: this.#firstChunk,
     };

@@ -254,3 +254,31 @@ describe('--param cannot replace the body or pass the stream guard (item 6, CLI)
     expect(stream.stderr).toContain('--param stream: chat always streams');
   });
 });
+
+describe('model ids that are file paths (llama.cpp, vLLM)', () => {
+  it('models get and -m take /models/qwen.gguf, sent as one encoded segment; a .. segment stays refused', async () => {
+    const paths: string[] = [];
+    const http = await import('node:http');
+    const model = { id: '/models/qwen.gguf', object: 'model', created: 1, owned_by: 'llamacpp' };
+    const server = http.createServer((req, res) => {
+      paths.push(req.url ?? '');
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(req.url?.endsWith('/models') ? { object: 'list', data: [model] } : model));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const env = { INFERENCE_BASE_URL: `http://127.0.0.1:${port}/v1`, INFERENCE_API_KEY: KEY };
+      const got = await cli(['models', 'get', '/models/qwen.gguf'], { env });
+      expect(got.code).toBe(0);
+      expect(got.stdout).toContain('/models/qwen.gguf');
+      expect(paths).toEqual(['/v1/models/%2Fmodels%2Fqwen.gguf']);
+      const refused = await cli(['models', 'get', '/models/../etc'], { env });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain("'/models/../etc' is not a model slug");
+      expect(paths).toHaveLength(1);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

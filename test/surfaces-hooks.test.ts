@@ -227,6 +227,30 @@ describe('a hook never sees the API key', () => {
     expectNoSecret(KEY, ...kept);
   }, 10_000);
 
+  it('without an afterResponse hook: a 2xx body or a chunk that quotes the key reaches onEnd and onChunk masked (a copy; the caller\'s data unchanged)', async () => {
+    const s = await faultServer((req, res, body) => {
+      const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+      if (!(JSON.parse(body) as { stream?: boolean }).stream) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ ...completion, choices: [{ index: 0, message: { role: 'assistant', content: `your key is ${key}` }, finish_reason: 'stop' }] }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`data: ${JSON.stringify(chunk({ role: 'assistant', content: `your key is ${key}` }, 'stop'))}\n\ndata: [DONE]\n\n`);
+    });
+    const kept: unknown[] = [];
+    const hooks: Hooks = { onChunk: (c) => void kept.push(c), onEnd: (summary) => void kept.push(summary) };
+    const c = client(s, { hooks });
+    const json = await c.chat.completions.create({ model: 'mock/echo', messages });
+    expect(json.choices[0]?.message.content).toBe(`your key is ${KEY}`);
+    const stream = await c.chat.completions.create({ model: 'mock/echo', messages, stream: true });
+    expect(await stream.finalContent()).toBe(`your key is ${KEY}`);
+    expect(kept).toHaveLength(3);
+    expect((kept[0] as CallSummary).data).toMatchObject({ choices: [{ message: { content: 'your key is ***' } }] });
+    expect(kept[1]).toMatchObject({ choices: [{ delta: { content: 'your key is ***' } }] });
+    expectNoSecret(KEY, ...kept);
+  });
+
   it('a streamed body that echoes it, split across writes: masked for afterResponse (and so for the client, which reads that response), read whole', async () => {
     const s = await faultServer(async (req, res) => {
       const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');

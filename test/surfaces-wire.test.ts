@@ -15,6 +15,7 @@ import {
   InferenceError,
   InternalServerError,
   ResponseValidationError,
+  toAssistantMessage,
   type ChatCompletionMessageParam,
 } from '../src/index';
 import { useFaultServers } from './support/fault-server';
@@ -363,6 +364,8 @@ describe('no reasoning text is lost: a reply with both `reasoning` and `reasonin
     await c.chat.completions.create({ model: 'm', messages: history });
     expect(assistantSent(server.requests[1]!.body)).toEqual({ role: 'assistant', content: '4', reasoning: english, reasoning_content: other });
     expect(message.reasoning_raw).toBe(english); // the caller's message is not changed
+    // toAssistantMessage() (what runTools() sends back each round) sends the same two fields.
+    expect(toAssistantMessage(message)).toEqual({ role: 'assistant', content: '4', reasoning: english, reasoning_content: other });
   });
 
   it('a stream: each text joined in its own field of finalChatCompletion(); sent back as the server sent it', async () => {

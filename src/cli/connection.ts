@@ -149,8 +149,9 @@ function checkBaseURL(value: string, source: string): void {
 }
 
 /**
- * A model slug as the CLI takes it: not empty, and no empty, `.` or `..` part (which would leave
- * `/models/` in a URL). Said with the flag or variable it came from, when there is one.
+ * A model slug as the CLI takes it: not empty, not `.`, and no `..` part (which could leave
+ * `/models/` in a URL); a server's file path (`/models/qwen.gguf`) is one. Said with the flag or
+ * variable it came from, when there is one.
  *
  * @throws UsageError otherwise.
  * @example
@@ -161,9 +162,11 @@ function checkBaseURL(value: string, source: string): void {
  */
 export function checkSlug(slug: string, source?: string): string {
   if (slug.trim() === '') throw new UsageError(source === undefined ? "missing <slug>: 'models get <vendor/model>'." : `${source} needs a model slug like acme/chat-1, got an empty one.`);
-  if (slug.split('/').some((part) => part === '' || part === '.' || part === '..')) {
+  // The client's own rule (models.retrieve): a file path as llama.cpp and vLLM list models
+  // (`/models/qwen.gguf`) is an id; only `.` and a `..` segment, which could leave /models/, are not.
+  if (slug === '.' || slug.split(/[/\\]/).includes('..')) {
     throw new UsageError(
-      `'${slug}' is not a model slug${source === undefined ? '' : ` (${source})`}: a slug looks like vendor/model, with no empty, '.' or '..' part. 'model-inference-sdk models' lists them.`,
+      `'${slug}' is not a model slug${source === undefined ? '' : ` (${source})`}: a slug looks like vendor/model (or a server's file path), with no '..' part. 'model-inference-sdk models' lists them.`,
     );
   }
   return slug;

@@ -5,7 +5,8 @@
  *   `extra_content.google.thought_signature` back); only the SDK's own `parsed_arguments` is left out;
  * - `reasoning_content` goes back when the server sent it (DeepSeek requires it on assistant
  *   messages inside a tool-call loop); the SDK's normalised `reasoning` does not (no server asks
- *   for it, and strict servers reject unknown fields);
+ *   for it, and strict servers reject unknown fields), unless the server sent a `reasoning` of its
+ *   own beside a different `reasoning_content` (`reasoning_raw`): then both go back;
  * - Mistral's `thinking` parts are reasoning, not text: only the text parts are sent back.
  */
 import type { ChatCompletionAssistantMessageParam, ChatCompletionMessage, ChatCompletionMessageToolCall } from '../generated/types.gen';
@@ -32,6 +33,10 @@ export function toAssistantMessage(message: ChatCompletionMessage): ChatCompleti
   // DeepSeek: the raw field, when the server used it (`reasoning` is the SDK's, and not sent).
   const sent = extras(message)['reasoning_content'];
   if (typeof sent === 'string') out.reasoning_content = sent;
+  // A server that sent both fields, with different texts, gets both back as it sent them (its own
+  // `reasoning` was kept in `reasoning_raw`), as a message pushed back into `messages` does
+  // (resources/sent-messages.ts). Not a field of the param type: an extra, as the server's own.
+  if (typeof message.reasoning_raw === 'string') Object.assign(out, { reasoning: message.reasoning_raw });
   return out;
 }
 
