@@ -1,9 +1,16 @@
 // Helpers of the CLI tests (test/cli.test.ts: pipes; test/cli-pty.test.ts: a pseudo-terminal).
-// The CLI runs as a user runs it: a child process. From source through tsx by default; CI sets
-// CLI_BIN=dist/cli.js after the build to run the same tests against the published bin.
+//
+// `runCli()` runs a command line in this process, through `runCli` of src/cli/run.ts, the entry the
+// bin itself calls with the process's streams (src/cli/index.ts): starting a node process (and tsx)
+// per case cost seconds each, and thirty at once timed out on a busy machine. What only a process
+// shows (signals, exit codes, real pipes, the terminal) is tested with `start()`, a child process:
+// from source through tsx by default; CI sets CLI_BIN=dist/cli.js after the build to run the same
+// tests against the published bin, and then `runCli()` spawns it too.
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { Readable } from 'node:stream';
 import { stripVTControlCharacters } from 'node:util';
+import { runCli as runInProcess } from '../src/cli/run';
 
 const bin = process.env['CLI_BIN'];
 /** The node arguments that start the CLI. */
@@ -84,8 +91,30 @@ export interface Result {
   stderr: string;
 }
 
-/** Runs the CLI with pipes, optionally writing `stdin` (then closing it), and waits for it to exit. */
+/**
+ * Runs one command line with pipes, optionally with `stdin` (then closed), and waits for its exit
+ * code: in this process, as the bin runs it (a spawned bin when CLI_BIN is set). The command sees
+ * only `env` and TERM, never the developer's INFERENCE_* variables.
+ */
 export async function runCli(args: readonly string[], options: { env?: Record<string, string>; stdin?: string } = {}): Promise<Result> {
+  if (bin !== undefined) return spawnCli(args, options);
+  let stdout = '';
+  let stderr = '';
+  const code = await runInProcess(args, {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    signal: new AbortController().signal,
+    env: { TERM: 'xterm-256color', ...options.env },
+    // A pipe, as a spawned process gets: closed at once when there is no input.
+    stdin: Object.assign(Readable.from(options.stdin === undefined || options.stdin === '' ? [] : [options.stdin]), { isTTY: false }),
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+  });
+  return { code, signal: null, stdout, stderr };
+}
+
+/** The same in a child process: the bin as a user starts it. */
+export async function spawnCli(args: readonly string[], options: { env?: Record<string, string>; stdin?: string } = {}): Promise<Result> {
   const run = start(process.execPath, [...CLI, ...args], cleanEnv(options.env));
   if (options.stdin !== undefined) run.child.stdin.end(options.stdin);
   else run.child.stdin.end();

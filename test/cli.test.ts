@@ -1,10 +1,12 @@
 // `model-inference-sdk models | chat | complete` with pipes (no terminal), against the local mock server:
-// output, requests sent, exit codes, no colours, and the key never shown. The pseudo-terminal side
-// (spinner, colours, the interactive session, Ctrl-C) is in test/cli-pty.test.ts.
+// output, requests sent, exit codes, no colours, and the key never shown. Most cases run in this
+// process through the bin's own entry (cli-support.ts); a signal, the version and piped input also
+// run as a child process. The pseudo-terminal side (spinner, colours, the interactive session,
+// Ctrl-C) is in test/cli-pty.test.ts.
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startMockServer } from '../src/testing/index';
-import { ANSI, CLI, SECRET_KEY, cleanEnv, killLeftovers, runCli, start, type Result } from './cli-support';
+import { ANSI, CLI, SECRET_KEY, cleanEnv, killLeftovers, runCli, spawnCli, start, type Result } from './cli-support';
 import { useMockServer } from './support/mock-server';
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -149,10 +151,12 @@ describe('model-inference-sdk chat', () => {
     expect(stderr).toContain('usage: 2 prompt + 4 completion tokens; cost 0.0000066');
   });
 
-  it('an empty stdin is a usage error (2)', async () => {
+  it('an empty stdin is a usage error (2); a piped one is the prompt (a real pipe, in a child process)', async () => {
     const { code, stderr } = await cli(['chat'], { stdin: '' });
     expect(code).toBe(2);
     expect(stderr).toContain('model-inference-sdk chat: no prompt');
+    const piped = await spawnCli(['chat', '-m', 'acme/chat-1'], { env, stdin: 'through a pipe\n' });
+    expect(piped).toMatchObject({ code: 0, stdout: 'You said: through a pipe\n', stderr: '' });
   });
 
   it('exits 130 on SIGINT during a stream, and prints what came before', async () => {
@@ -352,8 +356,10 @@ describe('output hygiene', () => {
 describe('model-inference-sdk --version', () => {
   it("prints the package's version", async () => {
     const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-    const result = await runCli(['--version']);
+    // As a process: the bin reads the version from the package.json above it.
+    const result = await spawnCli(['--version']);
     expect(result).toEqual({ code: 0, signal: null, stdout: `model-inference-sdk ${version}\n`, stderr: '' });
+    expect(await runCli(['--version'])).toEqual(result);
     const misplaced = await runCli(['chat', '--version']);
     expect(misplaced.code).toBe(2);
     expect(misplaced.stderr).toContain("unknown option '--version': the version is 'model-inference-sdk --version'.");

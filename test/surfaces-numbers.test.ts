@@ -23,7 +23,7 @@ import {
   PreflightError,
 } from '../src/index';
 import { startMockServer } from '../src/testing';
-import { cleanEnv, killLeftovers, runCli } from './cli-support';
+import { cleanEnv, killLeftovers, spawnCli } from './cli-support';
 import { useFaultServers } from './support/fault-server';
 import { within } from './support/settle';
 
@@ -132,13 +132,13 @@ describe('prices are read in bounded time; hostile ones are typed errors', () =>
     });
     try {
       const env = { INFERENCE_API_KEY: server.apiKey, INFERENCE_BASE_URL: server.url };
-      const table = await runCli(['models'], { env });
+      const table = await spawnCli(['models'], { env });
       expect({ code: table.code, stderr: table.stderr }).toEqual({ code: 0, stderr: '' });
       expect(table.stdout).toMatch(/^acme\/ok\s.*\s0\.5 \/ 1 \/ 0\.1$/m);
       for (const id of ['forever', 'slow', 'long', 'negative', 'nan']) expect(table.stdout).toMatch(new RegExp(`^acme/${id}\\s.*\\sinvalid$`, 'm'));
       expect(table.stdout).not.toContain('7777777777');
 
-      const one = await runCli(['models', 'get', 'acme/forever'], { env });
+      const one = await spawnCli(['models', 'get', 'acme/forever'], { env });
       expect(one.code).toBe(0);
       expect(one.stdout).toMatch(/^prices\s+invalid \(pricing\[0\]\.prompt; --json shows it as sent\)$/m);
     } finally {
