@@ -2,10 +2,24 @@
  * `Client`: options resolved once, the resources, and nothing else. Requests go through
  * `request.ts`; the key lives in a private field that no log, error or `util.inspect` shows.
  */
-import { InferenceError } from './errors';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InferenceError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  UnprocessableEntityError,
+} from './errors';
 import type { Preflight } from './preflight';
 import { Log } from './log';
-import type { ClientOptions } from './options';
+import type { ClientOptions, RequestOptions as RequestOptionsType } from './options';
 import { assertHeaderValue, resolveClientOptions } from './options-check';
 import type { RequestContext } from './request';
 import { Chat } from './lib/chat';
@@ -29,6 +43,23 @@ import { Models } from './resources/models';
  * ```
  */
 export class Client {
+  // The error classes as statics, as the `openai` client has them (`err instanceof OpenAI.APIError`
+  // with `import { Client as OpenAI }`): the package's own classes, not copies. A request already
+  // needs every one of them, so they add no code to a bundle.
+  /** The class {@link APIError} (`OpenAI.APIError` in the `openai` client); the others below likewise. */
+  static readonly APIError = APIError;
+  static readonly APIConnectionError = APIConnectionError;
+  static readonly APIConnectionTimeoutError = APIConnectionTimeoutError;
+  static readonly APIUserAbortError = APIUserAbortError;
+  static readonly NotFoundError = NotFoundError;
+  static readonly ConflictError = ConflictError;
+  static readonly RateLimitError = RateLimitError;
+  static readonly BadRequestError = BadRequestError;
+  static readonly AuthenticationError = AuthenticationError;
+  static readonly InternalServerError = InternalServerError;
+  static readonly PermissionDeniedError = PermissionDeniedError;
+  static readonly UnprocessableEntityError = UnprocessableEntityError;
+
   /** `client.models.list()` and `client.models.retrieve(slug)`. */
   readonly models: Models;
   /** `client.chat.completions.create(body)`. */
@@ -111,3 +142,302 @@ async function callKeyFunction(fn: () => string | Promise<string>): Promise<stri
   return key;
 }
 
+/**
+ * The error classes as types too (`catch (err) { const e = err as OpenAI.APIError }`; in the
+ * `openai` client they are values only), and `OpenAI.RequestOptions`. Written so that the bundled
+ * declarations cannot turn them into aliases of themselves: from the statics, and as an export.
+ */
+// eslint-disable-next-line @typescript-eslint/no-namespace -- declaration merging with the class: types only
+export declare namespace Client {
+  export { type RequestOptionsType as RequestOptions };
+  export type APIError = InstanceType<typeof Client.APIError>;
+  export type APIConnectionError = InstanceType<typeof Client.APIConnectionError>;
+  export type APIConnectionTimeoutError = InstanceType<typeof Client.APIConnectionTimeoutError>;
+  export type APIUserAbortError = InstanceType<typeof Client.APIUserAbortError>;
+  export type NotFoundError = InstanceType<typeof Client.NotFoundError>;
+  export type ConflictError = InstanceType<typeof Client.ConflictError>;
+  export type RateLimitError = InstanceType<typeof Client.RateLimitError>;
+  export type BadRequestError = InstanceType<typeof Client.BadRequestError>;
+  export type AuthenticationError = InstanceType<typeof Client.AuthenticationError>;
+  export type InternalServerError = InstanceType<typeof Client.InternalServerError>;
+  export type PermissionDeniedError = InstanceType<typeof Client.PermissionDeniedError>;
+  export type UnprocessableEntityError = InstanceType<typeof Client.UnprocessableEntityError>;
+}
+
+// <openai-names> Generated from spec/openapi.yaml by `npm run generate` (scripts/generate/openai-names.ts,
+// `clientNamespace`): do not edit down to the closing marker; change the spec or the generator.
+import type {
+  ChatCompletion,
+  ChatCompletionAnnotation,
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionAudioParam,
+  ChatCompletionChoice,
+  ChatCompletionChoiceLogprobs,
+  ChatCompletionChunk,
+  ChatCompletionChunkChoice,
+  ChatCompletionChunkDelta,
+  ChatCompletionChunkToolCall,
+  ChatCompletionChunkToolCallFunction,
+  ChatCompletionContentPart,
+  ChatCompletionContentPartFile,
+  ChatCompletionContentPartImage,
+  ChatCompletionContentPartInputAudio,
+  ChatCompletionContentPartRefusal,
+  ChatCompletionContentPartText,
+  ChatCompletionCreateParams,
+  ChatCompletionCreateParamsBase,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionDeveloperMessageParam,
+  ChatCompletionFunctionCallOption,
+  ChatCompletionFunctionMessageParam,
+  ChatCompletionFunctionTool,
+  ChatCompletionMessage,
+  ChatCompletionMessageFunctionToolCall,
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
+  ChatCompletionMessageToolCallFunction,
+  ChatCompletionModality,
+  ChatCompletionNamedToolChoice,
+  ChatCompletionPredictionContent,
+  ChatCompletionReasoningEffort,
+  ChatCompletionResponseContentPart,
+  ChatCompletionRole,
+  ChatCompletionStreamOptions,
+  ChatCompletionSystemMessageParam,
+  ChatCompletionTokenLogprob,
+  ChatCompletionTool,
+  ChatCompletionToolChoiceOption,
+  ChatCompletionToolMessageParam,
+  ChatCompletionTopLogprob,
+  ChatCompletionUserMessageParam,
+  Completion,
+  CompletionChoice,
+  CompletionCreateParams,
+  CompletionCreateParamsBase,
+  CompletionCreateParamsNonStreaming,
+  CompletionCreateParamsStreaming,
+  CompletionLogprobs,
+  CompletionTokensDetails,
+  CompletionUsage,
+  ErrorObject,
+  ErrorResponse,
+  FinishReason,
+  FunctionDefinition,
+  FunctionParameters,
+  Metadata,
+  Model,
+  ModelList,
+  ModelPricing,
+  PromptTokensDetails,
+  ReasoningDetail,
+  ReasoningEffort,
+  ResponseFormatJSONObject,
+  ResponseFormatJSONSchema,
+  ResponseFormatText,
+} from './generated/types.gen';
+
+/**
+ * The `openai` client's type names, reachable through the class as through that client's default
+ * export, so that code written for it compiles with `import { Client as OpenAI } from
+ * 'model-inference-sdk'`: `OpenAI.ChatCompletionChunk`, `OpenAI.Chat.ChatCompletionMessageParam`,
+ * `OpenAI.Chat.Completions.ChatCompletionTool`. Types only.
+ *
+ * @example
+ * ```ts
+ * import { Client as OpenAI } from 'model-inference-sdk';
+ *
+ * const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Hello' }];
+ * const onChunk = (chunk: OpenAI.ChatCompletionChunk): string => chunk.choices[0]?.delta.content ?? '';
+ * ```
+ */
+// eslint-disable-next-line @typescript-eslint/no-namespace -- declaration merging with the class: types only
+export declare namespace Client {
+  export {
+    type ChatCompletion,
+    type ChatCompletionAnnotation,
+    type ChatCompletionAssistantMessageParam,
+    type ChatCompletionAudioParam,
+    type ChatCompletionChoice,
+    type ChatCompletionChoiceLogprobs,
+    type ChatCompletionChunk,
+    type ChatCompletionChunkChoice,
+    type ChatCompletionChunkDelta,
+    type ChatCompletionChunkToolCall,
+    type ChatCompletionChunkToolCallFunction,
+    type ChatCompletionContentPart,
+    type ChatCompletionContentPartFile,
+    type ChatCompletionContentPartImage,
+    type ChatCompletionContentPartInputAudio,
+    type ChatCompletionContentPartRefusal,
+    type ChatCompletionContentPartText,
+    type ChatCompletionCreateParams,
+    type ChatCompletionCreateParamsBase,
+    type ChatCompletionCreateParamsNonStreaming,
+    type ChatCompletionCreateParamsStreaming,
+    type ChatCompletionDeveloperMessageParam,
+    type ChatCompletionFunctionCallOption,
+    type ChatCompletionFunctionMessageParam,
+    type ChatCompletionFunctionTool,
+    type ChatCompletionMessage,
+    type ChatCompletionMessageFunctionToolCall,
+    type ChatCompletionMessageParam,
+    type ChatCompletionMessageToolCall,
+    type ChatCompletionMessageToolCallFunction,
+    type ChatCompletionModality,
+    type ChatCompletionNamedToolChoice,
+    type ChatCompletionPredictionContent,
+    type ChatCompletionReasoningEffort,
+    type ChatCompletionResponseContentPart,
+    type ChatCompletionRole,
+    type ChatCompletionStreamOptions,
+    type ChatCompletionSystemMessageParam,
+    type ChatCompletionTokenLogprob,
+    type ChatCompletionTool,
+    type ChatCompletionToolChoiceOption,
+    type ChatCompletionToolMessageParam,
+    type ChatCompletionTopLogprob,
+    type ChatCompletionUserMessageParam,
+    type Completion,
+    type CompletionChoice,
+    type CompletionCreateParams,
+    type CompletionCreateParamsBase,
+    type CompletionCreateParamsNonStreaming,
+    type CompletionCreateParamsStreaming,
+    type CompletionLogprobs,
+    type CompletionTokensDetails,
+    type CompletionUsage,
+    type ErrorObject,
+    type ErrorResponse,
+    type FinishReason,
+    type FunctionDefinition,
+    type FunctionParameters,
+    type Metadata,
+    type Model,
+    type ModelList,
+    type ModelPricing,
+    type PromptTokensDetails,
+    type ReasoningDetail,
+    type ReasoningEffort,
+    type ResponseFormatJSONObject,
+    type ResponseFormatJSONSchema,
+    type ResponseFormatText,
+  };
+  /** `OpenAI.Chat`: the chat completion types. */
+  export namespace Chat {
+    export {
+      type ChatCompletion,
+      type ChatCompletionAnnotation,
+      type ChatCompletionAssistantMessageParam,
+      type ChatCompletionAudioParam,
+      type ChatCompletionChoice,
+      type ChatCompletionChoiceLogprobs,
+      type ChatCompletionChunk,
+      type ChatCompletionChunkChoice,
+      type ChatCompletionChunkDelta,
+      type ChatCompletionChunkToolCall,
+      type ChatCompletionChunkToolCallFunction,
+      type ChatCompletionContentPart,
+      type ChatCompletionContentPartFile,
+      type ChatCompletionContentPartImage,
+      type ChatCompletionContentPartInputAudio,
+      type ChatCompletionContentPartRefusal,
+      type ChatCompletionContentPartText,
+      type ChatCompletionCreateParams,
+      type ChatCompletionCreateParamsBase,
+      type ChatCompletionCreateParamsNonStreaming,
+      type ChatCompletionCreateParamsStreaming,
+      type ChatCompletionDeveloperMessageParam,
+      type ChatCompletionFunctionCallOption,
+      type ChatCompletionFunctionMessageParam,
+      type ChatCompletionFunctionTool,
+      type ChatCompletionMessage,
+      type ChatCompletionMessageFunctionToolCall,
+      type ChatCompletionMessageParam,
+      type ChatCompletionMessageToolCall,
+      type ChatCompletionMessageToolCallFunction,
+      type ChatCompletionModality,
+      type ChatCompletionNamedToolChoice,
+      type ChatCompletionPredictionContent,
+      type ChatCompletionReasoningEffort,
+      type ChatCompletionResponseContentPart,
+      type ChatCompletionRole,
+      type ChatCompletionStreamOptions,
+      type ChatCompletionSystemMessageParam,
+      type ChatCompletionTokenLogprob,
+      type ChatCompletionTool,
+      type ChatCompletionToolChoiceOption,
+      type ChatCompletionToolMessageParam,
+      type ChatCompletionTopLogprob,
+      type ChatCompletionUserMessageParam,
+    };
+    /** `OpenAI.Chat.Completions`: the same types. */
+    export namespace Completions {
+      export {
+        type ChatCompletion,
+        type ChatCompletionAnnotation,
+        type ChatCompletionAssistantMessageParam,
+        type ChatCompletionAudioParam,
+        type ChatCompletionChoice,
+        type ChatCompletionChoiceLogprobs,
+        type ChatCompletionChunk,
+        type ChatCompletionChunkChoice,
+        type ChatCompletionChunkDelta,
+        type ChatCompletionChunkToolCall,
+        type ChatCompletionChunkToolCallFunction,
+        type ChatCompletionContentPart,
+        type ChatCompletionContentPartFile,
+        type ChatCompletionContentPartImage,
+        type ChatCompletionContentPartInputAudio,
+        type ChatCompletionContentPartRefusal,
+        type ChatCompletionContentPartText,
+        type ChatCompletionCreateParams,
+        type ChatCompletionCreateParamsBase,
+        type ChatCompletionCreateParamsNonStreaming,
+        type ChatCompletionCreateParamsStreaming,
+        type ChatCompletionDeveloperMessageParam,
+        type ChatCompletionFunctionCallOption,
+        type ChatCompletionFunctionMessageParam,
+        type ChatCompletionFunctionTool,
+        type ChatCompletionMessage,
+        type ChatCompletionMessageFunctionToolCall,
+        type ChatCompletionMessageParam,
+        type ChatCompletionMessageToolCall,
+        type ChatCompletionMessageToolCallFunction,
+        type ChatCompletionModality,
+        type ChatCompletionNamedToolChoice,
+        type ChatCompletionPredictionContent,
+        type ChatCompletionReasoningEffort,
+        type ChatCompletionResponseContentPart,
+        type ChatCompletionRole,
+        type ChatCompletionStreamOptions,
+        type ChatCompletionSystemMessageParam,
+        type ChatCompletionTokenLogprob,
+        type ChatCompletionTool,
+        type ChatCompletionToolChoiceOption,
+        type ChatCompletionToolMessageParam,
+        type ChatCompletionTopLogprob,
+        type ChatCompletionUserMessageParam,
+      };
+    }
+  }
+  /** `OpenAI.Completions`: the legacy completion types. */
+  export namespace Completions {
+    export {
+      type Completion,
+      type CompletionChoice,
+      type CompletionCreateParams,
+      type CompletionCreateParamsBase,
+      type CompletionCreateParamsNonStreaming,
+      type CompletionCreateParamsStreaming,
+      type CompletionLogprobs,
+      type CompletionTokensDetails,
+      type CompletionUsage,
+    };
+  }
+  /** `OpenAI.Models`: the model types. */
+  export namespace Models {
+    export { type Model, type ModelList, type ModelPricing };
+  }
+}
+// </openai-names>
