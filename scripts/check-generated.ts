@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const committed = path.join(root, 'src', 'generated');
-const hint = 'Run `npm run generate` and commit src/generated/.';
+const hint = 'Run `npm run generate` and commit src/generated/ (and src/client.ts).';
 
 /** First differing line of two texts, 1-based, with both versions of it. */
 function firstDifference(a: string, b: string): string {
@@ -79,7 +79,7 @@ function main(): number {
       console.error(hint);
       return 1;
     }
-    console.log('check-generated: src/generated/ is up to date.');
+    console.log('check-generated: src/generated/, docs/normalization-fields.md and the <openai-names> region of src/client.ts are up to date.');
     return 0;
   } finally {
     rmSync(tmp, { recursive: true, force: true });

@@ -41,23 +41,48 @@ import { Models } from './resources/models';
  *   messages: [{ role: 'user', content: 'Hello!' }],
  * });
  * ```
+ *
+ * Code written for the `openai` client: the class carries its names (`OpenAI.Chat.…`, the error
+ * classes as statics).
+ *
+ * ```ts
+ * import { Client as OpenAI } from 'model-inference-sdk';
+ *
+ * const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Hello!' }];
+ * try {
+ *   await new OpenAI().chat.completions.create({ model: 'acme/chat-1', messages });
+ * } catch (err) {
+ *   if (err instanceof OpenAI.RateLimitError) console.log('rate limited');
+ * }
+ * ```
  */
 export class Client {
   // The error classes as statics, as the `openai` client has them (`err instanceof OpenAI.APIError`
   // with `import { Client as OpenAI }`): the package's own classes, not copies. A request already
-  // needs every one of them, so they add no code to a bundle.
-  /** The class {@link APIError} (`OpenAI.APIError` in the `openai` client); the others below likewise. */
+  // needs every one of them, so they pull no other code into a bundle (the names: ~200 B gzip).
+  /** The class {@link APIError}, as `OpenAI.APIError` in the `openai` client. */
   static readonly APIError = APIError;
+  /** The class {@link APIConnectionError}, as `OpenAI.APIConnectionError` in the `openai` client. */
   static readonly APIConnectionError = APIConnectionError;
+  /** The class {@link APIConnectionTimeoutError}, as `OpenAI.APIConnectionTimeoutError` in the `openai` client. */
   static readonly APIConnectionTimeoutError = APIConnectionTimeoutError;
+  /** The class {@link APIUserAbortError}, as `OpenAI.APIUserAbortError` in the `openai` client. */
   static readonly APIUserAbortError = APIUserAbortError;
+  /** The class {@link NotFoundError}, as `OpenAI.NotFoundError` in the `openai` client. */
   static readonly NotFoundError = NotFoundError;
+  /** The class {@link ConflictError}, as `OpenAI.ConflictError` in the `openai` client. */
   static readonly ConflictError = ConflictError;
+  /** The class {@link RateLimitError}, as `OpenAI.RateLimitError` in the `openai` client. */
   static readonly RateLimitError = RateLimitError;
+  /** The class {@link BadRequestError}, as `OpenAI.BadRequestError` in the `openai` client. */
   static readonly BadRequestError = BadRequestError;
+  /** The class {@link AuthenticationError}, as `OpenAI.AuthenticationError` in the `openai` client. */
   static readonly AuthenticationError = AuthenticationError;
+  /** The class {@link InternalServerError}, as `OpenAI.InternalServerError` in the `openai` client. */
   static readonly InternalServerError = InternalServerError;
+  /** The class {@link PermissionDeniedError}, as `OpenAI.PermissionDeniedError` in the `openai` client. */
   static readonly PermissionDeniedError = PermissionDeniedError;
+  /** The class {@link UnprocessableEntityError}, as `OpenAI.UnprocessableEntityError` in the `openai` client. */
   static readonly UnprocessableEntityError = UnprocessableEntityError;
 
   /** `client.models.list()` and `client.models.retrieve(slug)`. */
@@ -142,26 +167,52 @@ async function callKeyFunction(fn: () => string | Promise<string>): Promise<stri
   return key;
 }
 
-/**
- * The error classes as types too (`catch (err) { const e = err as OpenAI.APIError }`; in the
- * `openai` client they are values only), and `OpenAI.RequestOptions`. Written so that the bundled
- * declarations cannot turn them into aliases of themselves: from the statics, and as an export.
- */
+// The error classes as types too, for `OpenAI.APIError` in a type (in the `openai` client they are
+// values only). Exported from the namespace under another local name: a type alias named like the
+// class inside the namespace makes the bundled declarations export the class as a type only.
+/** `OpenAI.APIError` as a type: an {@link APIError}. */
+type APIErrorInstance = APIError;
+/** `OpenAI.APIConnectionError` as a type: an {@link APIConnectionError}. */
+type APIConnectionErrorInstance = APIConnectionError;
+/** `OpenAI.APIConnectionTimeoutError` as a type: an {@link APIConnectionTimeoutError}. */
+type APIConnectionTimeoutErrorInstance = APIConnectionTimeoutError;
+/** `OpenAI.APIUserAbortError` as a type: an {@link APIUserAbortError}. */
+type APIUserAbortErrorInstance = APIUserAbortError;
+/** `OpenAI.NotFoundError` as a type: an {@link NotFoundError}. */
+type NotFoundErrorInstance = NotFoundError;
+/** `OpenAI.ConflictError` as a type: an {@link ConflictError}. */
+type ConflictErrorInstance = ConflictError;
+/** `OpenAI.RateLimitError` as a type: an {@link RateLimitError}. */
+type RateLimitErrorInstance = RateLimitError;
+/** `OpenAI.BadRequestError` as a type: an {@link BadRequestError}. */
+type BadRequestErrorInstance = BadRequestError;
+/** `OpenAI.AuthenticationError` as a type: an {@link AuthenticationError}. */
+type AuthenticationErrorInstance = AuthenticationError;
+/** `OpenAI.InternalServerError` as a type: an {@link InternalServerError}. */
+type InternalServerErrorInstance = InternalServerError;
+/** `OpenAI.PermissionDeniedError` as a type: an {@link PermissionDeniedError}. */
+type PermissionDeniedErrorInstance = PermissionDeniedError;
+/** `OpenAI.UnprocessableEntityError` as a type: an {@link UnprocessableEntityError}. */
+type UnprocessableEntityErrorInstance = UnprocessableEntityError;
+
+// The error classes as types (`const e = err as OpenAI.APIError`), and `OpenAI.RequestOptions`.
 // eslint-disable-next-line @typescript-eslint/no-namespace -- declaration merging with the class: types only
 export declare namespace Client {
-  export { type RequestOptionsType as RequestOptions };
-  export type APIError = InstanceType<typeof Client.APIError>;
-  export type APIConnectionError = InstanceType<typeof Client.APIConnectionError>;
-  export type APIConnectionTimeoutError = InstanceType<typeof Client.APIConnectionTimeoutError>;
-  export type APIUserAbortError = InstanceType<typeof Client.APIUserAbortError>;
-  export type NotFoundError = InstanceType<typeof Client.NotFoundError>;
-  export type ConflictError = InstanceType<typeof Client.ConflictError>;
-  export type RateLimitError = InstanceType<typeof Client.RateLimitError>;
-  export type BadRequestError = InstanceType<typeof Client.BadRequestError>;
-  export type AuthenticationError = InstanceType<typeof Client.AuthenticationError>;
-  export type InternalServerError = InstanceType<typeof Client.InternalServerError>;
-  export type PermissionDeniedError = InstanceType<typeof Client.PermissionDeniedError>;
-  export type UnprocessableEntityError = InstanceType<typeof Client.UnprocessableEntityError>;
+  export {
+    type RequestOptionsType as RequestOptions,
+    type APIErrorInstance as APIError,
+    type APIConnectionErrorInstance as APIConnectionError,
+    type APIConnectionTimeoutErrorInstance as APIConnectionTimeoutError,
+    type APIUserAbortErrorInstance as APIUserAbortError,
+    type NotFoundErrorInstance as NotFoundError,
+    type ConflictErrorInstance as ConflictError,
+    type RateLimitErrorInstance as RateLimitError,
+    type BadRequestErrorInstance as BadRequestError,
+    type AuthenticationErrorInstance as AuthenticationError,
+    type InternalServerErrorInstance as InternalServerError,
+    type PermissionDeniedErrorInstance as PermissionDeniedError,
+    type UnprocessableEntityErrorInstance as UnprocessableEntityError,
+  };
 }
 
 // <openai-names> Generated from spec/openapi.yaml by `npm run generate` (scripts/generate/openai-names.ts,
@@ -237,21 +288,11 @@ import type {
   ResponseFormatText,
 } from './generated/types.gen';
 
-/**
- * The `openai` client's type names, reachable through the class as through that client's default
- * export, so that code written for it compiles with `import { Client as OpenAI } from
- * 'model-inference-sdk'`: `OpenAI.ChatCompletionChunk`, `OpenAI.Chat.ChatCompletionMessageParam`,
- * `OpenAI.Chat.Completions.ChatCompletionTool`. Types only.
- *
- * @example
- * ```ts
- * import { Client as OpenAI } from 'model-inference-sdk';
- *
- * const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Hello' }];
- * const onChunk = (chunk: OpenAI.ChatCompletionChunk): string => chunk.choices[0]?.delta.content ?? '';
- * ```
- */
-// eslint-disable-next-line @typescript-eslint/no-namespace -- declaration merging with the class: types only
+// The `openai` client's type names, reachable through the class as through that client's default
+// export, so that code written for it compiles with `import { Client as OpenAI } from
+// 'model-inference-sdk'`: `OpenAI.ChatCompletionChunk`, `OpenAI.Chat.ChatCompletionMessageParam`,
+// `OpenAI.Chat.Completions.ChatCompletionTool`. Types only.
+/* eslint-disable @typescript-eslint/no-namespace -- declaration merging with the class: types only */
 export declare namespace Client {
   export {
     type ChatCompletion,
@@ -440,4 +481,5 @@ export declare namespace Client {
     export { type Model, type ModelList, type ModelPricing };
   }
 }
+/* eslint-enable @typescript-eslint/no-namespace */
 // </openai-names>

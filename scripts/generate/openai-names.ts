@@ -174,20 +174,12 @@ export function clientNamespace(names: readonly string[]): string {
   return [
     `import type { ${sorted.join(', ')} } from './generated/types.gen';`,
     '',
-    ...docComment(
-      "The `openai` client's type names, reachable through the class as through that client's default export, so that code written for it compiles with `import { Client as OpenAI } from 'model-inference-sdk'`: `OpenAI.ChatCompletionChunk`, `OpenAI.Chat.ChatCompletionMessageParam`, `OpenAI.Chat.Completions.ChatCompletionTool`. Types only.",
-      '',
-      [
-        '@example',
-        '```ts',
-        "import { Client as OpenAI } from 'model-inference-sdk';",
-        '',
-        'const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: \'user\', content: \'Hello\' }];',
-        'const onChunk = (chunk: OpenAI.ChatCompletionChunk): string => chunk.choices[0]?.delta.content ?? \'\';',
-        '```',
-      ],
-    ),
-    '// eslint-disable-next-line @typescript-eslint/no-namespace -- declaration merging with the class: types only',
+    // A line comment: the class's doc comment is the one TypeDoc and editors show for `Client`.
+    "// The `openai` client's type names, reachable through the class as through that client's default",
+    "// export, so that code written for it compiles with `import { Client as OpenAI } from",
+    "// 'model-inference-sdk'`: `OpenAI.ChatCompletionChunk`, `OpenAI.Chat.ChatCompletionMessageParam`,",
+    '// `OpenAI.Chat.Completions.ChatCompletionTool`. Types only.',
+    '/* eslint-disable @typescript-eslint/no-namespace -- declaration merging with the class: types only */',
     'export declare namespace Client {',
     list('', '  '),
     '  /** `OpenAI.Chat`: the chat completion types. */',
@@ -207,6 +199,7 @@ export function clientNamespace(names: readonly string[]): string {
     list('Model', '    '),
     '  }',
     '}',
+    '/* eslint-enable @typescript-eslint/no-namespace */',
   ].join('\n');
 }
 
