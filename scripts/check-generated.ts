@@ -1,4 +1,5 @@
-// Fails when src/generated/ (or docs/normalization-fields.md) is not exactly what `npm run generate`
+// Fails when src/generated/ (or docs/normalization-fields.md, or the `<openai-names>` region of
+// src/client.ts) is not exactly what `npm run generate`
 // produces from spec/openapi.yaml.
 //
 //   npm run check:generated        (tsx scripts/check-generated.ts)
@@ -13,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const committed = path.join(root, 'src', 'generated');
-const hint = 'Run `npm run generate` and commit src/generated/.';
+const hint = 'Run `npm run generate` and commit src/generated/ (and src/client.ts).';
 
 /** First differing line of two texts, 1-based, with both versions of it. */
 function firstDifference(a: string, b: string): string {
@@ -38,7 +39,7 @@ function main(): number {
     try {
       execFileSync(
         process.execPath,
-        ['--import', 'tsx', path.join(root, 'scripts', 'generate.ts'), '--out', fresh, '--docs', path.join(tmp, 'normalization-fields.md')],
+        ['--import', 'tsx', path.join(root, 'scripts', 'generate.ts'), '--out', fresh, '--docs', path.join(tmp, 'normalization-fields.md'), '--client', path.join(tmp, 'client.ts')],
         { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
       );
     } catch (error) {
@@ -54,6 +55,9 @@ function main(): number {
     const docsFresh = readFileSync(path.join(tmp, 'normalization-fields.md'), 'utf8');
     if (!existsSync(docsOnDisk)) problems.push('docs/normalization-fields.md: generated but missing on disk');
     else if (readFileSync(docsOnDisk, 'utf8') !== docsFresh) problems.push(`docs/normalization-fields.md: differs at ${firstDifference(readFileSync(docsOnDisk, 'utf8'), docsFresh)}`);
+    const clientOnDisk = readFileSync(path.join(root, 'src', 'client.ts'), 'utf8');
+    const clientFresh = readFileSync(path.join(tmp, 'client.ts'), 'utf8');
+    if (clientOnDisk !== clientFresh) problems.push(`src/client.ts (the <openai-names> region): differs at ${firstDifference(clientOnDisk, clientFresh)}`);
     const onDisk = new Set(readdirSync(committed));
     const regenerated = new Set(readdirSync(fresh));
     for (const name of [...new Set([...onDisk, ...regenerated])].sort()) {
@@ -75,7 +79,7 @@ function main(): number {
       console.error(hint);
       return 1;
     }
-    console.log('check-generated: src/generated/ is up to date.');
+    console.log('check-generated: src/generated/, docs/normalization-fields.md and the <openai-names> region of src/client.ts are up to date.');
     return 0;
   } finally {
     rmSync(tmp, { recursive: true, force: true });

@@ -6,9 +6,12 @@
 //   normalize.gen.ts  the normalizer the SDK runs on every response and stream event
 //
 //   docs/normalization-fields.md  every field the normalizer reads into shape, as a table
+//   src/client.ts, between its `<openai-names>` markers: the openai client's names as a namespace
+//                     merged with the `Client` class (`OpenAI.Chat.ChatCompletionMessageParam`);
+//                     it has to be in the class's own file, so the rest of that file is not generated
 //
-//   npm run generate                      write src/generated/ and docs/normalization-fields.md
-//   tsx scripts/generate.ts --out <dir> --docs <file>
+//   npm run generate                      write src/generated/, docs/normalization-fields.md, src/client.ts
+//   tsx scripts/generate.ts --out <dir> --docs <file> --client <file>
 //                                         write the same files elsewhere (used by check-generated.ts)
 //
 // The spec's description defines the normalization extensions (`x-default`, `x-convert`, ...) and
@@ -28,7 +31,7 @@ import { parse } from 'yaml';
 import { readSchemas, type Json, type Schema } from './generate/model';
 import { ROOTS, emitNormalizer } from './generate/normalizer';
 import { emitFieldsDoc } from './generate/docs';
-import { openAINames } from './generate/openai-names';
+import { clientNamespace, openAINames } from './generate/openai-names';
 import { docComment, emitType } from './generate/types';
 import { emitZod } from './generate/zod';
 
@@ -100,9 +103,18 @@ function readSchemaNames(schemas: readonly Schema[]): Set<string> {
   return seen;
 }
 
+/** src/client.ts with the lines between its `<openai-names>` markers replaced by `region`. */
+function withClientRegion(source: string, region: string): string {
+  const open = /^\/\/ <openai-names>.*\n(?:\/\/ (?!<\/openai-names>).*\n)*/m.exec(source);
+  const close = source.indexOf('// </openai-names>\n');
+  if (!open || close < open.index + open[0].length) throw new Error('src/client.ts: the `// <openai-names>` … `// </openai-names>` markers are missing');
+  return source.slice(0, open.index + open[0].length) + region + source.slice(close);
+}
+
 async function main(): Promise<void> {
   const out = argument(process.argv.slice(2), '--out', defaultOut);
   const docs = argument(process.argv.slice(2), '--docs', path.join(root, 'docs', 'normalization-fields.md'));
+  const client = argument(process.argv.slice(2), '--client', path.join(root, 'src', 'client.ts'));
   const spec: unknown = parse(readFileSync(path.join(root, 'spec', 'openapi.yaml'), 'utf8'));
   const schemas = readSchemas(spec);
   const wired = readSchemaNames(schemas);
@@ -110,12 +122,15 @@ async function main(): Promise<void> {
 
   const byName = new Map(schemas.map((s) => [s.name, s]));
   const types: string[] = [HEADER];
+  const typeNames: string[] = [];
   for (const schema of schemas) {
     types.push(emitType(schema, await exampleTags('types', schema.name, schema.example, options)), '');
+    typeNames.push(schema.name);
     // The `openai` client's names for it (`x-openai-names`): aliases and type-only namespaces.
     for (const declaration of openAINames(schema, byName)) {
       const tags = declaration.example === undefined ? [] : await exampleTags('types', declaration.name, declaration.example, options);
       types.push(declaration.render(tags), '');
+      typeNames.push(declaration.name);
     }
   }
 
@@ -165,6 +180,8 @@ async function main(): Promise<void> {
     writeFileSync(path.join(out, name), await prettier.format(source, { ...options, parser: 'typescript' }));
   }
   writeFileSync(docs, emitFieldsDoc(schemas, wired));
+  const region = await prettier.format(clientNamespace(typeNames), { ...options, parser: 'typescript' });
+  writeFileSync(client, withClientRegion(readFileSync(path.join(root, 'src', 'client.ts'), 'utf8'), region));
   const written = readdirSync(out).sort();
   if (written.join(',') !== Object.keys(files).sort().join(',')) throw new Error(`unexpected files in ${out}: ${written.join(', ')}`);
 }

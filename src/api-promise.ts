@@ -9,6 +9,25 @@
  */
 
 /**
+ * What awaiting an `APIPromise` gives: the body, and on a response object (not on a stream, a list
+ * or a primitive) `_request_id`, the `x-request-id` header (`null` when absent), as the official
+ * `openai` client has it. The property is not enumerable: `JSON.stringify`, `Object.keys`, spreads
+ * and deep equality see the body as the server sent it. Absent when the body had a field of that
+ * name (the server's is kept).
+ *
+ * @example
+ * ```ts
+ * const completion = await client.chat.completions.create({ model: 'acme/chat-1', messages });
+ * console.log(completion._request_id); // 'req_…', or null
+ * ```
+ */
+export type WithRequestID<T> = T extends readonly unknown[] | AsyncIterable<unknown> | Response
+  ? T
+  : T extends object
+    ? T & { _request_id?: string | null }
+    : T;
+
+/**
  * The parsed body with the response it came from.
  *
  * @example
@@ -56,7 +75,7 @@ export class APIPromise<T> implements PromiseLike<T> {
 
   #start(): Promise<{ data?: T; response: Response }> {
     if (!this.#pending) {
-      this.#pending = this.#run(this.#raw);
+      this.#pending = this.#run(this.#raw).then(addRequestID);
       this.#pending.catch(() => {}); // see the module comment: no unhandled rejection
     }
     return this.#pending;
@@ -79,22 +98,22 @@ export class APIPromise<T> implements PromiseLike<T> {
     return this.#start().then((r) => r.response);
   }
 
-  then<R1 = T, R2 = never>(
-    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+  then<R1 = WithRequestID<T>, R2 = never>(
+    onfulfilled?: ((value: WithRequestID<T>) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
     return this.#start()
-      .then((r) => r.data as T)
+      .then((r) => r.data as WithRequestID<T>)
       .then(onfulfilled, onrejected);
   }
 
   /** As `Promise.prototype.catch`. */
-  catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
+  catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<WithRequestID<T> | R> {
     return this.then(undefined, onrejected);
   }
 
   /** As `Promise.prototype.finally`. */
-  finally(onfinally?: (() => void) | null): Promise<T> {
+  finally(onfinally?: (() => void) | null): Promise<WithRequestID<T>> {
     return this.then().finally(onfinally);
   }
 
@@ -122,4 +141,17 @@ export class PagePromise<Page extends { data: Item[] }, Item> extends APIPromise
     const page = await this;
     yield* page.data;
   }
+}
+
+/**
+ * `_request_id` on a response object, once per call (never per chunk: a stream is a class
+ * instance and is left alone, as are lists). Not enumerable (the default of `defineProperty`), so
+ * the body serializes and compares as sent; a field of that name the server sent is kept.
+ */
+function addRequestID<T>(result: { data?: T; response: Response }): { data?: T; response: Response } {
+  const data: unknown = result.data;
+  if (typeof data === 'object' && data !== null && Object.getPrototypeOf(data) === Object.prototype && Object.isExtensible(data) && !Object.hasOwn(data, '_request_id')) {
+    Object.defineProperty(data, '_request_id', { value: result.response.headers.get('x-request-id'), writable: true, configurable: true });
+  }
+  return result;
 }

@@ -2,10 +2,24 @@
  * `Client`: options resolved once, the resources, and nothing else. Requests go through
  * `request.ts`; the key lives in a private field that no log, error or `util.inspect` shows.
  */
-import { InferenceError } from './errors';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InferenceError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  UnprocessableEntityError,
+} from './errors';
 import type { Preflight } from './preflight';
 import { Log } from './log';
-import type { ClientOptions } from './options';
+import type { ClientOptions, RequestOptions as RequestOptionsType } from './options';
 import { assertHeaderValue, resolveClientOptions } from './options-check';
 import type { RequestContext } from './request';
 import { Chat } from './lib/chat';
@@ -27,8 +41,50 @@ import { Models } from './resources/models';
  *   messages: [{ role: 'user', content: 'Hello!' }],
  * });
  * ```
+ *
+ * Code written for the `openai` client: the class carries its names (`OpenAI.Chat.…`, the error
+ * classes as statics).
+ *
+ * ```ts
+ * import { Client as OpenAI } from 'model-inference-sdk';
+ *
+ * const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Hello!' }];
+ * try {
+ *   await new OpenAI().chat.completions.create({ model: 'acme/chat-1', messages });
+ * } catch (err) {
+ *   if (err instanceof OpenAI.RateLimitError) console.log('rate limited');
+ * }
+ * ```
  */
 export class Client {
+  // The error classes as statics, as the `openai` client has them (`err instanceof OpenAI.APIError`
+  // with `import { Client as OpenAI }`): the package's own classes, not copies. A request already
+  // needs every one of them, so they pull no other code into a bundle (the names: ~200 B gzip).
+  /** The class {@link APIError}, as `OpenAI.APIError` in the `openai` client. */
+  static readonly APIError = APIError;
+  /** The class {@link APIConnectionError}, as `OpenAI.APIConnectionError` in the `openai` client. */
+  static readonly APIConnectionError = APIConnectionError;
+  /** The class {@link APIConnectionTimeoutError}, as `OpenAI.APIConnectionTimeoutError` in the `openai` client. */
+  static readonly APIConnectionTimeoutError = APIConnectionTimeoutError;
+  /** The class {@link APIUserAbortError}, as `OpenAI.APIUserAbortError` in the `openai` client. */
+  static readonly APIUserAbortError = APIUserAbortError;
+  /** The class {@link NotFoundError}, as `OpenAI.NotFoundError` in the `openai` client. */
+  static readonly NotFoundError = NotFoundError;
+  /** The class {@link ConflictError}, as `OpenAI.ConflictError` in the `openai` client. */
+  static readonly ConflictError = ConflictError;
+  /** The class {@link RateLimitError}, as `OpenAI.RateLimitError` in the `openai` client. */
+  static readonly RateLimitError = RateLimitError;
+  /** The class {@link BadRequestError}, as `OpenAI.BadRequestError` in the `openai` client. */
+  static readonly BadRequestError = BadRequestError;
+  /** The class {@link AuthenticationError}, as `OpenAI.AuthenticationError` in the `openai` client. */
+  static readonly AuthenticationError = AuthenticationError;
+  /** The class {@link InternalServerError}, as `OpenAI.InternalServerError` in the `openai` client. */
+  static readonly InternalServerError = InternalServerError;
+  /** The class {@link PermissionDeniedError}, as `OpenAI.PermissionDeniedError` in the `openai` client. */
+  static readonly PermissionDeniedError = PermissionDeniedError;
+  /** The class {@link UnprocessableEntityError}, as `OpenAI.UnprocessableEntityError` in the `openai` client. */
+  static readonly UnprocessableEntityError = UnprocessableEntityError;
+
   /** `client.models.list()` and `client.models.retrieve(slug)`. */
   readonly models: Models;
   /** `client.chat.completions.create(body)`. */
@@ -111,3 +167,319 @@ async function callKeyFunction(fn: () => string | Promise<string>): Promise<stri
   return key;
 }
 
+// The error classes as types too, for `OpenAI.APIError` in a type (in the `openai` client they are
+// values only). Exported from the namespace under another local name: a type alias named like the
+// class inside the namespace makes the bundled declarations export the class as a type only.
+/** `OpenAI.APIError` as a type: an {@link APIError}. */
+type APIErrorInstance = APIError;
+/** `OpenAI.APIConnectionError` as a type: an {@link APIConnectionError}. */
+type APIConnectionErrorInstance = APIConnectionError;
+/** `OpenAI.APIConnectionTimeoutError` as a type: an {@link APIConnectionTimeoutError}. */
+type APIConnectionTimeoutErrorInstance = APIConnectionTimeoutError;
+/** `OpenAI.APIUserAbortError` as a type: an {@link APIUserAbortError}. */
+type APIUserAbortErrorInstance = APIUserAbortError;
+/** `OpenAI.NotFoundError` as a type: an {@link NotFoundError}. */
+type NotFoundErrorInstance = NotFoundError;
+/** `OpenAI.ConflictError` as a type: an {@link ConflictError}. */
+type ConflictErrorInstance = ConflictError;
+/** `OpenAI.RateLimitError` as a type: an {@link RateLimitError}. */
+type RateLimitErrorInstance = RateLimitError;
+/** `OpenAI.BadRequestError` as a type: an {@link BadRequestError}. */
+type BadRequestErrorInstance = BadRequestError;
+/** `OpenAI.AuthenticationError` as a type: an {@link AuthenticationError}. */
+type AuthenticationErrorInstance = AuthenticationError;
+/** `OpenAI.InternalServerError` as a type: an {@link InternalServerError}. */
+type InternalServerErrorInstance = InternalServerError;
+/** `OpenAI.PermissionDeniedError` as a type: an {@link PermissionDeniedError}. */
+type PermissionDeniedErrorInstance = PermissionDeniedError;
+/** `OpenAI.UnprocessableEntityError` as a type: an {@link UnprocessableEntityError}. */
+type UnprocessableEntityErrorInstance = UnprocessableEntityError;
+
+// The error classes as types (`const e = err as OpenAI.APIError`), and `OpenAI.RequestOptions`.
+// eslint-disable-next-line @typescript-eslint/no-namespace -- declaration merging with the class: types only
+export declare namespace Client {
+  export {
+    type RequestOptionsType as RequestOptions,
+    type APIErrorInstance as APIError,
+    type APIConnectionErrorInstance as APIConnectionError,
+    type APIConnectionTimeoutErrorInstance as APIConnectionTimeoutError,
+    type APIUserAbortErrorInstance as APIUserAbortError,
+    type NotFoundErrorInstance as NotFoundError,
+    type ConflictErrorInstance as ConflictError,
+    type RateLimitErrorInstance as RateLimitError,
+    type BadRequestErrorInstance as BadRequestError,
+    type AuthenticationErrorInstance as AuthenticationError,
+    type InternalServerErrorInstance as InternalServerError,
+    type PermissionDeniedErrorInstance as PermissionDeniedError,
+    type UnprocessableEntityErrorInstance as UnprocessableEntityError,
+  };
+}
+
+// <openai-names> Generated from spec/openapi.yaml by `npm run generate` (scripts/generate/openai-names.ts,
+// `clientNamespace`): do not edit down to the closing marker; change the spec or the generator.
+import type {
+  ChatCompletion,
+  ChatCompletionAnnotation,
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionAudioParam,
+  ChatCompletionChoice,
+  ChatCompletionChoiceLogprobs,
+  ChatCompletionChunk,
+  ChatCompletionChunkChoice,
+  ChatCompletionChunkDelta,
+  ChatCompletionChunkToolCall,
+  ChatCompletionChunkToolCallFunction,
+  ChatCompletionContentPart,
+  ChatCompletionContentPartFile,
+  ChatCompletionContentPartImage,
+  ChatCompletionContentPartInputAudio,
+  ChatCompletionContentPartRefusal,
+  ChatCompletionContentPartText,
+  ChatCompletionCreateParams,
+  ChatCompletionCreateParamsBase,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionDeveloperMessageParam,
+  ChatCompletionFunctionCallOption,
+  ChatCompletionFunctionMessageParam,
+  ChatCompletionFunctionTool,
+  ChatCompletionMessage,
+  ChatCompletionMessageFunctionToolCall,
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
+  ChatCompletionMessageToolCallFunction,
+  ChatCompletionModality,
+  ChatCompletionNamedToolChoice,
+  ChatCompletionPredictionContent,
+  ChatCompletionReasoningEffort,
+  ChatCompletionResponseContentPart,
+  ChatCompletionRole,
+  ChatCompletionStreamOptions,
+  ChatCompletionSystemMessageParam,
+  ChatCompletionTokenLogprob,
+  ChatCompletionTool,
+  ChatCompletionToolChoiceOption,
+  ChatCompletionToolMessageParam,
+  ChatCompletionTopLogprob,
+  ChatCompletionUserMessageParam,
+  Completion,
+  CompletionChoice,
+  CompletionCreateParams,
+  CompletionCreateParamsBase,
+  CompletionCreateParamsNonStreaming,
+  CompletionCreateParamsStreaming,
+  CompletionLogprobs,
+  CompletionTokensDetails,
+  CompletionUsage,
+  ErrorObject,
+  ErrorResponse,
+  FinishReason,
+  FunctionDefinition,
+  FunctionParameters,
+  Metadata,
+  Model,
+  ModelList,
+  ModelPricing,
+  PromptTokensDetails,
+  ReasoningDetail,
+  ReasoningEffort,
+  ResponseFormatJSONObject,
+  ResponseFormatJSONSchema,
+  ResponseFormatText,
+} from './generated/types.gen';
+
+// The `openai` client's type names, reachable through the class as through that client's default
+// export, so that code written for it compiles with `import { Client as OpenAI } from
+// 'model-inference-sdk'`: `OpenAI.ChatCompletionChunk`, `OpenAI.Chat.ChatCompletionMessageParam`,
+// `OpenAI.Chat.Completions.ChatCompletionTool`. Types only.
+/* eslint-disable @typescript-eslint/no-namespace -- declaration merging with the class: types only */
+export declare namespace Client {
+  export {
+    type ChatCompletion,
+    type ChatCompletionAnnotation,
+    type ChatCompletionAssistantMessageParam,
+    type ChatCompletionAudioParam,
+    type ChatCompletionChoice,
+    type ChatCompletionChoiceLogprobs,
+    type ChatCompletionChunk,
+    type ChatCompletionChunkChoice,
+    type ChatCompletionChunkDelta,
+    type ChatCompletionChunkToolCall,
+    type ChatCompletionChunkToolCallFunction,
+    type ChatCompletionContentPart,
+    type ChatCompletionContentPartFile,
+    type ChatCompletionContentPartImage,
+    type ChatCompletionContentPartInputAudio,
+    type ChatCompletionContentPartRefusal,
+    type ChatCompletionContentPartText,
+    type ChatCompletionCreateParams,
+    type ChatCompletionCreateParamsBase,
+    type ChatCompletionCreateParamsNonStreaming,
+    type ChatCompletionCreateParamsStreaming,
+    type ChatCompletionDeveloperMessageParam,
+    type ChatCompletionFunctionCallOption,
+    type ChatCompletionFunctionMessageParam,
+    type ChatCompletionFunctionTool,
+    type ChatCompletionMessage,
+    type ChatCompletionMessageFunctionToolCall,
+    type ChatCompletionMessageParam,
+    type ChatCompletionMessageToolCall,
+    type ChatCompletionMessageToolCallFunction,
+    type ChatCompletionModality,
+    type ChatCompletionNamedToolChoice,
+    type ChatCompletionPredictionContent,
+    type ChatCompletionReasoningEffort,
+    type ChatCompletionResponseContentPart,
+    type ChatCompletionRole,
+    type ChatCompletionStreamOptions,
+    type ChatCompletionSystemMessageParam,
+    type ChatCompletionTokenLogprob,
+    type ChatCompletionTool,
+    type ChatCompletionToolChoiceOption,
+    type ChatCompletionToolMessageParam,
+    type ChatCompletionTopLogprob,
+    type ChatCompletionUserMessageParam,
+    type Completion,
+    type CompletionChoice,
+    type CompletionCreateParams,
+    type CompletionCreateParamsBase,
+    type CompletionCreateParamsNonStreaming,
+    type CompletionCreateParamsStreaming,
+    type CompletionLogprobs,
+    type CompletionTokensDetails,
+    type CompletionUsage,
+    type ErrorObject,
+    type ErrorResponse,
+    type FinishReason,
+    type FunctionDefinition,
+    type FunctionParameters,
+    type Metadata,
+    type Model,
+    type ModelList,
+    type ModelPricing,
+    type PromptTokensDetails,
+    type ReasoningDetail,
+    type ReasoningEffort,
+    type ResponseFormatJSONObject,
+    type ResponseFormatJSONSchema,
+    type ResponseFormatText,
+  };
+  /** `OpenAI.Chat`: the chat completion types. */
+  export namespace Chat {
+    export {
+      type ChatCompletion,
+      type ChatCompletionAnnotation,
+      type ChatCompletionAssistantMessageParam,
+      type ChatCompletionAudioParam,
+      type ChatCompletionChoice,
+      type ChatCompletionChoiceLogprobs,
+      type ChatCompletionChunk,
+      type ChatCompletionChunkChoice,
+      type ChatCompletionChunkDelta,
+      type ChatCompletionChunkToolCall,
+      type ChatCompletionChunkToolCallFunction,
+      type ChatCompletionContentPart,
+      type ChatCompletionContentPartFile,
+      type ChatCompletionContentPartImage,
+      type ChatCompletionContentPartInputAudio,
+      type ChatCompletionContentPartRefusal,
+      type ChatCompletionContentPartText,
+      type ChatCompletionCreateParams,
+      type ChatCompletionCreateParamsBase,
+      type ChatCompletionCreateParamsNonStreaming,
+      type ChatCompletionCreateParamsStreaming,
+      type ChatCompletionDeveloperMessageParam,
+      type ChatCompletionFunctionCallOption,
+      type ChatCompletionFunctionMessageParam,
+      type ChatCompletionFunctionTool,
+      type ChatCompletionMessage,
+      type ChatCompletionMessageFunctionToolCall,
+      type ChatCompletionMessageParam,
+      type ChatCompletionMessageToolCall,
+      type ChatCompletionMessageToolCallFunction,
+      type ChatCompletionModality,
+      type ChatCompletionNamedToolChoice,
+      type ChatCompletionPredictionContent,
+      type ChatCompletionReasoningEffort,
+      type ChatCompletionResponseContentPart,
+      type ChatCompletionRole,
+      type ChatCompletionStreamOptions,
+      type ChatCompletionSystemMessageParam,
+      type ChatCompletionTokenLogprob,
+      type ChatCompletionTool,
+      type ChatCompletionToolChoiceOption,
+      type ChatCompletionToolMessageParam,
+      type ChatCompletionTopLogprob,
+      type ChatCompletionUserMessageParam,
+    };
+    /** `OpenAI.Chat.Completions`: the same types. */
+    export namespace Completions {
+      export {
+        type ChatCompletion,
+        type ChatCompletionAnnotation,
+        type ChatCompletionAssistantMessageParam,
+        type ChatCompletionAudioParam,
+        type ChatCompletionChoice,
+        type ChatCompletionChoiceLogprobs,
+        type ChatCompletionChunk,
+        type ChatCompletionChunkChoice,
+        type ChatCompletionChunkDelta,
+        type ChatCompletionChunkToolCall,
+        type ChatCompletionChunkToolCallFunction,
+        type ChatCompletionContentPart,
+        type ChatCompletionContentPartFile,
+        type ChatCompletionContentPartImage,
+        type ChatCompletionContentPartInputAudio,
+        type ChatCompletionContentPartRefusal,
+        type ChatCompletionContentPartText,
+        type ChatCompletionCreateParams,
+        type ChatCompletionCreateParamsBase,
+        type ChatCompletionCreateParamsNonStreaming,
+        type ChatCompletionCreateParamsStreaming,
+        type ChatCompletionDeveloperMessageParam,
+        type ChatCompletionFunctionCallOption,
+        type ChatCompletionFunctionMessageParam,
+        type ChatCompletionFunctionTool,
+        type ChatCompletionMessage,
+        type ChatCompletionMessageFunctionToolCall,
+        type ChatCompletionMessageParam,
+        type ChatCompletionMessageToolCall,
+        type ChatCompletionMessageToolCallFunction,
+        type ChatCompletionModality,
+        type ChatCompletionNamedToolChoice,
+        type ChatCompletionPredictionContent,
+        type ChatCompletionReasoningEffort,
+        type ChatCompletionResponseContentPart,
+        type ChatCompletionRole,
+        type ChatCompletionStreamOptions,
+        type ChatCompletionSystemMessageParam,
+        type ChatCompletionTokenLogprob,
+        type ChatCompletionTool,
+        type ChatCompletionToolChoiceOption,
+        type ChatCompletionToolMessageParam,
+        type ChatCompletionTopLogprob,
+        type ChatCompletionUserMessageParam,
+      };
+    }
+  }
+  /** `OpenAI.Completions`: the legacy completion types. */
+  export namespace Completions {
+    export {
+      type Completion,
+      type CompletionChoice,
+      type CompletionCreateParams,
+      type CompletionCreateParamsBase,
+      type CompletionCreateParamsNonStreaming,
+      type CompletionCreateParamsStreaming,
+      type CompletionLogprobs,
+      type CompletionTokensDetails,
+      type CompletionUsage,
+    };
+  }
+  /** `OpenAI.Models`: the model types. */
+  export namespace Models {
+    export { type Model, type ModelList, type ModelPricing };
+  }
+}
+/* eslint-enable @typescript-eslint/no-namespace */
+// </openai-names>

@@ -33,13 +33,12 @@ export type { Hooks, HookInfo, RetryInfo, CallSummary, HookName, HookOperation }
 
 // Promises of responses
 export { APIPromise, PagePromise } from './api-promise';
-export type { WithResponse } from './api-promise';
+export type { WithResponse, WithRequestID } from './api-promise';
 
 // Resources
 export type { Models, WaitUntilReadyOptions } from './resources/models';
 export type { Chat, ChatCompletions, ChatCompletionParseParams, ChatCompletionStreamParams } from './lib/chat';
-export type { ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming } from './resources/chat';
-export type { Completions, CompletionCreateParamsNonStreaming, CompletionCreateParamsStreaming } from './resources/completions';
+export type { Completions } from './resources/completions';
 
 // Fields a server sends beyond the documented ones
 export { extras } from './extras';

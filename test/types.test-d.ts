@@ -24,6 +24,7 @@ import type {
   ChatCompletionContentPartRefusal,
   ChatCompletionCreateParamsBase,
   ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
   ChatCompletionFunctionCallOption,
   ChatCompletionFunctionMessageParam,
   ChatCompletionFunctionTool,
@@ -45,6 +46,8 @@ import type {
   CompletionChoice,
   CompletionCreateParams,
   CompletionCreateParamsBase,
+  CompletionCreateParamsNonStreaming,
+  CompletionCreateParamsStreaming,
   CompletionLogprobs,
   CompletionTokensDetails,
   CompletionUsage,
@@ -69,6 +72,8 @@ import type {
   ResponseValidationError,
   ValidationIssue,
   WithResponse,
+  WithRequestID,
+  Stream,
 } from '../src/index';
 
 declare const client: Client;
@@ -84,7 +89,8 @@ describe('resources', () => {
   });
 
   it('await to the data; withResponse and asResponse add the response', () => {
-    expectTypeOf<Awaited<APIPromise<ModelList>>>().toEqualTypeOf<ModelList>();
+    expectTypeOf<Awaited<APIPromise<ModelList>>>().toEqualTypeOf<WithRequestID<ModelList>>();
+    expectTypeOf<Awaited<APIPromise<ModelList>>>().toExtend<ModelList>();
     expectTypeOf(client.models.list().withResponse()).toEqualTypeOf<Promise<WithResponse<ModelList>>>();
     expectTypeOf<WithResponse<ModelList>['request_id']>().toEqualTypeOf<string | null>();
     expectTypeOf(client.models.list().asResponse()).toEqualTypeOf<Promise<Response>>();
@@ -307,8 +313,8 @@ describe("code written for the openai client's types compiles unchanged", () => 
     expectTypeOf<ChatCompletionCreateParams['reasoning_effort']>().toEqualTypeOf<ReasoningEffort | undefined>();
     expectTypeOf<ChatCompletionModality>().toEqualTypeOf<'text' | 'audio'>();
     expectTypeOf<Metadata>().toEqualTypeOf<{ [key: string]: string }>();
-    expectTypeOf<ChatCompletionCreateParamsBase>().toEqualTypeOf<ChatCompletionCreateParams>();
-    expectTypeOf<CompletionCreateParamsBase>().toEqualTypeOf<CompletionCreateParams>();
+    expectTypeOf<ChatCompletionCreateParams>().toExtend<ChatCompletionCreateParamsBase>();
+    expectTypeOf<CompletionCreateParams>().toExtend<CompletionCreateParamsBase>();
     expectTypeOf<NonNullable<ChatCompletionCreateParams['prediction']>>().toEqualTypeOf<ChatCompletionPredictionContent>();
     expectTypeOf<CompletionChoice>().toEqualTypeOf<Completion['choices'][number]>();
     const tool: ChatCompletionFunctionTool = { type: 'function', function: { name: 'f', parameters: { type: 'object' } } };
@@ -483,10 +489,75 @@ describe('extraBody and defaultBody', () => {
     const options: ClientOptions = { apiKey: 'k', baseURL: 'http://127.0.0.1:1/v1', defaultBody: vllm };
     const sampled = client.withOptions(options);
     const completion = await sampled.chat.completions.create({ model: 'm', messages: [] }, { extraBody: { min_p: 0.1 } });
-    expectTypeOf(completion).toEqualTypeOf<ChatCompletion>();
+    expectTypeOf(completion).toEqualTypeOf<WithRequestID<ChatCompletion>>();
     const stream = await sampled.chat.completions.create({ model: 'm', messages: [], stream: true }, { extraBody: vllm });
     expectTypeOf(stream).toEqualTypeOf<ChatCompletionStream>();
     // @ts-expect-error: body fields, not a string
     void sampled.completions.create({ model: 'm', prompt: 'p' }, { extraBody: 'top_k=40' });
+  });
+});
+
+describe("openai's code carries over (issue 23): import { Client as OpenAI }", () => {
+  it("resolves openai's namespace-style names through the class (item 1)", () => {
+    expectTypeOf<Client.Chat.ChatCompletionMessageParam>().toEqualTypeOf<ChatCompletionMessageParam>();
+    expectTypeOf<Client.Chat.Completions.ChatCompletionTool>().toEqualTypeOf<ChatCompletionTool>();
+    expectTypeOf<Client.Chat.Completions.ChatCompletionCreateParams>().toEqualTypeOf<ChatCompletionCreateParams>();
+    expectTypeOf<Client.ChatCompletionChunk>().toEqualTypeOf<ChatCompletionChunk>();
+    // The nested names come along: `OpenAI.ChatCompletionChunk.Choice.Delta`.
+    expectTypeOf<Client.ChatCompletionChunk.Choice.Delta>().toEqualTypeOf<ChatCompletionChunkDelta>();
+    expectTypeOf<Client.Chat.ChatCompletion.Choice>().toEqualTypeOf<ChatCompletionChoice>();
+    expectTypeOf<Client.Completions.Completion>().toEqualTypeOf<Completion>();
+    expectTypeOf<Client.Models.Model>().toEqualTypeOf<Model>();
+    expectTypeOf<Client.RequestOptions>().toEqualTypeOf<RequestOptions>();
+    // The error classes: values (statics) and types.
+    expectTypeOf(null as unknown as typeof Client.APIError).toEqualTypeOf<typeof APIError>();
+    expectTypeOf<Client.APIError>().toEqualTypeOf<APIError>();
+    expectTypeOf<Client.RateLimitError>().toEqualTypeOf<RateLimitError>();
+    // @ts-expect-error: not a name openai has (ChatCompletionMessageParams is misspelt)
+    const misspelt = null as unknown as Client.Chat.ChatCompletionMessageParams;
+    void misspelt;
+  });
+
+  it('ChatCompletionCreateParams is the union of the two forms, and a body typed with one picks its overload (item 2)', () => {
+    expectTypeOf<ChatCompletionCreateParams>().toEqualTypeOf<ChatCompletionCreateParamsNonStreaming | ChatCompletionCreateParamsStreaming>();
+    expectTypeOf<CompletionCreateParams>().toEqualTypeOf<CompletionCreateParamsNonStreaming | CompletionCreateParamsStreaming>();
+    const streaming: ChatCompletionCreateParamsStreaming = { model: 'm', messages: [], stream: true };
+    const plain: ChatCompletionCreateParamsNonStreaming = { model: 'm', messages: [] };
+    expectTypeOf(client.chat.completions.create(streaming)).toEqualTypeOf<APIPromise<ChatCompletionStream>>();
+    expectTypeOf(client.chat.completions.create(plain)).toEqualTypeOf<APIPromise<ChatCompletion>>();
+    const legacy: CompletionCreateParamsStreaming = { model: 'm', prompt: 'p', stream: true };
+    expectTypeOf(client.completions.create(legacy)).toEqualTypeOf<APIPromise<Stream<Completion>>>();
+    // openai's way of writing one function for both: `if (params.stream)` narrows the union.
+    const run = (params: ChatCompletionCreateParams) => {
+      if (params.stream) {
+        expectTypeOf(client.chat.completions.create(params)).toEqualTypeOf<APIPromise<ChatCompletionStream>>();
+      } else {
+        expectTypeOf(client.chat.completions.create(params)).toEqualTypeOf<APIPromise<ChatCompletion>>();
+      }
+      expectTypeOf(client.chat.completions.create(params)).toEqualTypeOf<APIPromise<ChatCompletion | ChatCompletionStream>>();
+    };
+    void run;
+    // @ts-expect-error: `stream: true` is not a body without streaming
+    const wrong: ChatCompletionCreateParamsNonStreaming = { model: 'm', messages: [], stream: true };
+    void wrong;
+  });
+
+  it('types the deprecated function_call of a reply and of a delta (item 7)', () => {
+    expectTypeOf<ChatCompletionMessage['function_call']>().toEqualTypeOf<ChatCompletionMessage.FunctionCall | null | undefined>();
+    expectTypeOf<ChatCompletionMessage.FunctionCall>().toEqualTypeOf<ChatCompletionMessageToolCallFunction>();
+    expectTypeOf<ChatCompletionMessage.FunctionCall['arguments']>().toEqualTypeOf<string>();
+    expectTypeOf<ChatCompletionChunk.Choice.Delta['function_call']>().toEqualTypeOf<ChatCompletionChunk.Choice.Delta.FunctionCall | undefined>();
+    expectTypeOf<ChatCompletionChunk.Choice.Delta.FunctionCall['name']>().toEqualTypeOf<string | undefined>();
+    // A reply's message with a function call still goes back into `messages`.
+    expectTypeOf<ChatCompletionMessage>().toExtend<ChatCompletionMessageParam>();
+  });
+
+  it('_request_id on an awaited response, not on a stream (item 8)', async () => {
+    const completion = await client.chat.completions.create({ model: 'm', messages: [] });
+    expectTypeOf(completion._request_id).toEqualTypeOf<string | null | undefined>();
+    expectTypeOf((await client.models.retrieve('a/b'))._request_id).toEqualTypeOf<string | null | undefined>();
+    const stream = await client.chat.completions.create({ model: 'm', messages: [], stream: true });
+    // @ts-expect-error: a stream carries no request id (withResponse() gives it)
+    void stream._request_id;
   });
 });

@@ -79,6 +79,11 @@ export interface OpenAIName {
   of?: string | undefined;
   /** Namespace members: dotted member path (`Choice.Logprobs`) → target (`Schema`, `Schema.prop[]`). */
   members: readonly { path: readonly string[]; target: string }[];
+  /**
+   * `streaming: true`: the name is the union of `<name>NonStreaming` and `<name>Streaming`, the
+   * schema with its `stream` field narrowed (openai's request bodies that may stream).
+   */
+  streaming?: boolean | undefined;
 }
 
 export interface Schema {
@@ -142,7 +147,7 @@ export function readSchemas(spec: unknown): Schema[] {
   });
 }
 
-/** `x-openai-names`: `{ Name: { of?: path, members?: { 'A.B': target } } }` (an entry may be `{}` or null). */
+/** `x-openai-names`: `{ Name: { of?: path, members?: { 'A.B': target }, streaming?: true } }` (an entry may be `{}` or null). */
 function readOpenAINames(raw: unknown, path: string, schema: string): OpenAIName[] {
   if (raw === undefined) return [];
   if (!isRaw(raw)) fail(path, 'a map of names');
@@ -150,9 +155,11 @@ function readOpenAINames(raw: unknown, path: string, schema: string): OpenAIName
     const at = `${path}.${name}`;
     if (!IDENTIFIER.test(name)) fail(at, 'not a type name');
     const value: unknown = entry ?? {};
-    if (!isRaw(value)) fail(at, 'an object (`of`, `members`) or null');
-    for (const key of Object.keys(value)) if (key !== 'of' && key !== 'members') fail(at, `unsupported key ${key}`);
+    if (!isRaw(value)) fail(at, 'an object (`of`, `members`, `streaming`) or null');
+    for (const key of Object.keys(value)) if (key !== 'of' && key !== 'members' && key !== 'streaming') fail(at, `unsupported key ${key}`);
     if (value.of !== undefined && typeof value.of !== 'string') fail(at, '`of` is a path');
+    if (value.streaming !== undefined && value.streaming !== true) fail(at, '`streaming` is `true` or left out');
+    if (value.streaming === true && (name === schema || value.of !== undefined)) fail(at, '`streaming` names the union of the schema\'s two forms: another name than the schema\'s, without `of`');
     if (name === schema && value.of !== undefined) fail(at, 'the schema\'s own name takes no `of`');
     if (name === schema && value.members === undefined) fail(at, 'the schema\'s own name needs `members`');
     const members = value.members ?? {};
@@ -160,6 +167,7 @@ function readOpenAINames(raw: unknown, path: string, schema: string): OpenAIName
     return {
       name,
       of: value.of,
+      streaming: value.streaming === true || undefined,
       members: Object.entries(members).map(([member, target]) => {
         const parts = member.split('.');
         if (!parts.every((p) => IDENTIFIER.test(p))) fail(`${at}.members.${member}`, 'not a dotted type name');

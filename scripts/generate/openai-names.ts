@@ -89,10 +89,11 @@ export interface NameDeclaration {
 
 /** The declarations of every `x-openai-names` entry of `schema`. */
 export function openAINames(schema: Schema, byName: ReadonlyMap<string, Schema>): NameDeclaration[] {
-  return schema.openaiNames.map((entry) => {
+  return schema.openaiNames.flatMap((entry) => {
     const at = `components.schemas.${schema.name}.x-openai-names.${entry.name}`;
     if (entry.name !== schema.name && byName.has(entry.name)) fail(at, `${entry.name} is a schema of its own`);
     const namespace = emitNamespace(entry, byName, at);
+    if (entry.streaming) return streamingForms(schema, entry.name, namespace, at);
     if (entry.name === schema.name) return { name: entry.name, render: () => namespace };
     const target = entry.of === undefined ? { type: schema.name, node: schema.node, example: schema.example } : resolveTarget(`${schema.name}.${entry.of}`, byName, at);
     if (target.example === undefined) fail(at, `no example for ${target.type}: extend the example of ${schema.name}`);
@@ -109,6 +110,97 @@ export function openAINames(schema: Schema, byName: ReadonlyMap<string, Schema>)
         ].join('\n'),
     };
   });
+}
+
+/**
+ * `streaming: true`: openai's request body that may stream, as openai declares it. The schema is
+ * the fields (`…Base`); `<name>NonStreaming` and `<name>Streaming` narrow its `stream`, and
+ * `<name>` is their union, so that `if (params.stream)` narrows a body and a body declared with
+ * one form picks the matching overload of `create()`.
+ */
+function streamingForms(schema: Schema, name: string, namespace: string, at: string): NameDeclaration[] {
+  const stream = schema.node.kind === 'object' ? schema.node.props.find((p) => p.name === 'stream') : undefined;
+  const streamType = stream && withoutNull(stream.node);
+  if (!stream || stream.required || streamType?.kind !== 'boolean') fail(at, `streaming: ${schema.name} needs an optional boolean \`stream\``);
+  const example = schema.example;
+  if (example === null || typeof example !== 'object' || Array.isArray(example)) fail(at, `streaming: the example of ${schema.name} is not an object`);
+  const { stream: _stream, ...nonStreaming } = example;
+  const deprecated = schema.deprecated ? ['@deprecated'] : [];
+  const form = (suffix: string, what: string, field: string, value: Json): NameDeclaration => ({
+    name: `${name}${suffix}`,
+    example: value,
+    render: (tags) =>
+      [
+        ...docComment(`\`${name}${suffix}\`: {@link ${schema.name}} ${what}, as the \`openai\` client declares it.`, '', [...deprecated, ...tags]),
+        `export interface ${name}${suffix} extends ${schema.name} {`,
+        field,
+        '}',
+      ].join('\n'),
+  });
+  return [
+    form('NonStreaming', 'without streaming: `stream` left out, `false` or `null`, and the response is one object', '  stream?: false | null;', nonStreaming),
+    form('Streaming', 'with `stream: true`: the response is a stream of server-sent events', '  stream: true;', { ...example, stream: true }),
+    {
+      name,
+      example,
+      render: (tags) =>
+        [
+          ...docComment(
+            `\`${name}\`: the body of either form, {@link ${name}NonStreaming} or {@link ${name}Streaming}, as the \`openai\` client declares it. \`if (body.stream)\` tells them apart; a body declared with one form picks the matching overload of \`create()\`.`,
+            '',
+            [...deprecated, ...tags],
+          ),
+          `export type ${name} = ${name}NonStreaming | ${name}Streaming;`,
+          ...(namespace ? ['', namespace] : []),
+        ].join('\n'),
+    },
+  ];
+}
+
+/**
+ * The `openai` client's names as its default export carries them (`OpenAI.ChatCompletionChunk`,
+ * `OpenAI.Chat.ChatCompletionMessageParam`, `OpenAI.Chat.Completions.ChatCompletionTool`), as a
+ * type-only namespace merged with the `Client` class in src/client.ts: every type of
+ * types.gen.ts at the top; those that start with `ChatCompletion` in `Chat` and
+ * `Chat.Completions` too (openai's chat module), `Completion` in `Completions`, `Model` in
+ * `Models`. Returns the import and the namespace, for the generated region of client.ts.
+ */
+export function clientNamespace(names: readonly string[]): string {
+  const sorted = [...new Set(names)].sort();
+  const list = (prefix: string, indent: string): string => {
+    const picked = sorted.filter((n) => n.startsWith(prefix));
+    return `${indent}export { ${picked.map((n) => `type ${n}`).join(', ')} };`;
+  };
+  return [
+    `import type { ${sorted.join(', ')} } from './generated/types.gen';`,
+    '',
+    // A line comment: the class's doc comment is the one TypeDoc and editors show for `Client`.
+    "// The `openai` client's type names, reachable through the class as through that client's default",
+    "// export, so that code written for it compiles with `import { Client as OpenAI } from",
+    "// 'model-inference-sdk'`: `OpenAI.ChatCompletionChunk`, `OpenAI.Chat.ChatCompletionMessageParam`,",
+    '// `OpenAI.Chat.Completions.ChatCompletionTool`. Types only.',
+    '/* eslint-disable @typescript-eslint/no-namespace -- declaration merging with the class: types only */',
+    'export declare namespace Client {',
+    list('', '  '),
+    '  /** `OpenAI.Chat`: the chat completion types. */',
+    '  export namespace Chat {',
+    list('ChatCompletion', '    '),
+    '    /** `OpenAI.Chat.Completions`: the same types. */',
+    '    export namespace Completions {',
+    list('ChatCompletion', '      '),
+    '    }',
+    '  }',
+    '  /** `OpenAI.Completions`: the legacy completion types. */',
+    '  export namespace Completions {',
+    list('Completion', '    '),
+    '  }',
+    '  /** `OpenAI.Models`: the model types. */',
+    '  export namespace Models {',
+    list('Model', '    '),
+    '  }',
+    '}',
+    '/* eslint-enable @typescript-eslint/no-namespace */',
+  ].join('\n');
 }
 
 interface Tree {

@@ -373,6 +373,12 @@ export async function main(): Promise<string> {
   await server.close();
   return String(NotFoundError.name) + (completion.choices[0]?.message?.content ?? '') + text;
 }
+// The openai client's names through the class (\`import { Client as OpenAI }\`): the namespace merged
+// with it, and the error classes as statics (values) and as types.
+export function throughTheClass(err: unknown, chunk: Client.ChatCompletionChunk): [Client.Chat.ChatCompletionMessageParam, Client.Chat.Completions.ChatCompletionTool[], Client.APIError | undefined] {
+  const message: Client.Chat.ChatCompletionMessageParam = { role: 'user', content: chunk.choices[0]?.delta.content ?? '' };
+  return [message, [], err instanceof Client.RateLimitError ? err : err instanceof Client.APIError ? err : undefined];
+}
 // The openai client's names: aliases and the type-only namespaces merged with the interfaces.
 export function openaiNames(completion: ChatCompletion, chunk: ChatCompletionChunk): [ChatCompletion.Choice | undefined, ChatCompletionChunk.Choice.Delta.ToolCall.Function | undefined, ChatCompletionMessageFunctionToolCall.Function | undefined, ChatCompletionRole] {
   const where: ChatCompletionCreateParams.WebSearchOptions.UserLocation = { type: 'approximate', approximate: { city: 'Paris' } };

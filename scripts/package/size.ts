@@ -23,14 +23,18 @@ import { root } from './artifact';
  * 255 B up front; the code that works the events out loads with the loop, by `import()`), then
  * measured 25 726 B and 26 783 B with the official client's stream state (`abort()`, `ended`,
  * `errored`, `aborted`, `currentChatCompletionSnapshot`) and `finalFunctionToolCall()`.
+ * Raised to 26 300 B and 27 300 B (measured 26 066 B and 27 000 B, + ~1%) for `openai` code
+ * carrying over (issue 23): the error classes as statics of `Client` (`OpenAI.APIError`; the
+ * classes were already in the bundle, their twelve names are ~200 B), `_request_id` on responses
+ * (~90 B) and `function_call` read on replies and deltas (~35 B).
  * Lower them as the size work lands; raise one only with a reason in the commit message. The
  * target for `streamingChat` is 12 KiB.
  */
 export const CEILINGS = {
   /** `new Client(...)` + one streaming `chat.completions.create` iterated with `for await`. */
-  streamingChat: 25_800,
+  streamingChat: 26_300,
   /** Everything `model-inference-sdk` exports (`export * from`), i.e. no tree-shaking by the user. */
-  wholeEntry: 26_900,
+  wholeEntry: 27_300,
 } as const;
 
 export const TARGET_STREAMING_CHAT = 12 * 1024;

@@ -765,6 +765,17 @@ function readChatCompletionChunkDelta(o: Obj, cx: NormalizeContext, _pos: number
       if (cx.issues.length !== n) at(cx, n, 'tool_calls');
     } else issue(cx, 'tool_calls', 'array', x);
   }
+  // function_call
+  x = o['function_call'];
+  if (x === undefined || x === null) {
+    if (o['function_call'] !== undefined) delete o['function_call'];
+  } else {
+    if (isObj(x)) {
+      n = cx.issues.length;
+      readChatCompletionChunkToolCallFunction(x, cx, 0);
+      if (cx.issues.length !== n) at(cx, n, 'function_call');
+    } else issue(cx, 'function_call', 'object', x);
+  }
   // annotations
   x = o['annotations'];
   if (x === undefined || x === null) {
@@ -945,6 +956,15 @@ function readChatCompletionMessage(o: Obj, cx: NormalizeContext, _pos: number): 
       }
       if (cx.issues.length !== n) at(cx, n, 'tool_calls');
     } else issue(cx, 'tool_calls', 'array', x);
+  }
+  // function_call
+  x = o['function_call'];
+  if (x !== undefined && x !== null) {
+    if (isObj(x)) {
+      n = cx.issues.length;
+      readChatCompletionMessageToolCallFunction(x, cx, 0);
+      if (cx.issues.length !== n) at(cx, n, 'function_call');
+    } else issue(cx, 'function_call', 'object', x);
   }
   // annotations
   x = o['annotations'];

@@ -173,9 +173,9 @@ export interface ModelList {
  *
  * @example
  * ```ts
- * import type { ChatCompletionCreateParams } from 'model-inference-sdk';
+ * import type { ChatCompletionCreateParamsBase } from 'model-inference-sdk';
  *
- * const chatCompletionCreateParams: ChatCompletionCreateParams = {
+ * const chatCompletionCreateParamsBase: ChatCompletionCreateParamsBase = {
  *   model: 'acme/chat-1',
  *   messages: [
  *     { role: 'system', content: 'You are a concise assistant.' },
@@ -186,7 +186,7 @@ export interface ModelList {
  * };
  * ```
  */
-export interface ChatCompletionCreateParams {
+export interface ChatCompletionCreateParamsBase {
   /**
    * Model slug, `<vendor>/<model_name>` (Spec).
    */
@@ -386,59 +386,15 @@ export interface ChatCompletionCreateParams {
 }
 
 /**
- * The `openai` client's names for the parts of `ChatCompletionCreateParams`
- * (`ChatCompletionCreateParams.Function`, `ChatCompletionCreateParams.WebSearchOptions`,
- * `ChatCompletionCreateParams.WebSearchOptions.UserLocation`,
- * `ChatCompletionCreateParams.WebSearchOptions.UserLocation.Approximate`), so that code written
- * for that client compiles unchanged. Types only.
- */
-export declare namespace ChatCompletionCreateParams {
-  /**
-   * `ChatCompletionCreateParams.Function` in the `openai` client: the `functions[]` of
-   * {@link ChatCompletionCreateParams}.
-   */
-  export type Function = NonNullable<ChatCompletionCreateParams['functions']>[number];
-  /**
-   * `ChatCompletionCreateParams.WebSearchOptions` in the `openai` client: the `web_search_options`
-   * of {@link ChatCompletionCreateParams}.
-   */
-  export type WebSearchOptions = NonNullable<ChatCompletionCreateParams['web_search_options']>;
-  export namespace WebSearchOptions {
-    /**
-     * `ChatCompletionCreateParams.WebSearchOptions.UserLocation` in the `openai` client: the
-     * `web_search_options.user_location` of {@link ChatCompletionCreateParams}.
-     */
-    export type UserLocation = NonNullable<
-      NonNullable<ChatCompletionCreateParams['web_search_options']>['user_location']
-    >;
-    export namespace UserLocation {
-      /**
-       * `ChatCompletionCreateParams.WebSearchOptions.UserLocation.Approximate` in the `openai`
-       * client: the `web_search_options.user_location.approximate` of
-       * {@link ChatCompletionCreateParams}.
-       */
-      export type Approximate = NonNullable<
-        NonNullable<ChatCompletionCreateParams['web_search_options']>['user_location']
-      >['approximate'];
-    }
-  }
-}
-
-/**
- * `ChatCompletionCreateParamsBase`, the name the `openai` client gives
- * {@link ChatCompletionCreateParams}: the same type, so that code written for that client compiles
- * unchanged.
- *
- * Body of `POST /chat/completions`. `model`, `messages`, `temperature` and `stream` are shown by
- * the spec; the spec says tool calling and structured outputs are supported but does not show
- * their parameters, so the rest follows the chat-completions API. Not every OpenAI-compatible
- * server accepts every parameter.
+ * `ChatCompletionCreateParamsNonStreaming`: {@link ChatCompletionCreateParamsBase} without
+ * streaming: `stream` left out, `false` or `null`, and the response is one object, as the `openai`
+ * client declares it.
  *
  * @example
  * ```ts
- * import type { ChatCompletionCreateParamsBase } from 'model-inference-sdk';
+ * import type { ChatCompletionCreateParamsNonStreaming } from 'model-inference-sdk';
  *
- * const chatCompletionCreateParamsBase: ChatCompletionCreateParamsBase = {
+ * const chatCompletionCreateParamsNonStreaming: ChatCompletionCreateParamsNonStreaming = {
  *   model: 'acme/chat-1',
  *   messages: [
  *     { role: 'system', content: 'You are a concise assistant.' },
@@ -449,7 +405,96 @@ export declare namespace ChatCompletionCreateParams {
  * };
  * ```
  */
-export type ChatCompletionCreateParamsBase = ChatCompletionCreateParams;
+export interface ChatCompletionCreateParamsNonStreaming extends ChatCompletionCreateParamsBase {
+  stream?: false | null;
+}
+
+/**
+ * `ChatCompletionCreateParamsStreaming`: {@link ChatCompletionCreateParamsBase} with `stream:
+ * true`: the response is a stream of server-sent events, as the `openai` client declares it.
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionCreateParamsStreaming } from 'model-inference-sdk';
+ *
+ * const chatCompletionCreateParamsStreaming: ChatCompletionCreateParamsStreaming = {
+ *   model: 'acme/chat-1',
+ *   messages: [
+ *     { role: 'system', content: 'You are a concise assistant.' },
+ *     { role: 'user', content: 'Name the three primary colours.' },
+ *   ],
+ *   temperature: 0.2,
+ *   max_tokens: 64,
+ *   stream: true,
+ * };
+ * ```
+ */
+export interface ChatCompletionCreateParamsStreaming extends ChatCompletionCreateParamsBase {
+  stream: true;
+}
+
+/**
+ * `ChatCompletionCreateParams`: the body of either form,
+ * {@link ChatCompletionCreateParamsNonStreaming} or {@link ChatCompletionCreateParamsStreaming},
+ * as the `openai` client declares it. `if (body.stream)` tells them apart; a body declared with
+ * one form picks the matching overload of `create()`.
+ *
+ * @example
+ * ```ts
+ * import type { ChatCompletionCreateParams } from 'model-inference-sdk';
+ *
+ * const chatCompletionCreateParams: ChatCompletionCreateParams = {
+ *   model: 'acme/chat-1',
+ *   messages: [
+ *     { role: 'system', content: 'You are a concise assistant.' },
+ *     { role: 'user', content: 'Name the three primary colours.' },
+ *   ],
+ *   temperature: 0.2,
+ *   max_tokens: 64,
+ * };
+ * ```
+ */
+export type ChatCompletionCreateParams =
+  ChatCompletionCreateParamsNonStreaming | ChatCompletionCreateParamsStreaming;
+
+/**
+ * The `openai` client's names for the parts of `ChatCompletionCreateParams`
+ * (`ChatCompletionCreateParams.Function`, `ChatCompletionCreateParams.WebSearchOptions`,
+ * `ChatCompletionCreateParams.WebSearchOptions.UserLocation`,
+ * `ChatCompletionCreateParams.WebSearchOptions.UserLocation.Approximate`), so that code written
+ * for that client compiles unchanged. Types only.
+ */
+export declare namespace ChatCompletionCreateParams {
+  /**
+   * `ChatCompletionCreateParams.Function` in the `openai` client: the `functions[]` of
+   * {@link ChatCompletionCreateParamsBase}.
+   */
+  export type Function = NonNullable<ChatCompletionCreateParamsBase['functions']>[number];
+  /**
+   * `ChatCompletionCreateParams.WebSearchOptions` in the `openai` client: the `web_search_options`
+   * of {@link ChatCompletionCreateParamsBase}.
+   */
+  export type WebSearchOptions = NonNullable<ChatCompletionCreateParamsBase['web_search_options']>;
+  export namespace WebSearchOptions {
+    /**
+     * `ChatCompletionCreateParams.WebSearchOptions.UserLocation` in the `openai` client: the
+     * `web_search_options.user_location` of {@link ChatCompletionCreateParamsBase}.
+     */
+    export type UserLocation = NonNullable<
+      NonNullable<ChatCompletionCreateParamsBase['web_search_options']>['user_location']
+    >;
+    export namespace UserLocation {
+      /**
+       * `ChatCompletionCreateParams.WebSearchOptions.UserLocation.Approximate` in the `openai`
+       * client: the `web_search_options.user_location.approximate` of
+       * {@link ChatCompletionCreateParamsBase}.
+       */
+      export type Approximate = NonNullable<
+        NonNullable<ChatCompletionCreateParamsBase['web_search_options']>['user_location']
+      >['approximate'];
+    }
+  }
+}
 
 /**
  * How long a reasoning model thinks before it answers (chat-completions API); `null` leaves it to
@@ -1473,8 +1518,7 @@ export interface ChatCompletionChoiceLogprobs {
 /**
  * The assistant message of a choice (Spec shows `role` and string `content`). Raw fields a server
  * uses for reasoning (`reasoning_content`, `reasoning_details`) stay on the object, and
- * `reasoning` holds their text. Extras are kept: `audio`, `function_call`, `extra_content`
- * (Gemini), ...
+ * `reasoning` holds their text. Extras are kept: `audio`, `extra_content` (Gemini), ...
  *
  * @example
  * ```ts
@@ -1528,6 +1572,13 @@ export interface ChatCompletionMessage {
    */
   tool_calls?: ChatCompletionMessageToolCall[];
   /**
+   * Deprecated: `tool_calls` replaced it. The function the model called when the request gave
+   * `functions` (chat-completions API); absent otherwise.
+   *
+   * @deprecated
+   */
+  function_call?: ChatCompletionMessageToolCallFunction | null;
+  /**
    * Annotations such as `url_citation` (chat-completions API). Quirk - `null` reads as absent.
    */
   annotations?: ChatCompletionAnnotation[];
@@ -1541,8 +1592,9 @@ export interface ChatCompletionMessage {
 
 /**
  * The `openai` client's names for the parts of `ChatCompletionMessage`
- * (`ChatCompletionMessage.Annotation`, `ChatCompletionMessage.Annotation.URLCitation`), so that
- * code written for that client compiles unchanged. Types only.
+ * (`ChatCompletionMessage.Annotation`, `ChatCompletionMessage.Annotation.URLCitation`,
+ * `ChatCompletionMessage.FunctionCall`), so that code written for that client compiles unchanged.
+ * Types only.
  */
 export declare namespace ChatCompletionMessage {
   /**
@@ -1556,6 +1608,11 @@ export declare namespace ChatCompletionMessage {
      */
     export type URLCitation = NonNullable<ChatCompletionAnnotation['url_citation']>;
   }
+  /**
+   * `ChatCompletionMessage.FunctionCall` in the `openai` client: the `function_call` of
+   * {@link ChatCompletionMessage}.
+   */
+  export type FunctionCall = NonNullable<ChatCompletionMessage['function_call']>;
 }
 
 /**
@@ -1884,8 +1941,9 @@ export interface ChatCompletionChunk {
  * The `openai` client's names for the parts of `ChatCompletionChunk`
  * (`ChatCompletionChunk.Choice`, `ChatCompletionChunk.Choice.Delta`,
  * `ChatCompletionChunk.Choice.Delta.ToolCall`,
- * `ChatCompletionChunk.Choice.Delta.ToolCall.Function`, `ChatCompletionChunk.Choice.Logprobs`), so
- * that code written for that client compiles unchanged. Types only.
+ * `ChatCompletionChunk.Choice.Delta.ToolCall.Function`,
+ * `ChatCompletionChunk.Choice.Delta.FunctionCall`, `ChatCompletionChunk.Choice.Logprobs`), so that
+ * code written for that client compiles unchanged. Types only.
  */
 export declare namespace ChatCompletionChunk {
   /**
@@ -1910,6 +1968,11 @@ export declare namespace ChatCompletionChunk {
          */
         export type Function = ChatCompletionChunkToolCallFunction;
       }
+      /**
+       * `ChatCompletionChunk.Choice.Delta.FunctionCall` in the `openai` client: the
+       * `function_call` of {@link ChatCompletionChunkDelta}.
+       */
+      export type FunctionCall = NonNullable<ChatCompletionChunkDelta['function_call']>;
     }
     /**
      * `ChatCompletionChunk.Choice.Logprobs` in the `openai` client:
@@ -1963,7 +2026,7 @@ export interface ChatCompletionChunkChoice {
  * delta is `{}` (Spec). The same reading as `ChatCompletionMessage`: `content` is text,
  * `reasoning` holds the reasoning fragment whichever field the server used, raw fields stay on the
  * object. Extras are kept: `channel`, `executed_tools` (Groq), `index` inside the delta (Mistral
- * serving GLM), `function_call` (legacy).
+ * serving GLM).
  *
  * @example
  * ```ts
@@ -2006,6 +2069,14 @@ export interface ChatCompletionChunkDelta {
    * Foundry) read as absent.
    */
   tool_calls?: ChatCompletionChunkToolCall[];
+  /**
+   * Deprecated: `tool_calls` replaced it. A fragment of the function call the model makes when the
+   * request gave `functions` (chat-completions API): `name` on the first, pieces of `arguments` to
+   * append.
+   *
+   * @deprecated
+   */
+  function_call?: ChatCompletionChunkToolCallFunction;
   /**
    * Annotations such as `url_citation` (OpenRouter streams them in a delta).
    */
@@ -2199,9 +2270,9 @@ export interface CompletionTokensDetails {
  *
  * @example
  * ```ts
- * import type { CompletionCreateParams } from 'model-inference-sdk';
+ * import type { CompletionCreateParamsBase } from 'model-inference-sdk';
  *
- * const completionCreateParams: CompletionCreateParams = {
+ * const completionCreateParamsBase: CompletionCreateParamsBase = {
  *   model: 'acme/base-1',
  *   prompt: 'Once upon a time',
  *   max_tokens: 16,
@@ -2209,7 +2280,7 @@ export interface CompletionTokensDetails {
  * };
  * ```
  */
-export interface CompletionCreateParams {
+export interface CompletionCreateParamsBase {
   /**
    * Model slug (Spec).
    */
@@ -2289,17 +2360,15 @@ export interface CompletionCreateParams {
 }
 
 /**
- * `CompletionCreateParamsBase`, the name the `openai` client gives {@link CompletionCreateParams}:
- * the same type, so that code written for that client compiles unchanged.
- *
- * Body of `POST /completions` (legacy). `model` and `prompt` are shown by the spec; the other
- * fields follow the chat-completions API's legacy completions.
+ * `CompletionCreateParamsNonStreaming`: {@link CompletionCreateParamsBase} without streaming:
+ * `stream` left out, `false` or `null`, and the response is one object, as the `openai` client
+ * declares it.
  *
  * @example
  * ```ts
- * import type { CompletionCreateParamsBase } from 'model-inference-sdk';
+ * import type { CompletionCreateParamsNonStreaming } from 'model-inference-sdk';
  *
- * const completionCreateParamsBase: CompletionCreateParamsBase = {
+ * const completionCreateParamsNonStreaming: CompletionCreateParamsNonStreaming = {
  *   model: 'acme/base-1',
  *   prompt: 'Once upon a time',
  *   max_tokens: 16,
@@ -2307,7 +2376,50 @@ export interface CompletionCreateParams {
  * };
  * ```
  */
-export type CompletionCreateParamsBase = CompletionCreateParams;
+export interface CompletionCreateParamsNonStreaming extends CompletionCreateParamsBase {
+  stream?: false | null;
+}
+
+/**
+ * `CompletionCreateParamsStreaming`: {@link CompletionCreateParamsBase} with `stream: true`: the
+ * response is a stream of server-sent events, as the `openai` client declares it.
+ *
+ * @example
+ * ```ts
+ * import type { CompletionCreateParamsStreaming } from 'model-inference-sdk';
+ *
+ * const completionCreateParamsStreaming: CompletionCreateParamsStreaming = {
+ *   model: 'acme/base-1',
+ *   prompt: 'Once upon a time',
+ *   max_tokens: 16,
+ *   temperature: 0.7,
+ *   stream: true,
+ * };
+ * ```
+ */
+export interface CompletionCreateParamsStreaming extends CompletionCreateParamsBase {
+  stream: true;
+}
+
+/**
+ * `CompletionCreateParams`: the body of either form, {@link CompletionCreateParamsNonStreaming} or
+ * {@link CompletionCreateParamsStreaming}, as the `openai` client declares it. `if (body.stream)`
+ * tells them apart; a body declared with one form picks the matching overload of `create()`.
+ *
+ * @example
+ * ```ts
+ * import type { CompletionCreateParams } from 'model-inference-sdk';
+ *
+ * const completionCreateParams: CompletionCreateParams = {
+ *   model: 'acme/base-1',
+ *   prompt: 'Once upon a time',
+ *   max_tokens: 16,
+ *   temperature: 0.7,
+ * };
+ * ```
+ */
+export type CompletionCreateParams =
+  CompletionCreateParamsNonStreaming | CompletionCreateParamsStreaming;
 
 /**
  * A legacy completion, and also each event of a streamed legacy completion (the spec does not show

@@ -640,7 +640,7 @@ export const zChatCompletionFunctionCallOption = z.object({ name: z.string() });
  *
  * @example
  * ```ts
- * const chatCompletionCreateParams = zChatCompletionCreateParams.parse({
+ * const chatCompletionCreateParamsBase = zChatCompletionCreateParamsBase.parse({
  *   model: 'acme/chat-1',
  *   messages: [
  *     { role: 'system', content: 'You are a concise assistant.' },
@@ -651,7 +651,7 @@ export const zChatCompletionFunctionCallOption = z.object({ name: z.string() });
  * });
  * ```
  */
-export const zChatCompletionCreateParams = z.object({
+export const zChatCompletionCreateParamsBase = z.object({
   model: z.string(),
   messages: z.array(zChatCompletionMessageParam),
   temperature: z.optional(z.nullable(z.number())),
@@ -798,8 +798,7 @@ export const zReasoningDetail = z.looseObject({
 /**
  * The assistant message of a choice (Spec shows `role` and string `content`). Raw fields a server
  * uses for reasoning (`reasoning_content`, `reasoning_details`) stay on the object, and
- * `reasoning` holds their text. Extras are kept: `audio`, `function_call`, `extra_content`
- * (Gemini), ...
+ * `reasoning` holds their text. Extras are kept: `audio`, `extra_content` (Gemini), ...
  *
  * @example
  * ```ts
@@ -817,6 +816,7 @@ export const zChatCompletionMessage = z.looseObject({
   reasoning: z.exactOptional(z.string()),
   reasoning_raw: z.exactOptional(z.string()),
   tool_calls: z.exactOptional(z.array(zChatCompletionMessageToolCall)),
+  function_call: z.exactOptional(z.nullable(zChatCompletionMessageToolCallFunction)),
   annotations: z.exactOptional(z.array(zChatCompletionAnnotation)),
   content_parts: z.exactOptional(z.array(zChatCompletionResponseContentPart)),
 });
@@ -1040,7 +1040,7 @@ export const zChatCompletionChunkToolCall = z.looseObject({
  * delta is `{}` (Spec). The same reading as `ChatCompletionMessage`: `content` is text,
  * `reasoning` holds the reasoning fragment whichever field the server used, raw fields stay on the
  * object. Extras are kept: `channel`, `executed_tools` (Groq), `index` inside the delta (Mistral
- * serving GLM), `function_call` (legacy).
+ * serving GLM).
  *
  * @example
  * ```ts
@@ -1057,6 +1057,7 @@ export const zChatCompletionChunkDelta = z.looseObject({
   reasoning_raw: z.exactOptional(z.string()),
   refusal: z.exactOptional(z.string()),
   tool_calls: z.exactOptional(z.array(zChatCompletionChunkToolCall)),
+  function_call: z.exactOptional(zChatCompletionChunkToolCallFunction),
   annotations: z.exactOptional(z.array(zChatCompletionAnnotation)),
   content_parts: z.exactOptional(z.array(zChatCompletionResponseContentPart)),
 });
@@ -1120,7 +1121,7 @@ export const zChatCompletionChunk = z.looseObject({
  *
  * @example
  * ```ts
- * const completionCreateParams = zCompletionCreateParams.parse({
+ * const completionCreateParamsBase = zCompletionCreateParamsBase.parse({
  *   model: 'acme/base-1',
  *   prompt: 'Once upon a time',
  *   max_tokens: 16,
@@ -1128,7 +1129,7 @@ export const zChatCompletionChunk = z.looseObject({
  * });
  * ```
  */
-export const zCompletionCreateParams = z.object({
+export const zCompletionCreateParamsBase = z.object({
   model: z.string(),
   prompt: z.nullable(
     z.union([z.string(), z.array(z.string()), z.array(z.int()), z.array(z.array(z.int()))]),

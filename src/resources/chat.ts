@@ -1,7 +1,13 @@
 import type { APIPromise } from '../api-promise';
 import { jsonCall, streamCall } from '../call';
 import { normalizeChatCompletion, normalizeChatCompletionChunk } from '../generated/normalize.gen';
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParams } from '../generated/types.gen';
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionCreateParams,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
+} from '../generated/types.gen';
 import { ChatCompletionStream } from '../stream/chat-stream';
 import type { RequestOptions } from '../options';
 import { checkRequestOptions } from '../options-check';
@@ -23,24 +29,9 @@ const chunkReader: EventReader<ChatCompletionChunk> = (context) => {
   };
 };
 
-/**
- * Chat completion parameters without streaming.
- *
- * @example
- * ```ts
- * const body: ChatCompletionCreateParamsNonStreaming = { model: 'acme/chat-1', messages: [{ role: 'user', content: 'Hi' }] };
- * ```
- */
-export type ChatCompletionCreateParamsNonStreaming = ChatCompletionCreateParams & { stream?: false | null };
-/**
- * Chat completion parameters with `stream: true`.
- *
- * @example
- * ```ts
- * const body: ChatCompletionCreateParamsStreaming = { model: 'acme/chat-1', messages: [{ role: 'user', content: 'Hi' }], stream: true };
- * ```
- */
-export type ChatCompletionCreateParamsStreaming = ChatCompletionCreateParams & { stream: true };
+// The bodies with and without streaming are openai's (`x-openai-names` in the spec, `streaming`):
+// here for the modules that named them from this file.
+export type { ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming };
 
 /**
  * The chat-completions endpoint itself: `create()`. `client.chat.completions` is this with the

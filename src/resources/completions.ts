@@ -1,32 +1,13 @@
 import type { APIPromise } from '../api-promise';
 import { eventsOf, jsonCall, streamCall } from '../call';
 import { Stream } from '../stream/stream';
-import type { Completion, CompletionCreateParams } from '../generated/types.gen';
+import type { Completion, CompletionCreateParams, CompletionCreateParamsNonStreaming, CompletionCreateParamsStreaming } from '../generated/types.gen';
 import { normalizeCompletion } from '../generated/normalize.gen';
 import type { RequestOptions } from '../options';
 import { checkRequestOptions } from '../options-check';
 import { serializeBody, type RequestContext, type Wait } from '../request';
 import { checkBody } from './check-body';
 import { withExtraBody } from './extra-body';
-
-/**
- * Legacy completion parameters without streaming.
- *
- * @example
- * ```ts
- * const body: CompletionCreateParamsNonStreaming = { model: 'acme/base-1', prompt: 'Once upon a time', max_tokens: 20 };
- * ```
- */
-export type CompletionCreateParamsNonStreaming = CompletionCreateParams & { stream?: false | null };
-/**
- * Legacy completion parameters with `stream: true`.
- *
- * @example
- * ```ts
- * const body: CompletionCreateParamsStreaming = { model: 'acme/base-1', prompt: 'Once upon a time', stream: true };
- * ```
- */
-export type CompletionCreateParamsStreaming = CompletionCreateParams & { stream: true };
 
 /**
  * `client.completions`: the legacy text completion endpoint, kept by the service for

@@ -56,10 +56,7 @@ const SKIPPED: Record<string, string> = {
   'ChatCompletionContentPartImage.PromptCacheBreakpoint': 'prompt-cache options',
   'ChatCompletionContentPartInputAudio.PromptCacheBreakpoint': 'prompt-cache options',
   'ChatCompletionContentPartText.PromptCacheBreakpoint': 'prompt-cache options',
-  // The deprecated function call in replies: kept on the object, read with extras().
-  'ChatCompletionMessage.FunctionCall': 'deprecated function_call of a reply',
-  'ChatCompletionChunk.Choice.Delta.FunctionCall': 'deprecated function_call of a reply',
-  // Declared by src/resources/ at the top level (ChatCompletionCreateParamsNonStreaming, ...).
+  // Declared at the top level only (ChatCompletionCreateParamsNonStreaming, ...).
   'ChatCompletionCreateParams.ChatCompletionCreateParamsNonStreaming': 'top-level name only',
   'ChatCompletionCreateParams.ChatCompletionCreateParamsStreaming': 'top-level name only',
   'CompletionCreateParams.CompletionCreateParamsNonStreaming': 'top-level name only',
@@ -124,7 +121,7 @@ const REQUEST_TYPES = [
   'ResponseFormatJSONSchema.JSONSchema',
 ];
 
-const program = ts.createProgram([...MODULES.map((m) => path.join(openai, m)), path.join(root, 'src/index.ts')], {
+const program = ts.createProgram([...MODULES.map((m) => path.join(openai, m)), path.join(openai, 'client.d.ts'), path.join(root, 'src/index.ts')], {
   strict: true,
   module: ts.ModuleKind.ESNext,
   moduleResolution: ts.ModuleResolutionKind.Bundler,
@@ -250,6 +247,63 @@ describe("the openai client's names (installed openai package)", () => {
       if (!own || !(symbol.flags & ts.SymbolFlags.TypeAlias)) continue;
       const [their, our] = [symbol, own].map((s) => admitsNull(checker.getDeclaredTypeOfSymbol(s)));
       if (their !== our) differ.push(`${name}: null ${their ? 'in openai only' : 'in model-inference-sdk only'}`);
+    }
+    expect(differ).toEqual([]);
+  });
+});
+
+/** openai's namespaces on its client class, which `import { Client as OpenAI }` must have too. */
+const CLIENT_NAMESPACES = ['', 'Chat', 'Chat.Completions', 'Completions', 'Models'];
+/** openai's error classes on its client class that `Client` does not carry, and why. */
+const SKIPPED_STATICS: Record<string, string> = {
+  OpenAIError: 'the base class is InferenceError (a difference the migration guide lists)',
+  InvalidWebhookSignatureError: 'no webhooks',
+};
+
+describe("the openai client's default export: names through the class (import { Client as OpenAI })", () => {
+  const theirClass = exportsOf(path.join(openai, 'client.d.ts')).get('OpenAI');
+  const ourClass = ours.get('Client');
+  const files = new Set(MODULES.map((m) => path.join(openai, m)));
+  /** The members of a namespace on a class (`''` is the class's own), by name. */
+  const membersOf = (symbol: ts.Symbol | undefined, dotted: string): Map<string, ts.Symbol> => {
+    let at = symbol;
+    for (const part of dotted.split('.').filter(Boolean)) {
+      const member = at?.exports?.get(part as ts.__String);
+      at = member && resolve(member);
+    }
+    return new Map([...(at?.exports ?? new Map<ts.__String, ts.Symbol>())].map(([key, member]) => [String(key), member]));
+  };
+
+  it('finds the names to compare', () => {
+    expect(membersOf(theirClass, 'Chat.Completions').has('ChatCompletionTool')).toBe(true);
+    expect(membersOf(ourClass, 'Chat.Completions').has('ChatCompletionTool')).toBe(true);
+  });
+
+  it("every type name of openai's client namespaces for these resources resolves through Client, but those skipped for a reason", () => {
+    const missing: string[] = [];
+    for (const namespace of CLIENT_NAMESPACES) {
+      const own = membersOf(ourClass, namespace);
+      for (const [name, member] of membersOf(theirClass, namespace)) {
+        const target = resolve(member);
+        // Types of the resources compared here; resource classes and statics are not type names.
+        const isType = target.flags & (ts.SymbolFlags.Type | ts.SymbolFlags.Namespace) && !(target.flags & ts.SymbolFlags.Class);
+        if (!isType || !target.declarations?.some((d) => files.has(d.getSourceFile().fileName))) continue;
+        if (!own.has(name) && !(name in SKIPPED)) missing.push(namespace ? `OpenAI.${namespace}.${name}` : `OpenAI.${name}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('every error class openai carries as a static is a static of Client, the class the package exports, but those skipped', () => {
+    const theirs = [...membersOf(theirClass, '')].filter(([name, s]) => s.flags & ts.SymbolFlags.Property && name.endsWith('Error')).map(([name]) => name);
+    expect(theirs.length).toBeGreaterThan(10);
+    const differ: string[] = [];
+    for (const name of theirs) {
+      if (name in SKIPPED_STATICS) continue;
+      const own = membersOf(ourClass, '').get(name);
+      const exported = ours.get(name);
+      if (!own || !(own.flags & ts.SymbolFlags.Property) || !exported) differ.push(`${name}: missing`);
+      else if (checker.getTypeOfSymbol(own) !== checker.getTypeOfSymbol(exported)) differ.push(`${name}: not the exported class`);
     }
     expect(differ).toEqual([]);
   });
