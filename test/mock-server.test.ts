@@ -406,7 +406,7 @@ describe('scripted replies', () => {
     server.enqueue({ stall: true });
     const started = Date.now();
     await expect(post('/chat/completions', chatBody, { signal: AbortSignal.timeout(100) })).rejects.toThrow();
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(10_000); // a stall never ends by itself
     expect((await get('/models')).status).toBe(200);
   });
 

@@ -202,7 +202,7 @@ describe('timeouts and aborts', () => {
     setTimeout(() => controller.abort(), 200);
     const started = performance.now();
     await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);
-    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(performance.now() - started).toBeLessThan(15_000); // far below the 30 s asked for
     expect(attempts()).toBe(1);
   });
 

@@ -3,7 +3,7 @@
  * in order, against the local server: a run with one round of tools, a streamed run, a failed and
  * an aborted run, `once`, `off`, `emitted()`, and a listener that throws.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { APIUserAbortError, InternalServerError, type ChatCompletionMessageParam, type ChatCompletionRunner, type ChatCompletionRunnerEvents, type RunnableFunctionTool } from '../src/index';
 import { useMockServer } from './support/mock-server';
 import { calls, says, streamsText } from './support/scripted-model';
@@ -104,7 +104,10 @@ describe("runTools() events, named as the official client's runner names them", 
     server.enqueue({ reply: { content: 'late' }, delayMs: 5_000 });
     const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [weather] });
     const seen = record(runner);
-    setTimeout(() => runner.abort(), 20);
+    // Aborted once the server has the request: aborted earlier, on a busy machine the request could
+    // reach the server after this test, and take the next test's queued reply.
+    await vi.waitFor(() => expect(server.requests).toHaveLength(1), { timeout: 10_000 });
+    runner.abort();
     await expect(runner.done()).rejects.toBeInstanceOf(APIUserAbortError);
     expect(seen.map(([name]) => name)).toEqual(['abort', 'end']);
   });

@@ -1,6 +1,7 @@
 // `model-inference-sdk mock-server`, run as a user runs it: a child process, talked to over HTTP, stopped
 // with a signal. From source through tsx by default; CI sets CLI_BIN=dist/cli.js after the build to
-// run the same tests against the published bin.
+// run the same tests against the published bin. What needs no signal and no second process (help,
+// usage errors, a busy port) runs in this process through the bin's own entry (cli-support.ts).
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { AuthenticationError, Client, NotFoundError } from '../src/index';
 import { startMockServer, type Cassette } from '../src/testing';
+import { runCli } from './cli-support';
 
 const bin = process.env['CLI_BIN'];
 const command = bin === undefined ? ['--import', 'tsx', 'src/cli/index.ts'] : [bin];
@@ -93,29 +95,29 @@ describe('model-inference-sdk mock-server', () => {
   });
 
   it('prints help, and refuses unknown commands and bad options with exit code 2', async () => {
-    const help = cli('--help');
-    expect((await help.exit).code).toBe(0);
-    expect(help.stdout()).toContain('mock-server');
+    const help = await runCli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('mock-server');
 
-    const commandHelp = cli('mock-server', '--help');
-    expect((await commandHelp.exit).code).toBe(0);
-    expect(commandHelp.stdout()).toContain('--port <n>');
+    const commandHelp = await runCli(['mock-server', '--help']);
+    expect(commandHelp.code).toBe(0);
+    expect(commandHelp.stdout).toContain('--port <n>');
 
-    const unknown = cli('serve');
-    expect((await unknown.exit).code).toBe(2);
-    expect(unknown.stderr()).toContain("unknown command 'serve'");
+    const unknown = await runCli(['serve']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown command 'serve'");
 
-    const badPort = cli('mock-server', '--port', 'eighty');
-    expect((await badPort.exit).code).toBe(2);
-    expect(badPort.stderr()).toContain('--port must be an integer');
+    const badPort = await runCli(['mock-server', '--port', 'eighty']);
+    expect(badPort.code).toBe(2);
+    expect(badPort.stderr).toContain('--port must be an integer');
 
-    const badFlag = cli('mock-server', '--prot', '1');
-    expect((await badFlag.exit).code).toBe(2);
-    expect(badFlag.stderr()).toContain("model-inference-sdk mock-server: unknown option '--prot'. Did you mean '--port'?");
+    const badFlag = await runCli(['mock-server', '--prot', '1']);
+    expect(badFlag.code).toBe(2);
+    expect(badFlag.stderr).toContain("model-inference-sdk mock-server: unknown option '--prot'. Did you mean '--port'?");
 
-    const extra = cli('mock-server', '8080');
-    expect((await extra.exit).code).toBe(2);
-    expect(extra.stderr()).toContain("unexpected argument '8080': 'mock-server' takes options only.");
+    const extra = await runCli(['mock-server', '8080']);
+    expect(extra.code).toBe(2);
+    expect(extra.stderr).toContain("unexpected argument '8080': 'mock-server' takes options only.");
   });
 
   it('a busy port exits 1, naming the address and suggesting --port 0', async () => {
@@ -123,10 +125,10 @@ describe('model-inference-sdk mock-server', () => {
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
     const { port } = busy.address() as AddressInfo;
     try {
-      const run = cli('mock-server', '--port', String(port));
-      expect(await run.exit).toEqual({ code: 1, signal: null });
-      expect(run.stdout()).toBe('');
-      expect(run.stderr()).toBe(
+      const run = await runCli(['mock-server', '--port', String(port)]);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe(
         `model-inference-sdk mock-server: 127.0.0.1:${port} is already in use. Stop what listens there, pick another port with --port <n>, or let the system pick a free one with --port 0.\n`,
       );
     } finally {
@@ -214,13 +216,13 @@ describe('model-inference-sdk mock-server --record / --replay', () => {
       [['--replay', 'x.json', '--model', 'acme/chat-1'], "--model does not go with --replay: the models are the cassette's."],
     ];
     for (const [args, message] of cases) {
-      const run = cli('mock-server', '--port', '0', ...args);
-      expect(await run.exit, args.join(' ')).toEqual({ code: 2, signal: null });
-      expect(run.stderr()).toContain(`model-inference-sdk mock-server: ${message}`);
+      const run = await runCli(['mock-server', '--port', '0', ...args]);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr).toContain(`model-inference-sdk mock-server: ${message}`);
     }
     const missing = path.join(dir, 'missing.json');
-    const run = cli('mock-server', '--port', '0', '--replay', missing);
-    expect(await run.exit).toEqual({ code: 1, signal: null });
-    expect(run.stderr()).toContain(`model-inference-sdk mock-server: cannot replay the cassette ${missing}: there is no such file. Record it first`);
+    const run = await runCli(['mock-server', '--port', '0', '--replay', missing]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`model-inference-sdk mock-server: cannot replay the cassette ${missing}: there is no such file. Record it first`);
   });
 });

@@ -158,7 +158,7 @@ describe.each(transports)('$name', (transport) => {
       mock.enqueue({ stall: true });
       const started = Date.now();
       await expect(client({ timeout: 150 }).models.list()).rejects.toBeInstanceOf(APIConnectionTimeoutError);
-      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(Date.now() - started).toBeLessThan(10_000); // a stall never ends by itself
     }));
 
   it('stalls mid-stream until the idle timeout', () =>

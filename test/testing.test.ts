@@ -285,7 +285,7 @@ describe('faults', () => {
     })().catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(APIConnectionTimeoutError);
     expect(seen).toEqual(['', 'a ']);
-    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(Date.now() - started).toBeLessThan(10_000); // a stall never ends by itself
   });
 
   it('sends a malformed chunk in place of the next event', async () => {

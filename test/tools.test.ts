@@ -290,12 +290,13 @@ describe('runTools()', () => {
 
   it("aborts a request in flight through the caller's signal", async () => {
     const controller = new AbortController();
-    server.enqueue({ ...says('late'), delayMs: 2_000 });
+    server.enqueue({ ...says('late'), delayMs: 15_000 });
     const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [weatherTool()] }, { signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
     const started = Date.now();
     await expect(runner.done()).rejects.toBeInstanceOf(APIUserAbortError);
-    expect(Date.now() - started).toBeLessThan(1_500);
+    // Far below the reply's 15 s, however busy the machine: the abort did not wait for it.
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('fails the run when a tool throws, aborting the other tools of the round', async () => {

@@ -13,12 +13,8 @@ export const CORPORA = ['corpus', 'corpus2'].map((name) => ({
 }));
 /** The first corpus folder (kept for the suites that name it in messages). */
 export const CORPUS = CORPORA[0]!.dir;
-/** False when a corpus is not checked out next to the project: the suites skip, saying so. */
+/** False when a corpus is not checked out next to the project: the suites skip (test/support/global-setup.ts says so, once). */
 export const corpusPresent = CORPORA.every((c) => existsSync(`${c.dir}MANIFEST.json`));
-if (!corpusPresent) {
-  const missing = CORPORA.filter((c) => !existsSync(`${c.dir}MANIFEST.json`)).map((c) => `${c.dir}MANIFEST.json`);
-  console.warn(`corpus tests skipped: ${missing.join(', ')} not found (the corpora live in ../shared beside the project)`);
-}
 
 export interface ExpectedError {
   type: string | null;

@@ -88,7 +88,11 @@ export function useFaultServers(before: () => void = () => {}): { faultServer: t
   });
   afterEach(async () => {
     await Promise.all(opened.splice(0).map((s) => s.close()));
-    await new Promise((resolve) => setImmediate(resolve));
+    // Given a moment: fetch's connection pool (undici) keeps short-lived timers of its own for a
+    // closing connection, which a busy machine may not have run yet. A timer the SDK leaked (an
+    // attempt's timeout, an idle timer: minutes long) is still there after it.
+    // (A plain loop: vi.waitFor's own timers would be counted.)
+    for (let waited = 0; pendingTimers() > timersBefore && waited < 3_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(pendingTimers()).toBeLessThanOrEqual(timersBefore);
   });
   return {
