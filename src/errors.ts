@@ -19,7 +19,6 @@
  * (in a message, a body, a header) the request path masks it as `***` (mask.ts).
  */
 import { readErrorBody, type ErrorDetails } from './error-body';
-import type { HookName } from './hooks';
 
 /**
  * Where an error happened: the request's method and URL path, e.g. `POST /v1/chat/completions`.
@@ -293,6 +292,16 @@ export class PreflightError extends InferenceError {
     super(`${param} is ${requested}, but ${JSON.stringify(model)} generates at most ${limit} tokens (max_output_length).`);
   }
 }
+
+/**
+ * The name of a hook, as a {@link HookError} reports it.
+ *
+ * @example
+ * ```ts
+ * const name: HookName = 'beforeRequest';
+ * ```
+ */
+export type HookName = 'beforeRequest' | 'afterResponse' | 'beforeRetry' | 'onChunk' | 'onError' | 'onEnd';
 
 /**
  * A hook (the `hooks` option) threw, or returned something it may not: the call failed because of

@@ -5,7 +5,7 @@
  */
 import type { APIError, InferenceError } from './errors';
 import type { ChatCompletionChunk, ChatCompletionCreateParams, Completion, CompletionCreateParams, CompletionUsage } from './generated/types.gen';
-import type { ObservableIterator } from './stream/stream';
+import type { ObservableIterator } from './stream/iterator';
 
 /**
  * Functions the client calls at fixed points of every call, in the style of ky's `hooks`: pass
@@ -81,15 +81,8 @@ export interface Hooks {
   onEnd?(summary: CallSummary, info: HookInfo): void | Promise<void>;
 }
 
-/**
- * The name of a hook, as a {@link HookError} reports it.
- *
- * @example
- * ```ts
- * const name: HookName = 'beforeRequest';
- * ```
- */
-export type HookName = 'beforeRequest' | 'afterResponse' | 'beforeRetry' | 'onChunk' | 'onError' | 'onEnd';
+// HookName is declared beside HookError (errors.ts), which names its hook: errors.ts is below this file.
+export type { HookName } from './errors';
 
 /**
  * Which call a hook is running for: `client.chat.completions.create()` is `'chat'` (`parse()`,

@@ -28,7 +28,7 @@
 export { Client } from './client';
 export type { ClientOptions, RequestOptions, ValidationMode, HeadersInit, QueryInit, FetchOptions } from './options';
 export type { LogLevel, Logger } from './log';
-export type { PreflightMode } from './preflight';
+export type { PreflightMode } from './options';
 export type { Hooks, HookInfo, RetryInfo, CallSummary, HookName, HookOperation } from './hooks';
 
 // Promises of responses

@@ -4,9 +4,18 @@
  * each call site.
  */
 import type { Hooks } from './hooks';
-import type { PreflightMode } from './preflight';
 import type { LogLevel, Logger } from './log';
 
+
+/**
+ * `'off'` (default): no check. `'warn'`: log a warning and send. `'error'`: reject with `PreflightError`.
+ *
+ * @example
+ * ```ts
+ * const client = new Client({ preflight: 'warn' });
+ * ```
+ */
+export type PreflightMode = 'off' | 'warn' | 'error';
 /**
  * Header values; `null` removes a header set at a lower level (e.g. a default header).
  *

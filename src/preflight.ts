@@ -12,18 +12,10 @@
 import { APIError, PreflightError } from './errors';
 import type { Model } from './generated/types.gen';
 import type { Log } from './log';
-import type { Wait } from './request';
+import type { PreflightMode } from './options';
+import type { Wait } from './wait';
 import { within } from './wait';
 
-/**
- * `'off'` (default): no check. `'warn'`: log a warning and send. `'error'`: reject with `PreflightError`.
- *
- * @example
- * ```ts
- * const client = new Client({ preflight: 'warn' });
- * ```
- */
-export type PreflightMode = 'off' | 'warn' | 'error';
 
 /** How long a model's limits are trusted before they are fetched again. */
 const TTL_MS = 10 * 60 * 1000;

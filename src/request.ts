@@ -17,7 +17,7 @@ import type { Log } from './log';
 import { isCredentialName, mask } from './mask';
 import type { HeadersInit, QueryInit, RequestOptions, ResolvedOptions } from './options';
 import { readErrorBody, type Reader } from './response';
-import { within } from './wait';
+import { within, type Wait } from './wait';
 
 /** Redirects followed before giving up (the fetch standard's limit). */
 const MAX_REDIRECTS = 20;
@@ -30,13 +30,6 @@ export interface RequestContext {
   log: Log;
   /** The pre-flight check of completion bodies (absent unless the `preflight` option is on). */
   preflight?: ((body: object, wait: Wait) => Promise<void>) | undefined;
-}
-
-/** What bounds a wait before anything is sent: the caller's signal and the call's timeout. */
-export interface Wait {
-  signal: AbortSignal | undefined;
-  /** Milliseconds. */
-  timeout: number;
 }
 
 /** One API call as a resource describes it. */

@@ -3,6 +3,13 @@
  * leaves no timer or listener behind.
  */
 
+/** What bounds a wait before anything is sent: the caller's signal and the call's timeout. */
+export interface Wait {
+  signal: AbortSignal | undefined;
+  /** Milliseconds. */
+  timeout: number;
+}
+
 /**
  * Wait `ms`, or reject with `signal.reason` as soon as the signal aborts. Leaves no timer or
  * listener behind either way.

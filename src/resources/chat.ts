@@ -11,7 +11,8 @@ import type {
 import { ChatCompletionStream } from '../stream/chat-stream';
 import type { RequestOptions } from '../options';
 import { checkRequestOptions } from '../options-check';
-import { serializeBody, type RequestContext, type Wait } from '../request';
+import { serializeBody, type RequestContext } from '../request';
+import type { Wait } from '../wait';
 import type { EventReader } from '../stream/events';
 import { toolCallIndexer } from '../stream/tool-call-index';
 import { validator } from '../validate';

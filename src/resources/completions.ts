@@ -5,7 +5,8 @@ import type { Completion, CompletionCreateParams, CompletionCreateParamsNonStrea
 import { normalizeCompletion } from '../generated/normalize.gen';
 import type { RequestOptions } from '../options';
 import { checkRequestOptions } from '../options-check';
-import { serializeBody, type RequestContext, type Wait } from '../request';
+import { serializeBody, type RequestContext } from '../request';
+import type { Wait } from '../wait';
 import { checkBody } from './check-body';
 import { withExtraBody } from './extra-body';
 

@@ -6,25 +6,10 @@
 import { APIUserAbortError, InferenceError } from '../errors';
 import { ResponseValidationError } from '../validation-error';
 import { DEFAULTS } from '../options';
+import type { ObservableIterator, StreamObserver } from './iterator';
 
-/**
- * Told of every item a stream hands over and of how it ended (`ChatCompletionStream`'s
- * accumulation and listeners use one). `item()` and `end()` throw when a listener threw: the
- * stream then ends with that error (the request aborted), which `end()` is told of in turn.
- * @internal
- */
-export interface StreamObserver<T> {
-  item(value: T): void;
-  /** The stream ended: normally, or with `error`. Throws the error the stream ends with instead, if a listener threw. */
-  end(error?: unknown): void;
-  /** The caller left before the end (`break`, `return()`, `cancel()`). */
-  closed(): void;
-}
-
-/** An iterator that reports to an observer itself, without a wrapper around it. @internal */
-export interface ObservableIterator<T> extends AsyncIterator<T> {
-  observe?(observer: StreamObserver<T>): void;
-}
+// The iterator types live below this file (hooks.ts needs them, and options.ts needs hooks.ts).
+export type { ObservableIterator, StreamObserver } from './iterator';
 
 /**
  * An async iterable of server-sent chunks. Iterate it once with `for await`; `break` (or
