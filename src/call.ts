@@ -1,11 +1,13 @@
 /**
  * One API call, start to finish: send (with retries) → normalize → `APIPromise`, for a JSON
- * body or an event stream. Resources describe the call; this runs it.
+ * body or an event stream. Resources describe the call (resources/describe.ts); this runs it.
  */
 import { APIPromise, type Runner } from './api-promise';
 import { InferenceError } from './errors';
 import { bodyError } from './validation-error';
-import type { RequestContext, RequestSpec } from './request';
+import type { CallDescription } from './call-description';
+import type { CallHooks } from './hooks';
+import type { RequestContext } from './request';
 import { readJSON, readNothing } from './response';
 import { send } from './retry';
 import { readStream, type EventReader } from './stream/events';
@@ -21,13 +23,13 @@ import { validator, type Normalizer } from './validate';
  */
 export function jsonCall<T, P extends APIPromise<T> = APIPromise<T>>(
   ctx: RequestContext,
-  spec: RequestSpec,
+  call: CallDescription,
   normalize: Normalizer<T>,
   Kind: new (run: Runner<T>) => P = APIPromise as unknown as new (run: Runner<T>) => P,
 ): P {
-  return new Kind(withHooks(ctx, spec, async (raw, spec) => {
-    if (raw) return { response: await send(ctx, spec, readNothing) };
-    return send(ctx, spec, async (sent) => {
+  return new Kind(withHooks(ctx, call, async (raw, hooks) => {
+    if (raw) return { response: await send(ctx, call, readNothing, hooks) };
+    return send(ctx, call, async (sent) => {
       const { response, body, text, target } = await readJSON(sent);
       const check = validator(normalize, { mode: ctx.options.validation, log: ctx.log, target, status: response.status, headers: response.headers });
       try {
@@ -36,7 +38,7 @@ export function jsonCall<T, P extends APIPromise<T> = APIPromise<T>>(
         if (error instanceof InferenceError) throw error;
         throw bodyError(target, response, `the body could not be read (${String(error)})`, body, undefined, undefined);
       }
-    });
+    }, hooks);
   }));
 }
 
@@ -48,34 +50,34 @@ export function eventsOf<T>(normalize: Normalizer<T>): EventReader<T> {
 /** One streamed API call: send (retries until the first event) → a `Stream` of read events. */
 export function streamCall<T, S extends Stream<T>>(
   ctx: RequestContext,
-  spec: RequestSpec,
+  call: CallDescription,
   read: EventReader<T>,
   wrap: (source: () => AsyncIterator<T>, controller: AbortController) => S,
 ): APIPromise<S> {
-  return new APIPromise<S>(withHooks(ctx, { ...spec, stream: true }, async (raw, streamed) => {
-    if (raw) return { response: await send(ctx, streamed, readNothing) };
+  return new APIPromise<S>(withHooks(ctx, call, async (raw, hooks) => {
+    if (raw) return { response: await send(ctx, call, readNothing, hooks) };
     let response!: Response;
     const reader = readStream<T>({
       read,
       validation: ctx.options.validation,
       log: ctx.log,
-      idleTimeout: spec.options?.streamIdleTimeout ?? ctx.options.streamIdleTimeout,
+      idleTimeout: call.streamIdleTimeout,
       // With hooks, they follow the stream from its first chunk on.
-      wrap: streamed.call ? streamed.call.wrap(wrap) : wrap,
+      wrap: hooks ? hooks.wrap(wrap) : wrap,
     });
-    const data = await send(ctx, streamed, (sent) => {
+    const data = await send(ctx, call, (sent) => {
       response = sent.response;
       return reader(sent);
-    });
+    }, hooks);
     return { data: data as S, response };
   }));
 }
 
 /**
  * The call as it is without hooks (the only cost then: this check), or run by hook-runner.ts,
- * loaded the first time a call has hooks: it gives `run` the spec with the call's hooks.
+ * loaded the first time a call has hooks: it gives `run` the call's hooks.
  */
-function withHooks<T>(ctx: RequestContext, spec: RequestSpec, run: (raw: boolean, spec: RequestSpec) => ReturnType<Runner<T>>): Runner<T> {
-  if (!ctx.options.hooks && !spec.options?.hooks) return (raw) => run(raw, spec);
-  return async (raw) => (await import('./hook-runner')).runCall(ctx, spec, raw, run);
+function withHooks<T>(ctx: RequestContext, call: CallDescription, run: (raw: boolean, hooks: CallHooks | undefined) => ReturnType<Runner<T>>): Runner<T> {
+  if (!ctx.options.hooks && !call.hooks) return (raw) => run(raw, undefined);
+  return async (raw) => (await import('./hook-runner')).runCall(ctx, call, raw, run);
 }

@@ -17,14 +17,15 @@
  * shared with the request path alone would be split out of the entry chunk of a user's bundle.
  */
 import type { Runner } from './api-promise';
-import { APIConnectionTimeoutError, APIUserAbortError, HookError, InferenceError, type APIError, type RequestTarget } from './errors';
+import { APIConnectionTimeoutError, APIUserAbortError, HookError, InferenceError, type APIError } from './errors';
 import type { CompletionUsage } from './generated/types.gen';
-import type { CallHooks, CallSummary, HookInfo, HookName, HookOperation, Hooks, RetryInfo } from './hooks';
+import type { CallHooks, CallSummary, HookInfo, HookName, Hooks, RetryInfo } from './hooks';
 import type { ObservableIterator } from './stream/iterator';
 import type { Log } from './log';
 import { maskedResponse } from './hook-response';
 import { isCredentialName, mask } from './mask';
-import type { RequestContext, RequestSpec } from './request';
+import type { CallDescription } from './call-description';
+import type { RequestContext } from './request';
 
 const HOOK_NAMES: readonly HookName[] = ['beforeRequest', 'afterResponse', 'beforeRetry', 'onChunk', 'onError', 'onEnd'];
 
@@ -38,23 +39,23 @@ interface Entry {
 type Info = { -readonly [K in keyof HookInfo]: HookInfo[K] } & { error?: APIError; delay?: number };
 
 /**
- * Run one call with its hooks: `run` is the call itself (call.ts), given the spec with them. A
- * JSON call (or a raw one) ends here; a stream when its iterator ends (`stream()`).
+ * Run one call with its hooks: `run` is the call itself (call.ts), given them. A JSON call (or a
+ * raw one) ends here; a stream when its iterator ends (`stream()`).
  */
 export async function runCall<T>(
   ctx: RequestContext,
-  spec: RequestSpec,
+  description: CallDescription,
   raw: boolean,
-  run: (raw: boolean, spec: RequestSpec) => ReturnType<Runner<T>>,
+  run: (raw: boolean, hooks: CallHooks) => ReturnType<Runner<T>>,
 ): ReturnType<Runner<T>> {
-  const call = new Call(ctx, spec);
+  const call = new Call(ctx, description);
   let result: Awaited<ReturnType<Runner<T>>>;
   try {
-    result = await run(raw, { ...spec, call });
+    result = await run(raw, call);
   } catch (error) {
     throw await call.end(error);
   }
-  if (spec.stream && !raw) return result;
+  if (description.stream && !raw) return result;
   call.done(result.data, result.response);
   const error = await call.end();
   if (error) throw error;
@@ -74,12 +75,8 @@ class Call implements CallHooks {
   readonly #entries: Entry[];
   readonly #log: Log;
   readonly #started = performance.now();
-  readonly #baseURL: string;
-  readonly #method: string;
-  readonly #path: string;
-  readonly #timeout: number;
-  readonly #idleTimeout: number;
-  readonly #userSignal: AbortSignal | undefined;
+  /** What the call is and its settings (the timeout, the caller's signal, where it goes). */
+  readonly #call: CallDescription;
   /** The current attempt's signal (the caller's signal and the attempt's `timeout`), from `beforeRequest`. */
   #attemptSignal: AbortSignal | undefined;
   /** The stream's own signal (`stream.abort()`), once the call's stream has begun. */
@@ -97,22 +94,15 @@ class Call implements CallHooks {
   #chunks: number | undefined;
   #firstChunk: number | undefined;
 
-  constructor(ctx: RequestContext, spec: RequestSpec) {
+  constructor(ctx: RequestContext, call: CallDescription) {
     this.#log = ctx.log;
-    this.#entries = [...entries(ctx.options.hooks, 'client'), ...entries(spec.options?.hooks, 'request')];
-    this.#baseURL = ctx.options.baseURL;
-    this.#method = spec.method;
-    this.#path = spec.path;
-    this.#timeout = spec.options?.timeout ?? ctx.options.timeout;
-    this.#idleTimeout = spec.options?.streamIdleTimeout ?? ctx.options.streamIdleTimeout;
-    this.#userSignal = spec.options?.signal;
-    const body = spec.body as HookInfo['body'];
-    const operation = operationOf(spec.path);
+    this.#call = call;
+    this.#entries = [...entries(ctx.options.hooks, 'client'), ...entries(call.hooks, 'request')];
     this.info = {
-      operation,
-      model: operation === 'models.retrieve' ? decodeURIComponent(spec.path.slice('/models/'.length)) : typeof body?.model === 'string' ? body.model : undefined,
-      stream: spec.stream === true,
-      body,
+      operation: call.operation,
+      model: call.model,
+      stream: call.stream,
+      body: call.body as HookInfo['body'],
       attempt: 1,
       startTime: Date.now(),
     };
@@ -366,7 +356,7 @@ class Call implements CallHooks {
       if (ms !== undefined) {
         timer = setTimeout(() => {
           done();
-          reject(mask(new APIConnectionTimeoutError(this.#target(), ms, { hook: `${hook} hook of ${entry.source}`, option: option ?? 'timeout' }), this.#log.secrets));
+          reject(mask(new APIConnectionTimeoutError(this.#call.target, ms, { hook: `${hook} hook of ${entry.source}`, option: option ?? 'timeout' }), this.#log.secrets));
         }, ms);
       }
     });
@@ -382,26 +372,21 @@ class Call implements CallHooks {
     if (hook === 'beforeRequest' || hook === 'afterResponse') return { signals: [this.#attemptSignal] };
     // `stream.abort()` (and `break`, which aborts the stream too) gives up on a pending onChunk;
     // the hooks that tell of the end are what follows it, so they are not given up on for it.
-    const signals = hook === 'onChunk' ? [this.#userSignal, this.#streamSignal] : [this.#userSignal];
-    if (this.#streamSignal !== undefined && this.#idleTimeout < this.#timeout) return { signals, ms: this.#idleTimeout, option: 'streamIdleTimeout' };
-    return { signals, ms: this.#timeout, option: 'timeout' };
+    const { signal, timeout, streamIdleTimeout } = this.#call;
+    const signals = hook === 'onChunk' ? [signal, this.#streamSignal] : [signal];
+    if (this.#streamSignal !== undefined && streamIdleTimeout < timeout) return { signals, ms: streamIdleTimeout, option: 'streamIdleTimeout' };
+    return { signals, ms: timeout, option: 'timeout' };
   }
 
   /** The error for a hook given up on because a signal aborted: the caller's abort, or the attempt's timeout. */
   #aborted(entry: Entry, hook: HookName): APIError {
-    const user = this.#userSignal?.aborted ? this.#userSignal : this.#streamSignal?.aborted ? this.#streamSignal : undefined;
+    const { signal, target, timeout } = this.#call;
+    const user = signal?.aborted ? signal : this.#streamSignal?.aborted ? this.#streamSignal : undefined;
     const error = user
-      ? new APIUserAbortError(this.#target(), user.reason)
+      ? new APIUserAbortError(target, user.reason)
       : // Only the attempt's signal is left: its timer fired (request.ts makes its error a timeout too).
-        new APIConnectionTimeoutError(this.#target(), this.#timeout, { hook: `${hook} hook of ${entry.source}`, option: 'timeout' });
+        new APIConnectionTimeoutError(target, timeout, { hook: `${hook} hook of ${entry.source}`, option: 'timeout' });
     return mask(error, this.#log.secrets);
-  }
-
-  /** Where the call goes, as errors name it (request.ts's target, worked out the same way). */
-  #target(): RequestTarget {
-    const url = new URL(this.#baseURL);
-    url.pathname = `${url.pathname.replace(/\/+$/, '')}${this.#path}`;
-    return { method: this.#method, path: url.pathname, host: `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}` };
   }
 
   /** The `HookError` for what a hook threw. */
@@ -445,13 +430,6 @@ function entries(hooks: Hooks | readonly Hooks[] | undefined, from: 'client' | '
  * `models.list`, `/models/{slug}` `models.retrieve`; any other path is named after itself
  * (`/completions` → `completions`).
  */
-function operationOf(path: string): HookOperation {
-  if (path === '/chat/completions') return 'chat';
-  if (path === '/models') return 'models.list';
-  if (path.startsWith('/models/')) return 'models.retrieve';
-  return path.slice(1).replace(/\//g, '.') as HookOperation;
-}
-
 /** The hook name sharing the longest start with a misspelt one (case aside), if at least 4 characters. */
 function nearest(name: string): HookName | undefined {
   let best: HookName | undefined;

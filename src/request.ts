@@ -1,21 +1,23 @@
 /**
- * Building and sending one request. `prepare()` does everything before the first byte is sent
- * (the body as JSON, the pre-flight check, the key, the URL and headers), each wait bounded by the
- * caller's signal and the timeout; `attempt()` sends it once (following redirects here, see
- * below) and hands a 2xx response to its reader inside the attempt, or throws the error for the
- * retry loop (retry.ts) to judge.
+ * Sending one described call (call-description.ts: the body, URL and per-call settings were
+ * worked out at the call site). `prepare()` does what is left before the first byte is sent (the
+ * pre-flight check, the key, the headers), each wait bounded by the caller's signal and the
+ * timeout; `attempt()` sends it once (following redirects here, see below) and hands a 2xx
+ * response to its reader inside the attempt, or throws the error for the retry loop (retry.ts) to
+ * judge.
  *
- *   prepare: body → JSON, preflight, key → buildURL / buildHeaders
+ *   prepare: preflight, key → buildHeaders
  *   attempt: fetch (redirects followed here) → status ≥ 400? → APIError : reader(sent)
  *
  * Every error leaving the request path has the API key masked (mask.ts): servers echo keys back.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, InferenceError, type RequestTarget } from './errors';
 import type { Trace } from './debug';
+import type { CallDescription } from './call-description';
 import type { CallHooks } from './hooks';
 import type { Log } from './log';
 import { isCredentialName, mask } from './mask';
-import type { HeadersInit, QueryInit, RequestOptions, ResolvedOptions } from './options';
+import type { HeadersInit, QueryInit, ResolvedOptions } from './options';
 import { readErrorBody, type Reader } from './response';
 import { within, type Wait } from './wait';
 
@@ -32,55 +34,26 @@ export interface RequestContext {
   preflight?: ((body: object, wait: Wait) => Promise<void>) | undefined;
 }
 
-/** One API call as a resource describes it. */
-export interface RequestSpec {
-  method: 'GET' | 'POST';
-  /** Path under the base URL, already percent-encoded, e.g. `/models/acme/base`. */
-  path: string;
-  /** JSON body. */
-  body?: unknown;
-  /** The body already serialised (at the call site, so that an unserialisable body throws there). */
-  json?: string | undefined;
-  options?: RequestOptions | undefined;
-  /** Ask for an event stream (sets `Accept: text/event-stream`). */
-  stream?: boolean;
-  /** Runs before anything is sent (the pre-flight check); its rejection is the call's. */
-  before?: ((wait: Wait) => Promise<void>) | undefined;
-  /** The call's hooks (the `hooks` option), when it has any. */
-  call?: CallHooks | undefined;
-}
-
-/** A request ready to send, as many times as the retry policy allows. */
+/** A call ready to send, as many times as the retry policy allows: its description and what `prepare()` worked out. */
 export interface Prepared {
-  url: string;
-  target: RequestTarget;
+  call: CallDescription;
   init: RequestInit;
   fetch: typeof fetch;
-  timeout: number;
-  maxRetries: number;
-  userSignal: AbortSignal | undefined;
-  maxBodySize: number;
-  maxEventSize: number;
   log: Log;
   trace: Trace | undefined;
-  call: CallHooks | undefined;
+  /** The call's hooks, when it has any. */
+  hooks: CallHooks | undefined;
 }
 
 /** Everything before the first byte is sent; every wait ends with the caller's signal and within the timeout. */
-export async function prepare(ctx: RequestContext, spec: RequestSpec): Promise<Prepared> {
+export async function prepare(ctx: RequestContext, call: CallDescription, hooks: CallHooks | undefined): Promise<Prepared> {
   const { options: client, log } = ctx;
-  const opts = spec.options ?? {};
-  const url = buildURL(client.baseURL, spec.path, client.defaultQuery, opts.query);
-  const parsed = new URL(url);
-  const target: RequestTarget = { method: spec.method, path: parsed.pathname, host: hostAndPort(parsed) };
-  const timeout = opts.timeout ?? client.timeout;
-  const userSignal = opts.signal;
-  const body = spec.json ?? (spec.body === undefined ? undefined : serializeBody(spec.body, `${target.method} ${spec.path}`));
+  const { target, timeout, signal: userSignal } = call;
 
   if (userSignal?.aborted) throw new APIUserAbortError(target, userSignal.reason);
-  if (spec.before) {
+  if (call.before) {
     try {
-      await spec.before({ signal: userSignal, timeout });
+      await call.before({ signal: userSignal, timeout });
     } catch (error) {
       if (userSignal?.aborted) throw new APIUserAbortError(target, userSignal.reason);
       throw error;
@@ -99,23 +72,17 @@ export async function prepare(ctx: RequestContext, spec: RequestSpec): Promise<P
   }
   log.addSecret(apiKey);
 
-  const headers = buildHeaders(apiKey, spec, client, opts);
+  const headers = buildHeaders(apiKey, call, client);
   // Loaded only when debug logging is on: nobody else pays for formatting log lines.
-  const trace = log.enabled('debug') ? (await import('./debug')).trace(log, target.method, url) : undefined;
+  const trace = log.enabled('debug') ? (await import('./debug')).trace(log, call.method, call.url) : undefined;
   return {
-    url,
-    target,
-    init: { ...client.fetchOptions, ...opts.fetchOptions, method: spec.method, headers, ...(body === undefined ? {} : { body }) },
+    call,
+    init: { ...client.fetchOptions, ...call.fetchOptions, method: call.method, headers, ...(call.json === undefined ? {} : { body: call.json }) },
     // Looked up per request, so that msw (which patches globalThis.fetch) and test doubles work.
     fetch: client.fetch ?? globalThis.fetch,
-    timeout,
-    maxRetries: opts.maxRetries ?? client.maxRetries,
-    userSignal,
-    maxBodySize: opts.maxBodySize ?? client.maxBodySize,
-    maxEventSize: opts.maxEventSize ?? client.maxEventSize,
     log,
     trace,
-    call: spec.call,
+    hooks,
   };
 }
 
@@ -125,30 +92,20 @@ export async function prepare(ctx: RequestContext, spec: RequestSpec): Promise<P
  * final; every error with the key masked.
  */
 export async function attempt<T>(p: Prepared, read: Reader<T>, number: number, baseURL: string): Promise<T> {
-  const { target, userSignal, log, trace } = p;
+  const { call, log, trace } = p;
+  const { target, signal: userSignal } = call;
   const started = Date.now();
-  trace?.request(number, p.maxRetries + 1, p.init.headers as Headers, p.init.body as string | undefined);
-  const link = linkSignals(userSignal, p.timeout);
+  trace?.request(number, call.maxRetries + 1, p.init.headers as Headers, p.init.body as string | undefined);
+  const link = linkSignals(userSignal, call.timeout);
   let error: APIError;
   try {
     // Hooks (when the call has any) see the request without its credentials, within the timeout.
-    const { url, init } = p.call ? await p.call.beforeRequest(p.url, p.init, number, link.signal) : p;
+    const { url, init } = p.hooks ? await p.hooks.beforeRequest(call.url, p.init, number, link.signal) : { url: call.url, init: p.init };
     let response = await fetchFollowingRedirects(p.fetch, url, { ...init, signal: link.signal }, target, trace);
-    if (p.call) response = await p.call.afterResponse(response);
+    if (p.hooks) response = await p.hooks.afterResponse(response);
     trace?.response(response, started);
     if (response.ok) {
-      return await read({
-        response,
-        target,
-        abort: link.abort,
-        clearTimer: link.clearTimer,
-        release: link.release,
-        userSignal,
-        maxBodySize: p.maxBodySize,
-        maxEventSize: p.maxEventSize,
-        log,
-        trace,
-      });
+      return await read({ response, call, abort: link.abort, clearTimer: link.clearTimer, release: link.release, log, trace });
     }
     const errorBody = await readErrorBody(response);
     trace?.errorBody(response.status, errorBody);
@@ -159,19 +116,10 @@ export async function attempt<T>(p: Prepared, read: Reader<T>, number: number, b
     // The server answered and its answer is wrong (ResponseValidationError), or the SDK refused
     // to go on (a redirect): final, not for the retry loop.
     if (cause instanceof InferenceError && !(cause instanceof APIError)) throw mask(cause, log.secrets);
-    error = cause instanceof APIError ? cause : link.timedOut ? new APIConnectionTimeoutError(target, p.timeout) : new APIConnectionError(target, { cause });
+    error = cause instanceof APIError ? cause : link.timedOut ? new APIConnectionTimeoutError(target, call.timeout) : new APIConnectionError(target, { cause });
   }
   link.release();
   throw mask(error, log.secrets);
-}
-
-/** `JSON.stringify`, with a BigInt, a cycle or a throwing `toJSON` turned into an `InferenceError`. */
-export function serializeBody(body: unknown, where: string): string {
-  try {
-    return JSON.stringify(body);
-  } catch (error) {
-    throw new InferenceError(`${where}: the body cannot be sent as JSON (${String(error).split('\n')[0]}).`, { cause: error });
-  }
 }
 
 /**
@@ -245,11 +193,6 @@ function missingV1(baseURL: string): string | undefined {
   return `the base URL ${path} has no /v1; the service answers under /v1: did you mean ${path}/v1?`;
 }
 
-/** `host:port`, the port spelled out even when it is the scheme's default. */
-function hostAndPort(url: URL): string {
-  return `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
-}
-
 /**
  * Join base URL and path, keeping the base URL's own query (Azure's `?api-version=…`), then apply
  * default and per-request query parameters (`null` removes one).
@@ -267,26 +210,26 @@ export function buildURL(baseURL: string, path: string, ...queries: (QueryInit |
   return url.href;
 }
 
-function buildHeaders(apiKey: string, spec: RequestSpec, client: ResolvedOptions, opts: RequestOptions): Headers {
+function buildHeaders(apiKey: string, call: CallDescription, client: ResolvedOptions): Headers {
   const headers = new Headers({
-    accept: spec.stream ? 'text/event-stream' : 'application/json',
+    accept: call.stream ? 'text/event-stream' : 'application/json',
     authorization: `Bearer ${apiKey}`,
   });
-  if (spec.body !== undefined || spec.json !== undefined) headers.set('content-type', 'application/json');
+  if (call.json !== undefined) headers.set('content-type', 'application/json');
   // One key for all attempts: a server that saw the first attempt can recognise the retry. A
   // default like the others, so `headers: { 'idempotency-key': null }` removes it too.
-  if (spec.method === 'POST' && client.idempotencyKeys) headers.set('idempotency-key', newIdempotencyKey());
+  if (call.method === 'POST' && client.idempotencyKeys) headers.set('idempotency-key', newIdempotencyKey());
   // No telemetry headers (x-stainless-*, user-agent overrides): they trigger CORS preflights
   // that third-party servers reject. Names and values were checked with the options.
-  for (const layer of [client.defaultHeaders, opts.headers] as (HeadersInit | undefined)[]) {
+  for (const layer of [client.defaultHeaders, call.headers] as (HeadersInit | undefined)[]) {
     if (!layer) continue;
     for (const [name, value] of Object.entries(layer)) {
       if (value === null) headers.delete(name);
       else if (value !== undefined) headers.set(name, value);
     }
   }
-  if (opts.idempotencyKey === false) headers.delete('idempotency-key');
-  else if (opts.idempotencyKey !== undefined) headers.set('idempotency-key', opts.idempotencyKey);
+  if (call.idempotencyKey === false) headers.delete('idempotency-key');
+  else if (call.idempotencyKey !== undefined) headers.set('idempotency-key', call.idempotencyKey);
   return headers;
 }
 

@@ -4,6 +4,7 @@
  * limit, so that a hostile or broken server cannot make the client buffer without bound. (The
  * reader of an event stream is in stream/events.ts.)
  */
+import type { CallDescription } from './call-description';
 import { APIError, type RequestTarget } from './errors';
 import { bodyError } from './validation-error';
 import type { Trace } from './debug';
@@ -12,19 +13,14 @@ import type { Log } from './log';
 /** A response whose status was 2xx, handed to a `Reader` inside its attempt. */
 export interface Sent {
   response: Response;
-  target: RequestTarget;
+  /** The call: where it went (`target`), the caller's `signal`, `maxBodySize`, `maxEventSize`. */
+  call: CallDescription;
   /** Aborts the HTTP request (a stream's `break`, its idle timeout). */
   abort(reason?: unknown): void;
   /** Stop the attempt's timeout (a stream switches to its idle timeout once headers arrive). */
   clearTimer(): void;
   /** Clear the timer and unlink the caller's signal. Idempotent; the request path calls it when a reader fails. */
   release(): void;
-  /** The caller's signal, if any. */
-  userSignal: AbortSignal | undefined;
-  /** The largest JSON body to read (bytes). */
-  maxBodySize: number;
-  /** The largest single stream event (characters). */
-  maxEventSize: number;
   /** The client's log: it masks the key, and knows it (`log.secrets`) for errors that must. */
   log: Log;
   /** The debug lines of this call, when debug logging is on. */
@@ -44,11 +40,12 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024;
 /** Read the whole body as JSON within the attempt's timeout. */
 export const readJSON: Reader<{ response: Response; body: unknown; text: string; target: RequestTarget }> = async (sent) => {
   try {
-    const { response, target } = sent;
-    const { text, truncated, bytes } = await readText(response, sent.maxBodySize);
+    const { response, call } = sent;
+    const { target, maxBodySize } = call;
+    const { text, truncated, bytes } = await readText(response, maxBodySize);
     sent.trace?.body(response.status, bytes, text);
     if (truncated) {
-      throw bodyError(target, response, `the body is larger than maxBodySize (${sent.maxBodySize} bytes; read ${bytes})`, text.slice(0, 1024), undefined, undefined);
+      throw bodyError(target, response, `the body is larger than maxBodySize (${maxBodySize} bytes; read ${bytes})`, text.slice(0, 1024), undefined, undefined);
     }
     let body: unknown;
     try {

@@ -9,14 +9,17 @@
  */
 import { APIConnectionError, APIError, APIUserAbortError } from './errors';
 import { mask } from './mask';
-import { attempt, prepare, type RequestContext, type RequestSpec } from './request';
+import type { CallDescription } from './call-description';
+import type { CallHooks } from './hooks';
+import { attempt, prepare, type RequestContext } from './request';
 import type { Reader } from './response';
 import { sleep } from './wait';
 
-/** Send `spec` and read its response with `read`, retrying as the policy allows. */
-export async function send<T>(ctx: RequestContext, spec: RequestSpec, read: Reader<T>): Promise<T> {
-  const p = await prepare(ctx, spec);
-  const { target, userSignal, maxRetries, log } = p;
+/** Send the call and read its response with `read`, retrying as the policy allows. */
+export async function send<T>(ctx: RequestContext, call: CallDescription, read: Reader<T>, hooks?: CallHooks): Promise<T> {
+  const p = await prepare(ctx, call, hooks);
+  const { target, signal: userSignal, maxRetries } = call;
+  const { log } = ctx;
   for (let n = 0; ; n++) {
     if (userSignal?.aborted) throw mask(new APIUserAbortError(target, userSignal.reason), log.secrets);
     try {
@@ -25,7 +28,7 @@ export async function send<T>(ctx: RequestContext, spec: RequestSpec, read: Read
       const delay = error instanceof APIError && n < maxRetries ? retryDelayFor(error, n + 1) : undefined;
       if (delay === undefined) throw error;
       log.info(`${(error as APIError).message}; retrying in ${Math.round(delay)} ms (attempt ${n + 2} of ${maxRetries + 1})`);
-      await p.call?.beforeRetry(error as APIError, delay, n + 2);
+      await hooks?.beforeRetry(error as APIError, delay, n + 2);
       try {
         await sleep(delay, userSignal);
       } catch (reason) {

@@ -10,14 +10,12 @@ import type {
 } from '../generated/types.gen';
 import { ChatCompletionStream } from '../stream/chat-stream';
 import type { RequestOptions } from '../options';
-import { checkRequestOptions } from '../options-check';
-import { serializeBody, type RequestContext } from '../request';
-import type { Wait } from '../wait';
+import type { RequestContext } from '../request';
 import type { EventReader } from '../stream/events';
 import { toolCallIndexer } from '../stream/tool-call-index';
 import { validator } from '../validate';
 import { checkBody } from './check-body';
-import { withExtraBody } from './extra-body';
+import { describeCall } from './describe';
 import { sentMessages } from './sent-messages';
 
 /** Each chunk of one stream: its tool calls numbered across the stream, then normalized. */
@@ -71,22 +69,22 @@ export class ChatCompletionsResource {
   create(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream>;
   create(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream> {
     checkBody(body, 'chat.completions.create', 'messages');
-    checkRequestOptions(options, 'chat.completions.create');
-    const ctx = this.#ctx;
-    const sent = withExtraBody(body, ctx.options.defaultBody, options?.extraBody, 'chat.completions.create');
-    // Serialised here, so that a body JSON cannot carry (a BigInt, a cycle) throws at the call site.
-    // A reply's message pushed back goes without the fields the SDK added (sent-messages.ts).
-    const messages = sentMessages(body.messages);
-    const json = serializeBody(messages === body.messages ? sent : { ...sent, messages }, 'chat.completions.create(body)');
-    const spec = { method: 'POST', path: '/chat/completions', body: sent, json, options, before: ctx.preflight && ((wait: Wait) => ctx.preflight!(sent, wait)) } as const;
-    if (body.stream === true) {
-      return streamCall<ChatCompletionChunk, ChatCompletionStream>(
-        this.#ctx,
-        spec,
-        chunkReader,
-        (source, controller) => new ChatCompletionStream(source, controller),
-      );
+    const call = describeCall(this.#ctx, {
+      operation: 'chat',
+      name: 'chat.completions.create',
+      method: 'POST',
+      path: '/chat/completions',
+      options,
+      body,
+      // A reply's message pushed back goes without the fields the SDK added (sent-messages.ts).
+      wire: (sent) => {
+        const messages = sentMessages(body.messages);
+        return messages === body.messages ? sent : { ...sent, messages };
+      },
+    });
+    if (call.stream) {
+      return streamCall<ChatCompletionChunk, ChatCompletionStream>(this.#ctx, call, chunkReader, (source, controller) => new ChatCompletionStream(source, controller));
     }
-    return jsonCall(this.#ctx, spec, normalizeChatCompletion);
+    return jsonCall(this.#ctx, call, normalizeChatCompletion);
   }
 }

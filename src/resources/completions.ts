@@ -4,11 +4,9 @@ import { Stream } from '../stream/stream';
 import type { Completion, CompletionCreateParams, CompletionCreateParamsNonStreaming, CompletionCreateParamsStreaming } from '../generated/types.gen';
 import { normalizeCompletion } from '../generated/normalize.gen';
 import type { RequestOptions } from '../options';
-import { checkRequestOptions } from '../options-check';
-import { serializeBody, type RequestContext } from '../request';
-import type { Wait } from '../wait';
+import type { RequestContext } from '../request';
 import { checkBody } from './check-body';
-import { withExtraBody } from './extra-body';
+import { describeCall } from './describe';
 
 /**
  * `client.completions`: the legacy text completion endpoint, kept by the service for
@@ -43,16 +41,11 @@ export class Completions {
   create(body: CompletionCreateParams, options?: RequestOptions): APIPromise<Completion | Stream<Completion>>;
   create(body: CompletionCreateParams, options?: RequestOptions): APIPromise<Completion | Stream<Completion>> {
     checkBody(body, 'completions.create', 'prompt');
-    checkRequestOptions(options, 'completions.create');
-    const ctx = this.#ctx;
-    // Serialised here, so that a body JSON cannot carry (a BigInt, a cycle) throws at the call site.
-    const sent = withExtraBody(body, ctx.options.defaultBody, options?.extraBody, 'completions.create');
-    const json = serializeBody(sent, 'completions.create(body)');
-    const spec = { method: 'POST', path: '/completions', body: sent, json, options, before: ctx.preflight && ((wait: Wait) => ctx.preflight!(sent, wait)) } as const;
-    if (body.stream === true) {
+    const call = describeCall(this.#ctx, { operation: 'completions', name: 'completions.create', method: 'POST', path: '/completions', options, body });
+    if (call.stream) {
       // Each event of a legacy stream is a Completion carrying a text fragment.
-      return streamCall(this.#ctx, spec, eventsOf(normalizeCompletion), (source, controller) => new Stream(source, controller));
+      return streamCall(this.#ctx, call, eventsOf(normalizeCompletion), (source, controller) => new Stream(source, controller));
     }
-    return jsonCall(this.#ctx, spec, normalizeCompletion);
+    return jsonCall(this.#ctx, call, normalizeCompletion);
   }
 }

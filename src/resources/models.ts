@@ -5,8 +5,8 @@ import type { Model, ModelList } from '../generated/types.gen';
 import { normalizeModel, normalizeModelList } from '../generated/normalize.gen';
 import { PagePromise, type APIPromise } from '../api-promise';
 import type { RequestOptions } from '../options';
-import { checkRequestOptions } from '../options-check';
 import type { RequestContext } from '../request';
+import { describeCall } from './describe';
 
 /**
  * `client.models`: the models your key may use.
@@ -36,8 +36,8 @@ export class Models {
    * ```
    */
   list(options?: RequestOptions): PagePromise<ModelList, Model> {
-    checkRequestOptions(options, 'models.list', false);
-    return jsonCall(this.#ctx, { method: 'GET', path: '/models', options }, normalizeModelList, PagePromise<ModelList, Model>);
+    const call = describeCall(this.#ctx, { operation: 'models.list', name: 'models.list', method: 'GET', path: '/models', options });
+    return jsonCall(this.#ctx, call, normalizeModelList, PagePromise<ModelList, Model>);
   }
 
   /**
@@ -55,8 +55,9 @@ export class Models {
    * ```
    */
   retrieve(slug: string, options?: RequestOptions): APIPromise<Model> {
-    checkRequestOptions(options, 'models.retrieve', false);
-    return jsonCall(this.#ctx, { method: 'GET', path: `/models/${encodeSlug(slug, 'models.retrieve')}`, options }, normalizeModel);
+    const path = `/models/${encodeSlug(slug, 'models.retrieve')}`;
+    const call = describeCall(this.#ctx, { operation: 'models.retrieve', name: 'models.retrieve', method: 'GET', path, options, model: slug });
+    return jsonCall(this.#ctx, call, normalizeModel);
   }
 
   /**

@@ -83,7 +83,7 @@ class EventIterator<T> implements ObservableIterator<T> {
 
   constructor(sent: Sent, settings: StreamSettings<T>, controller: AbortController) {
     this.#sent = sent;
-    this.#target = sent.target;
+    this.#target = sent.call.target;
     this.#response = sent.response;
     this.#controller = controller;
     this.#idleTimeout = settings.idleTimeout;
@@ -93,7 +93,7 @@ class EventIterator<T> implements ObservableIterator<T> {
     this.#read = settings.read({
       mode: settings.validation,
       log: settings.log,
-      target: sent.target,
+      target: sent.call.target,
       status: sent.response.status,
       headers: sent.response.headers,
       what: 'stream event',
@@ -120,7 +120,7 @@ class EventIterator<T> implements ObservableIterator<T> {
     }
     // Aborted (the stream's controller, or the caller's signal) while items were already read:
     // what is buffered is not handed over; the stream fails as an abort, as it would mid-read.
-    if (!this.#finished && (this.#controller.signal.aborted || this.#sent.userSignal?.aborted)) {
+    if (!this.#finished && (this.#controller.signal.aborted || this.#sent.call.signal?.aborted)) {
       return Promise.reject(this.#fail(new Error('aborted')));
     }
     let result: IteratorResult<T> | undefined = this.#held;
@@ -216,8 +216,8 @@ class EventIterator<T> implements ObservableIterator<T> {
     // finish_reason" (a connection error, retried). Other types (text/plain, none) are still read
     // as a stream: some servers send events under them.
     if (MARKUP.test(type)) throw await markupPage(this.#sent, type);
-    const tooLarge = () => bodyError(target, response, `a stream event is larger than maxEventSize (${this.#sent.maxEventSize} characters)`, undefined, 'stream event');
-    return readEventBatches(response.body, { idle: this.#idle, maxEventSize: this.#sent.maxEventSize, tooLarge });
+    const tooLarge = () => bodyError(target, response, `a stream event is larger than maxEventSize (${this.#sent.call.maxEventSize} characters)`, undefined, 'stream event');
+    return readEventBatches(response.body, { idle: this.#idle, maxEventSize: this.#sent.call.maxEventSize, tooLarge });
   }
 
   /**
@@ -299,7 +299,7 @@ class EventIterator<T> implements ObservableIterator<T> {
   #classify(error: unknown): InferenceError {
     if (error instanceof InferenceError) return error;
     if (this.#idle.fired) return new APIConnectionTimeoutError(this.#target, this.#idleTimeout, this.#idle.keepAliveOnly ? 'keep-alive' : 'stream');
-    const user = this.#sent.userSignal;
+    const user = this.#sent.call.signal;
     if (this.#controller.signal.aborted || user?.aborted) {
       return new APIUserAbortError(this.#target, this.#controller.signal.aborted ? this.#controller.signal.reason : user?.reason);
     }
@@ -325,8 +325,9 @@ class EventIterator<T> implements ObservableIterator<T> {
 
 /** A JSON body where a stream was asked for: its error, or a typed error saying so. */
 async function notAStream(sent: Sent): Promise<InferenceError> {
-  const { response, target } = sent;
-  const { text } = await readText(response, sent.maxBodySize);
+  const { response } = sent;
+  const { target } = sent.call;
+  const { text } = await readText(response, sent.call.maxBodySize);
   const body = parseLoosely(text);
   if (isErrorEvent(body)) return APIError.fromResponse(target, response.status, response.headers, body);
   return bodyError(target, response, 'expected an event stream (text/event-stream), got a JSON body', body);
@@ -340,7 +341,8 @@ const MAX_PAGE = 64 * 1024;
 
 /** An HTML (or XML) page where a stream was asked for: a typed error naming the type, with the page's start. */
 async function markupPage(sent: Sent, type: string): Promise<InferenceError> {
-  const { response, target } = sent;
+  const { response } = sent;
+  const { target } = sent.call;
   const { text, truncated } = await readText(response, MAX_PAGE);
   return bodyError(target, response, `expected an event stream (text/event-stream), got HTML or XML (${type}), probably from a proxy`, truncated ? `${text}…` : text, 'stream');
 }
