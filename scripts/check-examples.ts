@@ -27,6 +27,9 @@ import ts from 'typescript';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const generatedDir = path.join(root, 'src', 'generated');
 const generatedFiles = ['types.gen.ts', 'zod.gen.ts'] as const;
+/** zod.gen.ts is for the tests: it is generated into test/generated/. */
+const testGeneratedDir = path.join(root, 'test', 'generated');
+const generatedPath = (name: (typeof generatedFiles)[number]) => path.join(name === 'zod.gen.ts' ? testGeneratedDir : generatedDir, name);
 /** Directory of the (never written) example modules, so `./zod.gen` resolves from them. */
 const virtualDir = path.join(generatedDir, '__examples__');
 
@@ -152,7 +155,7 @@ interface ExampleModule {
 function generatedExamples(): ExampleModule[] {
   const modules: ExampleModule[] = [];
   for (const name of generatedFiles) {
-    const fileName = path.join(generatedDir, name);
+    const fileName = generatedPath(name);
     const text = readFileSync(fileName, 'utf8');
     const file = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
     for (const statement of file.statements) {
@@ -179,7 +182,7 @@ function generatedExamples(): ExampleModule[] {
           origin,
           snippet,
           code: isZod
-            ? `import { ${declared} } from '../zod.gen';\n\n${snippet}\nexport {};\n`
+            ? `import { ${declared} } from ${JSON.stringify(path.join(testGeneratedDir, 'zod.gen'))};\n\n${snippet}\nexport {};\n`
             : snippet,
           ...(isZod ? { zodSchema: declared } : {}),
         });
@@ -222,7 +225,7 @@ function createProgram(
 function runZodExamples(modules: readonly ExampleModule[]): string | undefined {
   const schemas = modules.flatMap((m) => (m.zodSchema === undefined ? [] : [m.zodSchema]));
   const source = [
-    `import { ${[...new Set(schemas)].join(', ')} } from ${JSON.stringify(path.join(generatedDir, 'zod.gen.ts'))};`,
+    `import { ${[...new Set(schemas)].join(', ')} } from ${JSON.stringify(path.join(testGeneratedDir, 'zod.gen.ts'))};`,
     'const failures: string[] = [];',
     ...modules.map(
       (m) =>

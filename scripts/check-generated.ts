@@ -13,8 +13,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const committed = path.join(root, 'src', 'generated');
-const hint = 'Run `npm run generate` and commit src/generated/ (and src/client.ts).';
+/** The generated folders, each compared with a fresh generation: what the SDK ships, what the tests use. */
+const committed = { generated: path.join(root, 'src', 'generated'), 'test-generated': path.join(root, 'test', 'generated') };
+const hint = 'Run `npm run generate` and commit src/generated/, test/generated/ (and src/client.ts).';
 
 /** First differing line of two texts, 1-based, with both versions of it. */
 function firstDifference(a: string, b: string): string {
@@ -29,17 +30,18 @@ function firstDifference(a: string, b: string): string {
 }
 
 function main(): number {
-  if (!existsSync(committed)) {
-    console.error(`check-generated: src/generated/ is missing. ${hint}`);
-    return 1;
+  for (const dir of Object.values(committed)) {
+    if (!existsSync(dir)) {
+      console.error(`check-generated: ${path.relative(root, dir)}/ is missing. ${hint}`);
+      return 1;
+    }
   }
   const tmp = mkdtempSync(path.join(tmpdir(), 'model-inference-sdk-generated-'));
   try {
-    const fresh = path.join(tmp, 'generated');
     try {
       execFileSync(
         process.execPath,
-        ['--import', 'tsx', path.join(root, 'scripts', 'generate.ts'), '--out', fresh, '--docs', path.join(tmp, 'normalization-fields.md'), '--client', path.join(tmp, 'client.ts')],
+        ['--import', 'tsx', path.join(root, 'scripts', 'generate.ts'), '--out', path.join(tmp, 'generated'), '--test-out', path.join(tmp, 'test-generated'), '--docs', path.join(tmp, 'normalization-fields.md'), '--client', path.join(tmp, 'client.ts')],
         { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
       );
     } catch (error) {
@@ -58,28 +60,32 @@ function main(): number {
     const clientOnDisk = readFileSync(path.join(root, 'src', 'client.ts'), 'utf8');
     const clientFresh = readFileSync(path.join(tmp, 'client.ts'), 'utf8');
     if (clientOnDisk !== clientFresh) problems.push(`src/client.ts (the <openai-names> region): differs at ${firstDifference(clientOnDisk, clientFresh)}`);
-    const onDisk = new Set(readdirSync(committed));
-    const regenerated = new Set(readdirSync(fresh));
-    for (const name of [...new Set([...onDisk, ...regenerated])].sort()) {
-      if (!regenerated.has(name)) {
-        problems.push(`${name}: on disk but not generated (remove it)`);
-      } else if (!onDisk.has(name)) {
-        problems.push(`${name}: generated but missing on disk`);
-      } else {
-        const a = readFileSync(path.join(committed, name), 'utf8');
-        const b = readFileSync(path.join(fresh, name), 'utf8');
-        if (a !== b) problems.push(`${name}: differs at ${firstDifference(a, b)}`);
+    for (const [name, dir] of Object.entries(committed)) {
+      const fresh = path.join(tmp, name);
+      const onDisk = new Set(readdirSync(dir));
+      const regenerated = new Set(readdirSync(fresh));
+      for (const file of [...new Set([...onDisk, ...regenerated])].sort()) {
+        const shown = `${path.relative(root, dir)}/${file}`;
+        if (!regenerated.has(file)) {
+          problems.push(`${shown}: on disk but not generated (remove it)`);
+        } else if (!onDisk.has(file)) {
+          problems.push(`${shown}: generated but missing on disk`);
+        } else {
+          const a = readFileSync(path.join(dir, file), 'utf8');
+          const b = readFileSync(path.join(fresh, file), 'utf8');
+          if (a !== b) problems.push(`${shown}: differs at ${firstDifference(a, b)}`);
+        }
       }
     }
     if (problems.length > 0) {
       console.error(
-        'check-generated: src/generated/ is out of date with spec/openapi.yaml (or was edited by hand).',
+        'check-generated: generated code is out of date with spec/openapi.yaml (or was edited by hand).',
       );
       for (const p of problems) console.error(`  - ${p}`);
       console.error(hint);
       return 1;
     }
-    console.log('check-generated: src/generated/, docs/normalization-fields.md and the <openai-names> region of src/client.ts are up to date.');
+    console.log('check-generated: src/generated/, test/generated/, docs/normalization-fields.md and the <openai-names> region of src/client.ts are up to date.');
     return 0;
   } finally {
     rmSync(tmp, { recursive: true, force: true });

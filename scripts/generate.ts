@@ -1,17 +1,20 @@
-// Generates src/generated/ from spec/openapi.yaml:
+// Generates from spec/openapi.yaml, into src/generated/ (what the SDK ships):
 //
 //   types.gen.ts      every component schema as a TypeScript type (responses as the SDK returns them)
+//   normalize.gen.ts  the normalizer the SDK runs on every response and stream event
+//
+// and into test/generated/ (what only the tests and the examples check use):
+//
 //   zod.gen.ts        every component schema as a zod/mini schema (the same contract)
 //   wire.gen.ts       what the normalizer accepts from a server, as zod/mini schemas (a test oracle)
-//   normalize.gen.ts  the normalizer the SDK runs on every response and stream event
 //
 //   docs/normalization-fields.md  every field the normalizer reads into shape, as a table
 //   src/client.ts, between its `<openai-names>` markers: the openai client's names as a namespace
 //                     merged with the `Client` class (`OpenAI.Chat.ChatCompletionMessageParam`);
 //                     it has to be in the class's own file, so the rest of that file is not generated
 //
-//   npm run generate                      write src/generated/, docs/normalization-fields.md, src/client.ts
-//   tsx scripts/generate.ts --out <dir> --docs <file> --client <file>
+//   npm run generate                      write src/generated/, test/generated/, docs/normalization-fields.md, src/client.ts
+//   tsx scripts/generate.ts --out <dir> --test-out <dir> --docs <file> --client <file>
 //                                         write the same files elsewhere (used by check-generated.ts)
 //
 // The spec's description defines the normalization extensions (`x-default`, `x-convert`, ...) and
@@ -113,6 +116,7 @@ function withClientRegion(source: string, region: string): string {
 
 async function main(): Promise<void> {
   const out = argument(process.argv.slice(2), '--out', defaultOut);
+  const testOut = argument(process.argv.slice(2), '--test-out', path.join(root, 'test', 'generated'));
   const docs = argument(process.argv.slice(2), '--docs', path.join(root, 'docs', 'normalization-fields.md'));
   const client = argument(process.argv.slice(2), '--client', path.join(root, 'src', 'client.ts'));
   const spec: unknown = parse(readFileSync(path.join(root, 'spec', 'openapi.yaml'), 'utf8'));
@@ -168,22 +172,22 @@ async function main(): Promise<void> {
     emitNormalizer(schemas),
   ];
 
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(out, { recursive: true });
-  const files: Record<string, string> = {
-    'types.gen.ts': types.join('\n'),
-    'zod.gen.ts': zod.join('\n'),
-    'wire.gen.ts': wire.join('\n'),
-    'normalize.gen.ts': normalize.join('\n'),
+  const files: Record<string, Record<string, string>> = {
+    [out]: { 'types.gen.ts': types.join('\n'), 'normalize.gen.ts': normalize.join('\n') },
+    [testOut]: { 'zod.gen.ts': zod.join('\n'), 'wire.gen.ts': wire.join('\n') },
   };
-  for (const [name, source] of Object.entries(files)) {
-    writeFileSync(path.join(out, name), await prettier.format(source, { ...options, parser: 'typescript' }));
+  for (const [dir, sources] of Object.entries(files)) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    for (const [name, source] of Object.entries(sources)) {
+      writeFileSync(path.join(dir, name), await prettier.format(source, { ...options, parser: 'typescript' }));
+    }
+    const written = readdirSync(dir).sort();
+    if (written.join(',') !== Object.keys(sources).sort().join(',')) throw new Error(`unexpected files in ${dir}: ${written.join(', ')}`);
   }
   writeFileSync(docs, emitFieldsDoc(schemas, wired));
   const region = await prettier.format(clientNamespace(typeNames), { ...options, parser: 'typescript' });
   writeFileSync(client, withClientRegion(readFileSync(path.join(root, 'src', 'client.ts'), 'utf8'), region));
-  const written = readdirSync(out).sort();
-  if (written.join(',') !== Object.keys(files).sort().join(',')) throw new Error(`unexpected files in ${out}: ${written.join(', ')}`);
 }
 
 main().catch((error: unknown) => {

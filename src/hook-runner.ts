@@ -13,7 +13,7 @@
  * `APIConnectionTimeoutError` or `APIUserAbortError` a stalled server gives, and the hook is left
  * to settle on its own.
  *
- * It imports only what other lazily loaded code imports too (errors.ts, mask.ts): a module it
+ * It imports only what other lazily loaded code imports too (errors.ts, mask.ts, suggest.ts): a module it
  * shared with the request path alone would be split out of the entry chunk of a user's bundle.
  */
 import type { Runner } from './api-promise';
@@ -24,6 +24,7 @@ import type { ObservableIterator } from './stream/iterator';
 import type { Log } from './log';
 import { maskedResponse } from './hook-response';
 import { isCredentialName, mask } from './mask';
+import { closest, didYouMean } from './suggest';
 import type { CallDescription } from './call-description';
 import type { RequestContext } from './request';
 
@@ -414,8 +415,7 @@ function entries(hooks: Hooks | readonly Hooks[] | undefined, from: 'client' | '
       if (key === 'name') {
         if (hook !== undefined && typeof hook !== 'string') throw new InferenceError(`${where}: \`name\` must be a string; got ${describe(hook)}.`);
       } else if (!(HOOK_NAMES as readonly string[]).includes(key)) {
-        const suggestion = nearest(key);
-        throw new InferenceError(`${where}: unknown hook \`${key}\`.${suggestion ? ` Did you mean \`${suggestion}\`?` : ''} Hooks: ${HOOK_NAMES.join(', ')}.`);
+        throw new InferenceError(`${where}: unknown hook \`${key}\`.${didYouMean(closest(key, HOOK_NAMES), '`')} Hooks: ${HOOK_NAMES.join(', ')}.`);
       } else if (hook !== undefined && typeof hook !== 'function') {
         throw new InferenceError(`${where}: \`${key}\` must be a function; got ${describe(hook)}.`);
       }
@@ -430,18 +430,6 @@ function entries(hooks: Hooks | readonly Hooks[] | undefined, from: 'client' | '
  * `models.list`, `/models/{slug}` `models.retrieve`; any other path is named after itself
  * (`/completions` → `completions`).
  */
-/** The hook name sharing the longest start with a misspelt one (case aside), if at least 4 characters. */
-function nearest(name: string): HookName | undefined {
-  let best: HookName | undefined;
-  let length = 3;
-  for (const candidate of HOOK_NAMES) {
-    let n = 0;
-    while (n < name.length && name[n]!.toLowerCase() === candidate[n]?.toLowerCase()) n++;
-    if (n > length) [best, length] = [candidate, n];
-  }
-  return best;
-}
-
 function isLike<T>(value: unknown, ...keys: string[]): value is T {
   return typeof value === 'object' && value !== null && keys.every((key) => key in value);
 }

@@ -4,6 +4,7 @@
  */
 import { isBrowser, readEnv } from './env';
 import { InferenceError } from './errors';
+import { closest, didYouMean } from './suggest';
 import { LOG_LEVELS, type LogLevel, type Logger } from './log';
 import { CLIENT_OPTIONS, DEFAULTS, REQUEST_OPTIONS, type ClientOptions, type HeadersInit, type RequestOptions, type ResolvedOptions, type ValidationMode } from './options';
 
@@ -261,35 +262,7 @@ function envLogLevel(logger: Logger): LogLevel | undefined {
 function rejectUnknown(options: object, known: readonly string[], where: string): void {
   for (const name of Object.keys(options)) {
     if (known.includes(name)) continue;
-    const suggestion = closest(name, known);
-    throw new InferenceError(
-      `${where}: unknown option \`${name}\`.${suggestion ? ` Did you mean \`${suggestion}\`?` : ''} Known options: ${known.join(', ')}.`,
-    );
+    throw new InferenceError(`${where}: unknown option \`${name}\`.${didYouMean(closest(name, known), '`')} Known options: ${known.join(', ')}.`);
   }
 }
 
-/** The known name nearest to a misspelt one (case-insensitive edit distance ≤ 3), if any. */
-function closest(name: string, known: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 4;
-  for (const candidate of known) {
-    const d = distance(name.toLowerCase(), candidate.toLowerCase());
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length]!;
-}

@@ -19,6 +19,7 @@ import type { Log } from './log';
 import { isCredentialName, mask } from './mask';
 import type { HeadersInit, QueryInit, ResolvedOptions } from './options';
 import { readErrorBody, type Reader } from './response';
+import { link as linkSignals } from './signals';
 import { within, type Wait } from './wait';
 
 /** Redirects followed before giving up (the fetch standard's limit). */
@@ -96,7 +97,8 @@ export async function attempt<T>(p: Prepared, read: Reader<T>, number: number, b
   const { target, signal: userSignal } = call;
   const started = Date.now();
   trace?.request(number, call.maxRetries + 1, p.init.headers as Headers, p.init.body as string | undefined);
-  const link = linkSignals(userSignal, call.timeout);
+  // The caller's signal and the attempt's timeout, as one signal; released when the attempt ends.
+  const link = linkSignals([userSignal], { ms: call.timeout, reason: () => new DOMException('The request timed out.', 'TimeoutError') });
   let error: APIError;
   try {
     // Hooks (when the call has any) see the request without its credentials, within the timeout.
@@ -239,38 +241,4 @@ function newIdempotencyKey(): string {
     crypto.randomUUID?.() ??
     '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (c) => (+c ^ (crypto.getRandomValues(new Uint8Array(1))[0]! & (15 >> (+c / 4)))).toString(16))
   );
-}
-
-/**
- * One attempt's signal: aborts when the caller's signal does or the timeout passes. `release()`
- * clears the timer and removes the listener from the caller's signal, so that one signal reused
- * for thousands of requests collects no listeners.
- */
-interface AttemptSignal {
-  signal: AbortSignal;
-  timedOut: boolean;
-  abort(reason?: unknown): void;
-  clearTimer(): void;
-  release(): void;
-}
-
-function linkSignals(user: AbortSignal | undefined, timeoutMs: number): AttemptSignal {
-  const controller = new AbortController();
-  const state: AttemptSignal = {
-    signal: controller.signal,
-    timedOut: false,
-    abort: (reason) => controller.abort(reason),
-    clearTimer: () => clearTimeout(timer),
-    release() {
-      clearTimeout(timer);
-      user?.removeEventListener('abort', onAbort);
-    },
-  };
-  const onAbort = () => controller.abort(user?.reason);
-  user?.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(() => {
-    state.timedOut = true;
-    controller.abort(new DOMException('The request timed out.', 'TimeoutError'));
-  }, timeoutMs);
-  return state;
 }

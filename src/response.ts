@@ -70,12 +70,25 @@ export const readNothing: Reader<Response> = async (sent) => {
 /** The body of an error response: JSON when it parses (whatever the content-type), else the text. */
 export async function readErrorBody(response: Response): Promise<unknown> {
   const { text, truncated } = await readText(response, MAX_ERROR_BODY_BYTES);
-  if (truncated) return `${text}…`;
+  return truncated ? `${text}…` : jsonOrText(text);
+}
+
+/**
+ * The value of a JSON text, or `undefined` when it is not JSON: the one place the SDK reads text
+ * that may or may not be JSON (error bodies, in-band errors, the test kit's recordings).
+ */
+export function parseJSON(text: string): { value: unknown } | undefined {
   try {
-    return JSON.parse(text);
+    return { value: JSON.parse(text) };
   } catch {
-    return text;
+    return undefined;
   }
+}
+
+/** JSON when it parses, else the text itself. */
+export function jsonOrText(text: string): unknown {
+  const parsed = parseJSON(text);
+  return parsed ? parsed.value : text;
 }
 
 function isErrorEnvelope(body: unknown): boolean {

@@ -12,6 +12,7 @@ import type { NormalizeContext, NormalizeIssue } from './generated/normalize.gen
 import type { Log } from './log';
 import type { ValidationMode } from './options';
 import { formatPath } from './path';
+import { jsonOrText } from './response';
 
 /** A generated `normalize<Name>` function. */
 export type Normalizer<T> = (value: unknown, cx: NormalizeContext) => T;
@@ -41,7 +42,7 @@ export function validator<T>(normalize: Normalizer<T>, ctx: ValidationContext): 
     cx.issues = [];
     const error = new ResponseValidationError(ctx.target, {
       issues: issues.map(toIssue),
-      raw: text === undefined ? value : reparse(text),
+      raw: text === undefined ? value : jsonOrText(text),
       status: ctx.status,
       headers: ctx.headers,
       what: ctx.what,
@@ -53,19 +54,6 @@ export function validator<T>(normalize: Normalizer<T>, ctx: ValidationContext): 
   };
 }
 
-/** Check one value (see {@link validator}). */
-export function validate<T>(normalize: Normalizer<T>, value: unknown, ctx: ValidationContext, text?: string): T {
-  return validator(normalize, ctx)(value, text);
-}
-
 function toIssue(issue: NormalizeIssue): ValidationIssue {
   return { path: formatPath(issue.path), message: issue.message, received: issue.received };
-}
-
-function reparse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }

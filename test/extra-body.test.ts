@@ -133,7 +133,7 @@ describe('defaultBody: fields on every call with a body', () => {
   });
 
   it('a streamed chat keeps the defaults and the stream flag of its body', async () => {
-    const lean = new Client({ apiKey: server.apiKey, baseURL: server.url, maxRetries: 0, logLevel: 'off', defaultBody: { enable_thinking: false } });
+    const lean = client({ defaultBody: { enable_thinking: false } });
     const stream = await lean.chat.completions.create({ model: 'mock/echo', messages, stream: true });
     for await (const _ of stream) void _;
     expect(server.requests[0]?.body).toMatchObject({ enable_thinking: false, stream: true });

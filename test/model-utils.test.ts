@@ -109,9 +109,9 @@ describe('models.waitUntilReady', () => {
 });
 
 describe('preflight option', () => {
-  const { server } = useMockServer();
+  const { server, client: clientOf } = useMockServer();
   const make = (preflight: 'off' | 'warn' | 'error', logger?: Logger) =>
-    new Client({ apiKey: server.apiKey, baseURL: server.url, logLevel: logger ? 'warn' : 'off', preflight, ...(logger ? { logger } : {}) });
+    clientOf({ logLevel: logger ? 'warn' : 'off', preflight, ...(logger ? { logger } : {}) });
   const body = (max_tokens: number) => ({ model: 'mock/echo', messages: [{ role: 'user' as const, content: 'hi' }], max_tokens });
 
   it("'error' rejects a max_tokens above max_output_length before sending the completion", async () => {

@@ -15,8 +15,8 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as N from '../src/generated/normalize.gen';
-import * as Z from '../src/generated/zod.gen';
-import * as W from '../src/generated/wire.gen';
+import * as Z from './generated/zod.gen';
+import * as W from './generated/wire.gen';
 import { corpusPresent, isLegacy, loadManifest } from './support/corpus';
 
 fc.configureGlobal({ endOnFailure: true });

@@ -7,7 +7,6 @@
 import fc from 'fast-check';
 import { Allow, parse as partialJSON } from 'partial-json';
 import { describe, expect, it } from 'vitest';
-import { Client } from '../src/index';
 import { zodResponseFormat } from '../src/helpers/zod';
 import { PartialJSON } from '../src/lib/partial-json';
 import { useMockServer } from './support/mock-server';
@@ -145,7 +144,7 @@ describe('PartialJSON', () => {
 });
 
 describe('parsedStream() through the public API', () => {
-  const { server } = useMockServer();
+  const { server, client: clientOf } = useMockServer();
 
   it('a large structured output in many small deltas: every partial grows, the last is the whole value', async () => {
     const Output = z.object({ rows: z.array(z.object({ id: z.number(), label: z.string() })) });
@@ -157,7 +156,7 @@ describe('parsedStream() through the public API', () => {
       { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
     ];
     server.enqueue({ events });
-    const client = new Client({ apiKey: server.apiKey, baseURL: server.url, logLevel: 'off' });
+    const client = clientOf();
     const stream = await client.chat.completions.parse({
       model: 'mock/echo',
       messages: [{ role: 'user', content: 'rows' }],

@@ -7,8 +7,6 @@ import {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIUserAbortError,
-  Client,
-  type ClientOptions,
   InternalServerError,
   RateLimitError,
   ResponseValidationError,
@@ -18,10 +16,8 @@ import { MAX_RETRY_AFTER_MS, retryAfterMs, retryDelay, isRetryableStatus } from 
 import { sleep } from '../src/wait';
 import { useMockServer } from './support/mock-server';
 
-const { server } = useMockServer({}, { reset: 'requests' });
-
-const client = (options: ClientOptions = {}) =>
-  new Client({ apiKey: server.apiKey, baseURL: server.url, logLevel: 'off', ...options });
+// `client(options)`: a client of the mock server with these options.
+const { server, client } = useMockServer({}, { reset: 'requests' });
 const attempts = () => server.requests.length;
 /** A scripted failure that asks for an immediate retry, so tests do not wait for backoff. */
 const fail = (status: number, headers: Record<string, string> = {}) => ({

@@ -12,7 +12,6 @@ import {
   ChatCompletionStream,
   Client,
   type ChatCompletionChunk,
-  type ClientOptions,
   InferenceError,
   InternalServerError,
   RateLimitError,
@@ -23,10 +22,8 @@ import {
 import { startMockServer } from '../src/testing';
 import { useMockServer } from './support/mock-server';
 
-const { server } = useMockServer({}, { reset: 'requests' });
-
-const client = (options: ClientOptions = {}) =>
-  new Client({ apiKey: server.apiKey, baseURL: server.url, logLevel: 'off', ...options });
+// `client(options)`: a client of the mock server with these options.
+const { server, client } = useMockServer({}, { reset: 'requests' });
 const messages = [{ role: 'user' as const, content: 'hello brave new world' }];
 const stream = (c = client(), extra: Record<string, unknown> = {}) =>
   c.chat.completions.create({ model: 'mock/echo', messages, stream: true, ...extra });

@@ -255,7 +255,7 @@ describe('faults', () => {
 
   it('lets the SDK retry after a scripted 429 and succeed', async () => {
     server.enqueue({ error: { status: 429, retryAfter: 0 } }, { reply: { content: 'second time' } });
-    const retrying = new Client({ apiKey: server.apiKey, baseURL: server.url, maxRetries: 1, logLevel: 'off' });
+    const retrying = client({ maxRetries: 1 });
     const completion = await retrying.chat.completions.create(ask('x'));
     expect(completion.choices[0]?.message?.content).toBe('second time');
     expect(server.requests).toHaveLength(2);

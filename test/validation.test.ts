@@ -6,13 +6,12 @@
  * to relax the check.
  */
 import { describe, expect, it } from 'vitest';
-import { Client, ResponseValidationError, type Logger } from '../src/index';
+import { ResponseValidationError, type Logger } from '../src/index';
 import { useMockServer } from './support/mock-server';
 
-const { server } = useMockServer({}, { reset: 'all' });
+const { server, client: clientOf } = useMockServer({}, { client: { maxRetries: 0 }, reset: 'all' });
 
-const client = (options: { validation?: 'error' | 'warn' | 'off'; logger?: Logger } = {}) =>
-  new Client({ apiKey: server.apiKey, baseURL: server.url, maxRetries: 0, logLevel: options.logger ? 'warn' : 'off', ...options });
+const client = (options: { validation?: 'error' | 'warn' | 'off'; logger?: Logger } = {}) => clientOf({ logLevel: options.logger ? 'warn' : 'off', ...options });
 const messages = [{ role: 'user' as const, content: 'hi' }];
 const reply = (body: unknown) => server.enqueue({ status: 200, body: JSON.stringify(body) });
 const sse = (...events: unknown[]) =>

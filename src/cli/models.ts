@@ -11,7 +11,7 @@ import { checkSlug, CONNECTION_HELP, CONNECTION_OPTIONS, connect, outputFor, typ
 import { inCLIWords } from './explain';
 import { defineCommand } from './parse-command';
 import { jsonText, printable } from './safe-text';
-import { closest, didYouMean } from './suggest';
+import { closest, didYouMean } from '../suggest';
 import { formatTable } from './style';
 
 const help = `Usage: model-inference-sdk models [list] [options]

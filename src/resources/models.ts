@@ -1,5 +1,6 @@
 import { jsonCall } from '../call';
 import { APIError, APIUserAbortError, InferenceError, ModelNotReadyError } from '../errors';
+import { link } from '../signals';
 import { sleep } from '../wait';
 import type { Model, ModelList } from '../generated/types.gen';
 import { normalizeModel, normalizeModelList } from '../generated/normalize.gen';
@@ -84,11 +85,8 @@ export class Models {
 
     // One signal for the polls and the pauses: it aborts at the deadline or when the caller's does,
     // so neither a stalled poll nor a retry waiting out `retry-after` outlives `timeout`.
-    const stop = new AbortController();
     const started = Date.now();
-    const deadline = setTimeout(() => stop.abort(), timeout);
-    const onAbort = () => stop.abort();
-    userSignal?.addEventListener('abort', onAbort, { once: true });
+    const stop = link([userSignal], { ms: timeout });
     let why: string;
     let lastError: unknown;
     try {
@@ -115,8 +113,7 @@ export class Models {
         if (stop.signal.aborted || Date.now() - started >= timeout) throw new ModelNotReadyError(slug, Date.now() - started, why, lastError);
       }
     } finally {
-      clearTimeout(deadline);
-      userSignal?.removeEventListener('abort', onAbort);
+      stop.release();
     }
   }
 }

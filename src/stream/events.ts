@@ -16,7 +16,7 @@ import { bodyError } from '../validation-error';
 import type { Log } from '../log';
 import { mask } from '../mask';
 import type { ValidationMode } from '../options';
-import { readText, type Reader, type Sent } from '../response';
+import { jsonOrText, readText, type Reader, type Sent } from '../response';
 import type { ValidationContext } from '../validate';
 import { IdleTimer, readEventBatches, type EventSourceMessage } from './sse';
 import type { ObservableIterator, Stream, StreamObserver } from './stream';
@@ -255,7 +255,7 @@ class EventIterator<T> implements ObservableIterator<T> {
   #item(event: EventSourceMessage, data: string): T {
     const target = this.#target;
     const response = this.#response;
-    if (event.event === 'error') throw APIError.fromResponse(target, response.status, response.headers, inBandError(parseLoosely(data)));
+    if (event.event === 'error') throw APIError.fromResponse(target, response.status, response.headers, inBandError(jsonOrText(data)));
     let value: unknown;
     try {
       value = JSON.parse(data);
@@ -328,7 +328,7 @@ async function notAStream(sent: Sent): Promise<InferenceError> {
   const { response } = sent;
   const { target } = sent.call;
   const { text } = await readText(response, sent.call.maxBodySize);
-  const body = parseLoosely(text);
+  const body = jsonOrText(text);
   if (isErrorEvent(body)) return APIError.fromResponse(target, response.status, response.headers, body);
   return bodyError(target, response, 'expected an event stream (text/event-stream), got a JSON body', body);
 }
@@ -347,14 +347,6 @@ async function markupPage(sent: Sent, type: string): Promise<InferenceError> {
   return bodyError(target, response, `expected an event stream (text/event-stream), got HTML or XML (${type}), probably from a proxy`, truncated ? `${text}…` : text, 'stream');
 }
 
-/** JSON when it parses, else the text. */
-function parseLoosely(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
 
 /** `{"error": …}` (OpenRouter, Groq, vercel's structured error parts), also beside `choices: []`. */
 function isErrorEvent(value: unknown): value is { error: unknown } {

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { parseJSON } from '../response';
 
 /**
  * A cassette file: what a real server answered to each request of a recording, in the order the
@@ -130,11 +131,8 @@ const CR = 13;
 /** A request body as a cassette keeps it. */
 export function requestBody(text: string): Pick<CassetteRequest, 'body' | 'text'> {
   if (text === '') return {};
-  try {
-    return { body: JSON.parse(text) as unknown };
-  } catch {
-    return { text };
-  }
+  const parsed = parseJSON(text);
+  return parsed ? { body: parsed.value } : { text };
 }
 
 /**
@@ -160,12 +158,9 @@ export function responseBody(
     const times = ends.map((end) => arrivals.find((a) => a.end >= end)?.at ?? arrivals.at(-1)?.at ?? 0);
     return { events, delays: times.map((t, i) => Math.max(0, Math.round(t - (times[i - 1] ?? 0)))) };
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { text };
-  }
+  const parsed = parseJSON(text);
+  if (!parsed) return { text };
+  const value = parsed.value;
   for (const [layout, render] of LAYOUTS) {
     if (render(value) === text) return layout === undefined ? { body: value } : { body: value, layout };
   }

@@ -27,10 +27,18 @@ export interface UseMockServerSettings {
  * it('...', async () => {
  *   server.enqueue({ reply: { content: 'Paris' } });
  *   await client.chat.completions.create(...);
+ *   await client({ maxRetries: 2 }).models.list(); // another client of the same server
  * });
  * ```
  */
-export function useMockServer(options: MockServerOptions = {}, settings: UseMockServerSettings = {}): { server: MockServer; client: Client } {
+/**
+ * The client of `useMockServer()`: the file's client itself (`client.chat.completions.create(…)`),
+ * and callable for another one on the same server with other options (`client({ maxRetries: 1 })`:
+ * over the same defaults, the settings' `client` options included).
+ */
+export type MockClient = Client & ((options?: ClientOptions) => Client);
+
+export function useMockServer(options: MockServerOptions = {}, settings: UseMockServerSettings = {}): { server: MockServer; client: MockClient } {
   let server: MockServer | undefined;
   let client: Client | undefined;
   const [before, after] = settings.each === true ? [beforeEach, afterEach] : [beforeAll, afterAll];
@@ -50,9 +58,14 @@ export function useMockServer(options: MockServerOptions = {}, settings: UseMock
     client = undefined;
     await closing?.close();
   });
+  const another = (extra: ClientOptions = {}): Client => {
+    const running = server;
+    if (running === undefined) throw new Error('useMockServer(): client(options) works only inside tests and hooks, between its start and its close.');
+    return new Client({ apiKey: running.apiKey, baseURL: running.url, logLevel: 'off', ...settings.client, ...extra });
+  };
   return {
     server: standIn('server', () => server, {}),
-    client: standIn('client', () => client, Object.create(Client.prototype) as object),
+    client: standIn('client', () => client, Object.setPrototypeOf(another, Client.prototype) as object) as MockClient,
   };
 }
 
@@ -67,6 +80,8 @@ function standIn<T extends object>(name: string, current: () => T | undefined, s
     return value;
   };
   return new Proxy(shape, {
+    // A callable shape (the client's) makes a new object of its own when called.
+    apply: (target, _this, args: unknown[]) => (target as (...args: unknown[]) => unknown)(...args),
     get(_, key) {
       const target = live();
       const value: unknown = Reflect.get(target, key, target);

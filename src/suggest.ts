@@ -1,5 +1,7 @@
 /**
- * "Did you mean …?": the closest of a few known words to a mistyped one.
+ * "Did you mean …?": the closest of a few known words to a mistyped one. The one rule for every
+ * suggestion the SDK makes: an option or hook misspelt in code (options-check.ts, hook-runner.ts)
+ * and a command, option or action misspelt on the command line (cli/) get the same.
  *
  * @module
  */
@@ -55,14 +57,15 @@ function editDistance(a: string, b: string): number {
 }
 
 /**
- * ` Did you mean 'x'?` (or `'x' or 'y'`), or '' when there is nothing to suggest.
+ * ` Did you mean 'x'?` (or `'x' or 'y'`), or '' when there is nothing to suggest. Code names are
+ * quoted with backticks by the SDK's own messages (`quote`).
  *
  * @example
  * ```ts
  * `unknown command 'chats'.${didYouMean(['chat'])}`; // "unknown command 'chats'. Did you mean 'chat'?"
  * ```
  */
-export function didYouMean(suggestions: readonly string[]): string {
+export function didYouMean(suggestions: readonly string[], quote = "'"): string {
   if (suggestions.length === 0) return '';
-  return ` Did you mean ${suggestions.map((s) => `'${s}'`).join(' or ')}?`;
+  return ` Did you mean ${suggestions.map((s) => `${quote}${s}${quote}`).join(' or ')}?`;
 }
