@@ -1,22 +1,29 @@
+import path from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
-// Two builds, one per module format, each ONE graph of every entry it ships with shared chunks, so
-// each piece of code is in the tarball once per format: the core that the main entry, the test
-// kit and the CLI all use is one chunk they import, not a copy inside each (issue 21: the CLI's own
-// copy of the core had doubled the tarball). The same graph also means one class per format:
-// an error thrown by the test kit is `instanceof` the main entry's class.
+// The JavaScript, in two graphs per module format, each with shared chunks:
 //
-// - ESM: the library entries and the CLI (package.json `bin`, ESM only, a shebang on cli.js).
-// - CJS: the library entries, and every declaration file (.d.cts). The ESM entries' declarations
-//   (.d.ts) re-export them (scripts/dts-names.mjs), so the types exist once too: a node10 consumer,
-//   whose `types` and `typesVersions` lead to .d.cts, and an ESM consumer see the same
-//   declarations, and a type from one entry fits a parameter of another.
+// - the SDK: the main entry, helpers/zod and otel (ESM and CJS). Its code is in the tarball once
+//   per format: the core the entries share is one chunk they import.
+// - the tools around it: the test kit (testing, testing/msw) and the CLI (ESM only, a shebang on
+//   cli.js). They import the SDK as its users do, by the package's name: `'model-inference-sdk'`
+//   is left external (an esbuild plugin maps src/index.ts to it), so they use the main entry's own
+//   classes (an error from the test kit is `instanceof` the main entry's) and carry no copy of the
+//   core. What they share with it besides (mask.ts, json.ts, suggest.ts: small leaf functions) is
+//   bundled with them.
+//
+// Two graphs rather than one, because each entry that reaches a different part of the core splits
+// the core into more chunks, and every chunk is one more module for `import { Client }` to resolve,
+// read and compile at a serverless cold start (`npm run bench`, "cold start").
+//
+// Declarations are written once, as .d.cts (the SDK's CJS build, for all five library entries);
+// each entry's .d.ts re-exports its .d.cts (scripts/dts-names.mjs), so a node10 consumer, whose
+// `types` and `typesVersions` lead to .d.cts, and an ESM consumer see the same declarations.
 //
 // The core is platform-neutral (web-standard APIs only); the test kit and the CLI use `node:`
-// modules, left external. `model-inference-sdk/otel` imports the SDK as a user's code does
-// (`from 'model-inference-sdk'`), left external like zod, eventsource-parser, msw and
-// @opentelemetry/api (optional peers). `npm run build` empties dist/ first, then runs
-// scripts/dts-names.mjs after tsup.
+// modules, left external. `model-inference-sdk/otel` imports the SDK by name too. zod,
+// eventsource-parser, msw and @opentelemetry/api (optional peers) stay external.
+// `npm run build` empties dist/ first, then runs scripts/dts-names.mjs after tsup.
 
 /**
  * Gives back their source names to the classes esbuild renames. A class that refers to itself
@@ -31,7 +38,8 @@ import { defineConfig, type Options } from 'tsup';
 const sourceClassNames: NonNullable<Options['plugins']>[number] = {
   name: 'source-class-names',
   renderChunk(code) {
-    const renamed = [...code.matchAll(/\b(?:var|let|const) ([A-Za-z][\w$]*) = class _\1\b/g)].map((m) => m[1]!);
+    // `var APIError = class _APIError`, or minified, in a list: `,APIError=class _APIError`.
+    const renamed = [...code.matchAll(/(?:\b(?:var|let|const) |,)([A-Za-z][\w$]*) ?= ?class _\1\b/g)].map((m) => m[1]!);
     if (renamed.length === 0) return undefined;
     let next = code;
     for (const name of renamed) next = next.replace(new RegExp(`\\b_${name}\\b`, 'g'), name);
@@ -48,26 +56,40 @@ const shebang: NonNullable<Options['plugins']>[number] = {
   },
 };
 
-const library = {
-  index: 'src/index.ts',
-  'helpers/zod': 'src/helpers/zod.ts',
-  'otel/index': 'src/otel/index.ts',
-  'testing/index': 'src/testing/index.ts',
-  'testing/msw': 'src/testing/msw.ts',
+/** Imports of src/index.ts, in the tools' graph, become imports of the package by its name. */
+const sdkByName: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'sdk-by-name',
+  setup(build) {
+    const main = path.resolve('src/index.ts');
+    build.onResolve({ filter: /^\.{1,2}\// }, (args) => {
+      const target = path.resolve(args.resolveDir, args.path);
+      return target === main || `${target}.ts` === main ? { path: 'model-inference-sdk', external: true } : undefined;
+    });
+  },
 };
 
+const sdk = { index: 'src/index.ts', 'helpers/zod': 'src/helpers/zod.ts', 'otel/index': 'src/otel/index.ts' };
+const kit = { 'testing/index': 'src/testing/index.ts', 'testing/msw': 'src/testing/msw.ts' };
+
 const shared: Options = {
+  // Whitespace and syntax minified, names kept: a quarter smaller in the tarball and faster to parse
+  // at a cold start, while stack traces and `console.log(err)` still name every function and class.
+  // The types (.d.cts, with their docs) are not minified.
+  minifyWhitespace: true,
+  minifySyntax: true,
   platform: 'neutral',
   target: 'es2022',
   sourcemap: false,
   treeshake: true,
   splitting: true,
-  // No `clean` here: the two builds run in parallel, and one cleaning dist/ would race with the
-  // other. `npm run build` empties dist/ first instead.
+  // No `clean` here: the builds run in parallel, and one cleaning dist/ would race with the
+  // others. `npm run build` empties dist/ first instead.
   external: ['zod', 'eventsource-parser', '@opentelemetry/api', 'model-inference-sdk', 'msw', /^node:/],
 };
 
 export default defineConfig([
-  { ...shared, entry: { ...library, cli: 'src/cli/index.ts' }, format: ['esm'], dts: false, plugins: [sourceClassNames, shebang] },
-  { ...shared, entry: library, format: ['cjs'], dts: true, plugins: [sourceClassNames] },
+  { ...shared, entry: sdk, format: ['esm'], dts: false, plugins: [sourceClassNames] },
+  { ...shared, entry: sdk, format: ['cjs'], dts: { entry: { ...sdk, ...kit } }, plugins: [sourceClassNames] },
+  { ...shared, entry: { ...kit, cli: 'src/cli/index.ts' }, format: ['esm'], dts: false, plugins: [sourceClassNames, shebang], esbuildPlugins: [sdkByName] },
+  { ...shared, entry: kit, format: ['cjs'], dts: false, plugins: [sourceClassNames], esbuildPlugins: [sdkByName] },
 ]);

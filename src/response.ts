@@ -8,6 +8,7 @@ import type { CallDescription } from './call-description';
 import { APIError, type RequestTarget } from './errors';
 import { bodyError } from './validation-error';
 import type { Trace } from './debug';
+import { jsonOrText } from './json';
 import type { Log } from './log';
 
 /** A response whose status was 2xx, handed to a `Reader` inside its attempt. */
@@ -73,23 +74,6 @@ export async function readErrorBody(response: Response): Promise<unknown> {
   return truncated ? `${text}…` : jsonOrText(text);
 }
 
-/**
- * The value of a JSON text, or `undefined` when it is not JSON: the one place the SDK reads text
- * that may or may not be JSON (error bodies, in-band errors, the test kit's recordings).
- */
-export function parseJSON(text: string): { value: unknown } | undefined {
-  try {
-    return { value: JSON.parse(text) };
-  } catch {
-    return undefined;
-  }
-}
-
-/** JSON when it parses, else the text itself. */
-export function jsonOrText(text: string): unknown {
-  const parsed = parseJSON(text);
-  return parsed ? parsed.value : text;
-}
 
 function isErrorEnvelope(body: unknown): boolean {
   if (typeof body !== 'object' || body === null) return false;

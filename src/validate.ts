@@ -12,7 +12,7 @@ import type { NormalizeContext, NormalizeIssue } from './generated/normalize.gen
 import type { Log } from './log';
 import type { ValidationMode } from './options';
 import { formatPath } from './path';
-import { jsonOrText } from './response';
+import { jsonOrText } from './json';
 
 /** A generated `normalize<Name>` function. */
 export type Normalizer<T> = (value: unknown, cx: NormalizeContext) => T;

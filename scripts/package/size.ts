@@ -27,14 +27,20 @@ import { root } from './artifact';
  * carrying over (issue 23): the error classes as statics of `Client` (`OpenAI.APIError`; the
  * classes were already in the bundle, their twelve names are ~200 B), `_request_id` on responses
  * (~90 B) and `function_call` read on replies and deltas (~35 B).
+ * Raised to 28 700 B and 30 200 B (measured 28 366 B and 29 884 B, + ~1%) for the fifth hardening
+ * round (issue 22), measured at each merge, up front: the wire fixes ~730 B ([DONE] closes the
+ * body, HTML on a stream, gateway messages, both reasoning fields, body rewrites refused, bounded
+ * debug lines), the hostile numbers ~260 B, listeners and hooks bounded ~880 B (a listener that
+ * throws ends the stream, `ListenerError`, `EventNotEmittedError`, hook timeouts, the masked
+ * response for hooks), then one call description and the one did-you-mean (issue 24, ~500 B).
  * Lower them as the size work lands; raise one only with a reason in the commit message. The
  * target for `streamingChat` is 12 KiB.
  */
 export const CEILINGS = {
   /** `new Client(...)` + one streaming `chat.completions.create` iterated with `for await`. */
-  streamingChat: 26_300,
+  streamingChat: 28_700,
   /** Everything `model-inference-sdk` exports (`export * from`), i.e. no tree-shaking by the user. */
-  wholeEntry: 27_300,
+  wholeEntry: 30_200,
 } as const;
 
 export const TARGET_STREAMING_CHAT = 12 * 1024;

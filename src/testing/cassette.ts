@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { parseJSON } from '../response';
+import { parseJSON } from '../json';
 
 /**
  * A cassette file: what a real server answered to each request of a recording, in the order the
