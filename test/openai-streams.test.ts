@@ -144,6 +144,24 @@ describe('stream() parses with zodResponseFormat and zodFunction (item 3)', () =
     expect(final).toEqual([{ city: 'Paris', celsius: 21 }]);
   });
 
+  it('a schema whose validation never settles: abort() ends the wait with APIUserAbortError, not a hang', async () => {
+    const json = z.toJSONSchema(Weather);
+    const stuck: StandardSchema<unknown, { city: string }> = {
+      '~standard': { version: 1, vendor: 'test', validate: () => new Promise(() => {}), jsonSchema: { input: () => json, output: () => json } },
+    };
+    server.enqueue(streamsPieces(weatherJSON));
+    const stream = client.chat.completions.stream({ model: 'mock/echo', messages, response_format: zodResponseFormat(stuck, 'weather') });
+    const told: string[] = [];
+    stream.on('abort', () => told.push('abort')).on('end', () => told.push('end'));
+    for await (const _ of stream); // every chunk came: the stream waits for the parse
+    expect(stream.ended).toBe(false);
+    stream.abort();
+    const result = await within(stream.done(), 10_000);
+    expect((result as { error: unknown }).error).toMatchObject({ name: 'APIUserAbortError' });
+    expect(told).toEqual(['abort', 'end']);
+    expect(stream.aborted).toBe(true);
+  });
+
   it('parses only what is listened to: no partial parsing without a content.delta listener, none at all without a schema', async () => {
     const push = vi.spyOn(PartialJSON.prototype, 'push');
     server.enqueue(streamsPieces(weatherJSON));

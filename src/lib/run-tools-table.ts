@@ -57,7 +57,10 @@ export interface RunnableFunctionTool<Args = unknown> {
  * const runner = client.chat.completions.runTools({ model: 'acme/chat-1', messages, tools: [{ type: 'function', function: getWeather }] });
  * ```
  */
-export type RunnableFunctionWithParse<Args extends object> = RunnableFunctionTool<Args>['function'] & { parse: (text: string) => Args | Promise<Args> };
+export type RunnableFunctionWithParse<Args extends object> = RunnableFunctionTool<Args>['function'] & {
+  /** Turns the arguments' JSON text into `Args` (what `function` gets); throws when they are wrong. */
+  parse: (text: string) => Args | Promise<Args>;
+};
 
 /**
  * The official client's name for a runnable function without `parse`. Here its function gets the

@@ -382,12 +382,12 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
 }
 
 /**
- * A running tool loop, started by `client.chat.completions.runTools()`. Iterate it for every
- * event (each `completion`, each `message` added to the conversation: the assistant's, then one
- * per tool result); iterating again replays from the start. Or listen
- * with `on()` to the official client's runner events (`message`, `functionToolCall`,
- * `finalContent`, …; see {@link ChatCompletionRunnerEvents}), or await one of the `final…()`
- * methods. `abort()` stops it.
+ * A running tool loop, started by `client.chat.completions.runTools()` (without `stream: true`;
+ * see {@link ChatCompletionStreamingRunner}). Iterate it for every event (each `completion`, each
+ * `message` added to the conversation: the assistant's, then one per tool result); iterating again
+ * replays from the start. Or listen with `on()` to the official client's runner events (`message`,
+ * `functionToolCall`, `finalContent`, …; see {@link ChatCompletionRunnerEvents}), or await one of
+ * the `final…()` methods. `abort()` stops it.
  *
  * @example
  * ```ts

@@ -101,7 +101,8 @@ export class StreamParsing implements StreamParser {
   }
 
   #tool(name: string): ChatCompletionTool | undefined {
-    return this.#params.tools?.find((t) => t.function.name === name);
+    // A runTools() plain tool without a name is named by its function (run-tools-table.ts).
+    return this.#params.tools?.find((t) => (t.function.name || (t.function as { function?: { name?: string } }).function?.name) === name);
   }
 
   /** Whether a tool's arguments are parsed: it has a schema, or is `strict` (its arguments are then JSON), or `parse()` parses every tool's. */

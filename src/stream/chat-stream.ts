@@ -33,7 +33,8 @@ class Tap implements StreamObserver<ChatCompletionChunk> {
   #resolve!: () => void;
   #reject!: (error: unknown) => void;
 
-  constructor() {
+  /** `signal`: the stream's own (its controller's), which also ends a parse that never settles. */
+  constructor(private readonly signal: AbortSignal) {
     this.ended = new Promise<void>((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;
@@ -66,14 +67,23 @@ class Tap implements StreamObserver<ChatCompletionChunk> {
       try {
         const parsed = parser.completion(this.accumulator.result());
         if (parsed instanceof Promise) {
-          // A schema that validates asynchronously: the last events come once it has.
-          parsed.then(
-            (completion) => {
-              this.parsed = completion;
-              this.#settle(undefined);
-            },
-            (parseError: unknown) => void this.#settle(parseError),
-          );
+          // A schema that validates asynchronously: the last events come once it has, or once the
+          // stream is aborted (`abort()`) while it has not.
+          const signal = this.signal;
+          const abort = () => this.#settle(new APIUserAbortError({ method: 'POST', path: '/chat/completions' }, signal.reason));
+          signal.addEventListener('abort', abort, { once: true });
+          parsed
+            .then(
+              (completion) => {
+                this.parsed = completion;
+                return undefined;
+              },
+              (parseError: unknown) => parseError,
+            )
+            .then((parseError) => {
+              signal.removeEventListener('abort', abort);
+              this.#settle(parseError);
+            });
           return;
         }
         this.parsed = parsed;
@@ -98,6 +108,7 @@ class Tap implements StreamObserver<ChatCompletionChunk> {
 
   /** The last events, then `ended` settled; returns the error the stream ends with. */
   #settle(error: unknown): unknown {
+    if (this.outcome !== undefined) return error; // settled already (an abort won over a slow parse)
     const final = this.#tell(error);
     if (final === undefined) this.#resolve();
     else this.#reject(final);
@@ -136,7 +147,7 @@ export class ChatCompletionStream<ParsedT = null, ToolCall extends ChatCompletio
   /** @internal */
   constructor(source: () => ObservableIterator<ChatCompletionChunk>, controller: AbortController) {
     super(source, controller);
-    this.#tap = new Tap();
+    this.#tap = new Tap(controller.signal);
   }
 
   /** @internal */
