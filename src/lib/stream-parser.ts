@@ -8,7 +8,8 @@
  */
 import type { ChatCompletion, ChatCompletionCreateParams, ChatCompletionTool } from '../generated/types.gen';
 import type { StreamParser } from '../stream/chat-events';
-import { parseChatCompletion, parseContent } from './parse';
+import { APIUserAbortError } from '../errors';
+import { parseChatCompletion, parseContent, type MaybePromise } from './parse';
 import { PartialJSON } from './partial-json';
 import { parserOf } from './schema-hooks';
 
@@ -81,16 +82,18 @@ export class StreamParsing implements StreamParser {
     }
   }
 
-  completion(completion: ChatCompletion): ChatCompletion | Promise<ChatCompletion> {
+  completion(completion: ChatCompletion, signal: AbortSignal): ChatCompletion | Promise<ChatCompletion> {
     const params = this.#params;
-    if (this.#always) return parseChatCompletion(completion, params) as ChatCompletion | Promise<ChatCompletion>;
-    const { response_format: format, tools: all, ...rest } = params;
-    const tools = all?.filter((t) => this.#parses(t)) ?? [];
-    // Only what carries a schema (or a strict tool) is parsed, and only then does a `length` finish throw.
-    if (parserOf(format) || tools.length) {
-      const only: ChatCompletionCreateParams = parserOf(format) ? { ...rest, tools, response_format: format! } : { ...rest, tools };
-      return parseChatCompletion(completion, only) as ChatCompletion | Promise<ChatCompletion>;
+    let parsing: MaybePromise<unknown>;
+    if (this.#always) parsing = parseChatCompletion(completion, params);
+    else {
+      const { response_format: format, tools: all, ...rest } = params;
+      const tools = all?.filter((t) => this.#parses(t)) ?? [];
+      // Only what carries a schema (or a strict tool) is parsed, and only then does a `length` finish throw.
+      if (parserOf(format) || tools.length) parsing = parseChatCompletion(completion, parserOf(format) ? { ...rest, tools, response_format: format! } : { ...rest, tools });
     }
+    if (parsing instanceof Promise) return abortable(parsing as Promise<ChatCompletion>, signal);
+    if (parsing !== undefined) return parsing as ChatCompletion;
     // Nothing to parse: the messages say so, as the official client's stream() does.
     return { ...completion, choices: completion.choices.map((choice) => ({ ...choice, message: { ...choice.message, parsed: null } })) };
   }
@@ -109,6 +112,16 @@ export class StreamParsing implements StreamParser {
   #parses(tool: ChatCompletionTool | undefined): boolean {
     return tool !== undefined && (this.#always || parserOf(tool) !== undefined || tool.function.strict === true);
   }
+}
+
+/** `promise`, or `APIUserAbortError` once `signal` aborts (a schema whose validation never settles does not hold the stream). */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(new APIUserAbortError({ method: 'POST', path: '/chat/completions' }, signal.reason));
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 /** No completion yet: the events parse a text before the completion exists (their errors are not thrown). */

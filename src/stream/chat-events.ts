@@ -159,8 +159,11 @@ export interface StreamParser {
   partialArguments(index: number, name: string, snapshot: string): unknown;
   /** A tool call's whole arguments, parsed as its tool says; `null` without a parser. */
   arguments(name: string, args: string): unknown;
-  /** The final completion, parsed: throws what `parse()` throws; a promise when a schema validates asynchronously. */
-  completion(completion: ChatCompletion): ChatCompletion | Promise<ChatCompletion>;
+  /**
+   * The final completion, parsed: throws what `parse()` throws; a promise when a schema validates
+   * asynchronously, which rejects with `APIUserAbortError` if `signal` (the stream's) aborts first.
+   */
+  completion(completion: ChatCompletion, signal: AbortSignal): ChatCompletion | Promise<ChatCompletion>;
   /** Another request begins (the runner): the partial values start again. */
   reset(): void;
 }

@@ -65,25 +65,17 @@ class Tap implements StreamObserver<ChatCompletionChunk> {
     const parser = this.events.parser;
     if (error === undefined && parser) {
       try {
-        const parsed = parser.completion(this.accumulator.result());
+        const parsed = parser.completion(this.accumulator.result(), this.signal);
         if (parsed instanceof Promise) {
-          // A schema that validates asynchronously: the last events come once it has, or once the
-          // stream is aborted (`abort()`) while it has not.
-          const signal = this.signal;
-          const abort = () => this.#settle(new APIUserAbortError({ method: 'POST', path: '/chat/completions' }, signal.reason));
-          signal.addEventListener('abort', abort, { once: true });
-          parsed
-            .then(
-              (completion) => {
-                this.parsed = completion;
-                return undefined;
-              },
-              (parseError: unknown) => parseError,
-            )
-            .then((parseError) => {
-              signal.removeEventListener('abort', abort);
-              this.#settle(parseError);
-            });
+          // A schema that validates asynchronously: the last events come once it has (or once the
+          // stream is aborted while it has not: the parser rejects then).
+          parsed.then(
+            (completion) => {
+              this.parsed = completion;
+              this.#settle(undefined);
+            },
+            (parseError: unknown) => void this.#settle(parseError),
+          );
           return;
         }
         this.parsed = parsed;
@@ -108,7 +100,6 @@ class Tap implements StreamObserver<ChatCompletionChunk> {
 
   /** The last events, then `ended` settled; returns the error the stream ends with. */
   #settle(error: unknown): unknown {
-    if (this.outcome !== undefined) return error; // settled already (an abort won over a slow parse)
     const final = this.#tell(error);
     if (final === undefined) this.#resolve();
     else this.#reject(final);
