@@ -46,7 +46,7 @@ export { extras } from './extras';
 // Streams
 export { Stream } from './stream/stream';
 export { ChatCompletionStream } from './stream/chat-stream';
-export type { ChatCompletionStreamEvents } from './stream/chat-events';
+export type { ChatCompletionStreamEvents, StreamedChatCompletion } from './stream/chat-events';
 export { ChatCompletionAccumulator } from './stream/accumulate';
 
 // Errors
@@ -92,11 +92,29 @@ export type {
   ParsedFunctionToolCall,
   ParsedOutputOf,
   ParsedToolCallOf,
+  StreamedOutputOf,
+  StreamedToolCallOf,
 } from './lib/parse';
 // A type here, not a value: the class (and its partial-JSON parser) then load only when a parse() stream starts.
 export type { ParsedChatCompletionStream, DeepPartial } from './lib/parse-stream';
-export { ChatCompletionRunner } from './lib/run-tools';
-export type { RunnableTool, RunnableFunctionTool, RunToolsParams, RunToolsOptions, RunnerEvent } from './lib/run-tools';
+export { ChatCompletionRunner, ChatCompletionStreamingRunner } from './lib/run-tools';
+export type {
+  RunnableTool,
+  RunnableFunctionTool,
+  RunToolsParams,
+  RunToolsOptions,
+  RunnerEvent,
+  RunnerOptions,
+  ChatCompletionToolRunnerParams,
+  ChatCompletionStreamingToolRunnerParams,
+  RunnableFunction,
+  RunnableFunctionWithParse,
+  RunnableFunctionWithoutParse,
+  RunnableToolFunction,
+  RunnableToolFunctionWithParse,
+  RunnableToolFunctionWithoutParse,
+  RunnableTools,
+} from './lib/run-tools';
 export type { ChatCompletionRunnerEvents, FunctionToolCall } from './lib/runner-events';
 export { toAssistantMessage } from './lib/run-tools-messages';
 export { readReasoning } from './lib/reasoning';

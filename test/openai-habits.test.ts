@@ -31,7 +31,11 @@ describe("the official client's stream state: abort(), ended, errored, aborted, 
     expect(texts.length).toBeGreaterThan(2);
     expect(texts.every((t, i) => i === 0 || (t ?? '').startsWith(texts[i - 1] ?? ''))).toBe(true);
     expect([stream.ended, stream.errored, stream.aborted]).toEqual([true, false, false]);
-    expect(stream.currentChatCompletionSnapshot).toEqual(await stream.finalChatCompletion());
+    // The final completion is the snapshot, with `parsed: null` on the message as stream() gives it (nothing to parse).
+    const final = await stream.finalChatCompletion();
+    expect(final.choices[0]?.message).toHaveProperty('parsed', null);
+    const unparsed = final.choices.map(({ message, ...c }) => ({ ...c, message: { ...message, parsed: undefined } }));
+    expect(stream.currentChatCompletionSnapshot).toEqual({ ...final, choices: unparsed });
   });
 
   it('abort(): the loop ends with APIUserAbortError, the abort event is told, and the stream is aborted', async () => {
@@ -87,7 +91,7 @@ describe('client.chat.completions.stream()', () => {
     expect(snapshot).toBe('You said: hello brave new world');
     expect(chunks.length).toBeGreaterThan(2);
     expect(log).toEqual(['content.done:You said: hello brave new world', 'final:stop', 'end']);
-    expect(await stream.finalMessage()).toEqual({ role: 'assistant', content: 'You said: hello brave new world', refusal: null });
+    expect(await stream.finalMessage()).toEqual({ role: 'assistant', content: 'You said: hello brave new world', refusal: null, parsed: null });
   });
 
   it('emits tool-call argument deltas and the finished arguments of each call', async () => {
@@ -101,16 +105,17 @@ describe('client.chat.completions.stream()', () => {
     });
     const stream = client.chat.completions.stream({ model: 'mock/echo', messages });
     const fragments: string[][] = [[], []];
-    const done: { name: string; index: number; arguments: string }[] = [];
+    const done: { name: string; index: number; arguments: string; parsed_arguments: unknown }[] = [];
     stream.on('tool_calls.function.arguments.delta', ({ index, arguments_delta, arguments: soFar }) => {
       fragments[index]!.push(arguments_delta);
       expect(soFar).toBe(fragments[index]!.join(''));
     });
     stream.on('tool_calls.function.arguments.done', (event) => done.push(event));
     const message = await stream.finalMessage();
+    // No tool carries a schema (nor is strict): nothing is parsed, as with the official client.
     expect(done).toEqual([
-      { name: 'get_weather', index: 0, arguments: '{"city":"Paris"}' },
-      { name: 'get_time', index: 1, arguments: '{"zone":"Europe/Paris"}' },
+      { name: 'get_weather', index: 0, arguments: '{"city":"Paris"}', parsed_arguments: null },
+      { name: 'get_time', index: 1, arguments: '{"zone":"Europe/Paris"}', parsed_arguments: null },
     ]);
     expect(message.tool_calls?.map((c) => c.function.arguments)).toEqual(done.map((d) => d.arguments));
     expect(await stream.finalContent()).toBeNull();

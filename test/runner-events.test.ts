@@ -16,7 +16,8 @@ const weather: RunnableFunctionTool<{ city: string }> = {
   function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } }, function: ({ city }) => ({ city, celsius: 21 }) },
 };
 
-type Name = keyof ChatCompletionRunnerEvents;
+// `chunk` is a streaming runner's (ChatCompletionStreamEvents); a run without streaming never tells it.
+type Name = keyof ChatCompletionRunnerEvents | 'chunk';
 const NAMES: Name[] = [
   'connect', 'chunk', 'content', 'chatCompletion', 'message', 'functionToolCall', 'functionToolCallResult', 'finalChatCompletion',
   'finalMessage', 'finalContent', 'finalFunctionToolCall', 'finalFunctionToolCallResult', 'totalUsage', 'error', 'abort', 'end',
@@ -25,7 +26,7 @@ const NAMES: Name[] = [
 /** Every event of `runner`, in order, with its first argument. */
 function record(runner: ChatCompletionRunner): [Name, unknown][] {
   const seen: [Name, unknown][] = [];
-  for (const name of NAMES) runner.on(name, ((value: unknown) => seen.push([name, value])) as never);
+  for (const name of NAMES) runner.on(name as keyof ChatCompletionRunnerEvents, ((value: unknown) => seen.push([name, value])) as never);
   return seen;
 }
 

@@ -19,6 +19,7 @@ import {
   type ChatCompletionRunner,
   type ChatCompletionRunnerEvents,
   type ChatCompletionStream,
+  type ChatCompletionStreamingRunner,
   type ChatCompletionStreamEvents,
   type RunnableFunctionTool,
 } from '../src/index';
@@ -98,7 +99,7 @@ const opened = {
 };
 
 /** `error` and `end` as told, counted by listeners added before the one under test. */
-function watch(target: ChatCompletionStream | ChatCompletionRunner): { errors: unknown[]; ends: number } {
+function watch(target: ChatCompletionStream | ChatCompletionRunner | ChatCompletionStreamingRunner): { errors: unknown[]; ends: number } {
   const seen = { errors: [] as unknown[], ends: 0 };
   (target as ChatCompletionStream).on('error', (error) => void seen.errors.push(error)).on('end', () => void seen.ends++);
   return seen;
@@ -360,7 +361,9 @@ describe('runner.abort() in a functionToolCall listener', () => {
         }
       : CALLS;
     const { server } = await scripted(calls, SAYS);
-    const runner = client(server).chat.completions.runTools({ model: 'mock/echo', messages, tools: [weather], stream });
+    const body = { model: 'mock/echo', messages, tools: [weather] };
+    // Either runner: their runner events are the same.
+    const runner = (stream ? client(server).chat.completions.runTools({ ...body, stream }) : client(server).chat.completions.runTools(body)) as ChatCompletionRunner;
     const seen: string[] = [];
     runner.on('functionToolCall', () => runner.abort());
     runner.on('functionToolCallResult', () => void seen.push('result')).on('abort', () => void seen.push('abort')).on('end', () => void seen.push('end'));

@@ -15,6 +15,7 @@ import {
   toAssistantMessage,
   type ChatCompletionMessageParam,
   type RunnableFunctionTool,
+  type ChatCompletionChunk,
   type RunnerEvent,
 } from '../src/index';
 import { zodFunction, zodResponseFormat } from '../src/helpers/zod';
@@ -334,9 +335,11 @@ describe('runTools()', () => {
     expect(log).toEqual([{ city: 'Paris' }, { city: 'Oslo', unit: 'c' }]);
     expect(sent(0).stream).toBe(true);
     expect(sent(1).messages.filter((m) => m.role === 'tool').map((m) => m.tool_call_id)).toEqual(['s1', 's2']);
-    const chunks: RunnerEvent[] = [];
-    for await (const event of runner) if (event.type === 'chunk') chunks.push(event);
+    // The streaming runner yields the chunks of every request, as the official client's does.
+    const chunks: ChatCompletionChunk[] = [];
+    for await (const chunk of runner) chunks.push(chunk);
     expect(chunks.length).toBeGreaterThan(10);
+    expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe('Paris 21, Oslo -2.');
     expect(await runner.totalUsage()).toMatchObject({ total_tokens: 7 });
   });
 

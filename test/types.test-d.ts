@@ -1,6 +1,8 @@
 /** Type tests: what users see in their editor. Checked by tsc as part of `npm test`. */
 import { describe, expectTypeOf, it } from 'vitest';
-import { extras } from '../src/index';
+import * as z from 'zod';
+import { extras, ChatCompletionStream as StreamClass } from '../src/index';
+import { zodFunction, zodResponseFormat } from '../src/helpers/zod';
 import type {
   PagePromise,
   APIPromise,
@@ -39,6 +41,12 @@ import type {
   ChatCompletionRole,
   ChatCompletionStream,
   ChatCompletionStreamEvents,
+  ChatCompletionStreamingRunner,
+  ChatCompletionRunner,
+  ParsedChatCompletionMessage,
+  ParsedFunctionToolCall,
+  RunnableToolFunction,
+  RunnerEvent,
   ChatCompletionStreamParams,
   ChatCompletionTokenLogprob,
   ChatCompletionTool,
@@ -559,5 +567,81 @@ describe("openai's code carries over (issue 23): import { Client as OpenAI }", (
     const stream = await client.chat.completions.create({ model: 'm', messages: [], stream: true });
     // @ts-expect-error: a stream carries no request id (withResponse() gives it)
     void stream._request_id;
+  });
+});
+
+describe("openai's streams and runners carry over (issue 23, items 3 to 6)", () => {
+  const Weather = z.object({ city: z.string(), celsius: z.number() });
+  type Weather = z.infer<typeof Weather>;
+  const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'hi' }];
+
+  it('stream() with zodResponseFormat: parsed in content.done and the final message (item 3)', async () => {
+    const stream = client.chat.completions.stream({ model: 'm', messages, response_format: zodResponseFormat(Weather, 'weather') });
+    expectTypeOf(stream).toEqualTypeOf<ChatCompletionStream<Weather, ChatCompletionMessageToolCall>>();
+    stream.on('content.done', ({ parsed }) => expectTypeOf(parsed).toEqualTypeOf<Weather | null>());
+    stream.on('content.delta', ({ parsed }) => expectTypeOf(parsed).toEqualTypeOf<unknown>());
+    expectTypeOf((await stream.finalMessage()).parsed).toEqualTypeOf<Weather | null>();
+    expectTypeOf((await stream.finalChatCompletion()).choices[0]!.message.parsed).toEqualTypeOf<Weather | null>();
+    stream.on('finalChatCompletion', (completion) => expectTypeOf(completion.choices[0]!.message.parsed).toEqualTypeOf<Weather | null>());
+  });
+
+  it('stream() with zodFunction tools: parsed_arguments typed in the final message (item 3)', async () => {
+    const getWeather = zodFunction({ name: 'get_weather', parameters: z.object({ city: z.string() }) });
+    const stream = client.chat.completions.stream({ model: 'm', messages, tools: [getWeather] });
+    const call = (await stream.finalMessage()).tool_calls?.[0];
+    expectTypeOf(call).toEqualTypeOf<ParsedFunctionToolCall<'get_weather', { city: string }> | undefined>();
+    expectTypeOf(call!.function.parsed_arguments.city).toEqualTypeOf<string>();
+    stream.on('tool_calls.function.arguments.done', ({ parsed_arguments }) => expectTypeOf(parsed_arguments).toEqualTypeOf<unknown>());
+  });
+
+  it('stream() without schemas is the plain ChatCompletionStream, as in openai (item 3)', async () => {
+    const stream = client.chat.completions.stream({ model: 'm', messages, tools: [{ type: 'function', function: { name: 'f' } }] });
+    expectTypeOf(stream).toEqualTypeOf<ChatCompletionStream>();
+    const take = (s: ChatCompletionStream) => s;
+    take(stream);
+    expectTypeOf(await stream.finalMessage()).toEqualTypeOf<ChatCompletionMessage>();
+  });
+
+  it('the events openai adds: logprobs, message, chatCompletion, the chunk snapshot (item 4)', () => {
+    const stream = client.chat.completions.stream({ model: 'm', messages });
+    stream.on('logprobs.content.delta', ({ content, snapshot }) => expectTypeOf([...content, ...snapshot]).toEqualTypeOf<ChatCompletionTokenLogprob[]>());
+    stream.on('logprobs.refusal.done', ({ refusal }) => expectTypeOf(refusal).toEqualTypeOf<ChatCompletionTokenLogprob[]>());
+    stream.on('chunk', (chunk, snapshot) => {
+      expectTypeOf(chunk).toEqualTypeOf<ChatCompletionChunk>();
+      expectTypeOf(snapshot).toEqualTypeOf<ChatCompletion>();
+    });
+    stream.on('message', (message) => expectTypeOf(message).toEqualTypeOf<ChatCompletionMessageParam>());
+    stream.on('chatCompletion', (completion) => expectTypeOf(completion).toEqualTypeOf<ChatCompletion>());
+    stream.on('totalUsage', (usage) => expectTypeOf(usage).toEqualTypeOf<CompletionUsage>());
+    // openai-style listeners, annotated with openai's broader types, fit.
+    stream.on('finalMessage', (message: ChatCompletionMessageParam) => void message);
+  });
+
+  it('ChatCompletionStream.fromReadableStream() gives a ChatCompletionStream (item 5)', async () => {
+    const stream = StreamClass.fromReadableStream(new Response('').body!);
+    expectTypeOf(stream).toExtend<ChatCompletionStream>();
+    expectTypeOf(await stream.finalChatCompletion()).toEqualTypeOf<ChatCompletion>();
+    stream.on('content.delta', ({ delta }) => expectTypeOf(delta).toEqualTypeOf<string>());
+  });
+
+  it('runTools(): openai\'s tool shapes and names; stream: true gives the streaming runner, iterating chunks (item 6)', async () => {
+    async function get_weather(args: { city: string }) {
+      return args.city;
+    }
+    const tool = { type: 'function' as const, function: { function: get_weather, parse: JSON.parse, parameters: { type: 'object' } } };
+    const typed: RunnableToolFunction<{ city: string }> = { type: 'function', function: { function: get_weather, parse: JSON.parse, parameters: {} } };
+    const runner = client.chat.completions.runTools({ model: 'm', messages, tools: [tool, typed] });
+    expectTypeOf(runner).toEqualTypeOf<ChatCompletionRunner<null>>();
+    for await (const event of runner) expectTypeOf(event).toEqualTypeOf<RunnerEvent<null>>();
+    const streaming = client.chat.completions.runTools({ model: 'm', messages, tools: [tool], stream: true, response_format: zodResponseFormat(Weather, 'w') });
+    expectTypeOf(streaming).toEqualTypeOf<ChatCompletionStreamingRunner<Weather>>();
+    for await (const chunk of streaming) expectTypeOf(chunk).toEqualTypeOf<ChatCompletionChunk>();
+    expectTypeOf(streaming.toReadableStream()).toEqualTypeOf<ReadableStream<Uint8Array>>();
+    streaming.on('content.done', ({ parsed }) => expectTypeOf(parsed).toEqualTypeOf<Weather | null>());
+    streaming.on('functionToolCallResult', (result) => expectTypeOf(result).toEqualTypeOf<string>());
+    expectTypeOf(await streaming.finalMessage()).toEqualTypeOf<ParsedChatCompletionMessage<Weather>>();
+    // @ts-expect-error: with openai's type name, the function takes what `parse` gives
+    const wrong: RunnableToolFunction<{ city: string }> = { type: 'function', function: { function: (a: { n: number }) => a.n, parse: JSON.parse, parameters: {} } };
+    void wrong;
   });
 });

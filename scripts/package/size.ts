@@ -91,7 +91,8 @@ async function measure(contents: string, external: string[] = []): Promise<Measu
     logLevel: 'silent',
   });
   const outputs = result.metafile.outputs;
-  const entry = Object.keys(outputs).find((file) => outputs[file]!.entryPoint !== undefined);
+  // The bundle's own entry (size-entry.js): the chunks of the SDK's `import()`s are entry points too.
+  const entry = Object.keys(outputs).find((file) => outputs[file]!.entryPoint?.endsWith('size-entry.js'));
   if (entry === undefined) throw new Error('esbuild produced no entry chunk');
   const initial = new Set<string>();
   const queue = [entry];

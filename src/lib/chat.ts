@@ -11,10 +11,10 @@ import { checkBody } from '../resources/check-body';
 import { ChatCompletionStream } from '../stream/chat-stream';
 import type { RequestContext } from '../request';
 import { ChatCompletionsResource, type ChatCompletionCreateParamsNonStreaming, type ChatCompletionCreateParamsStreaming } from '../resources/chat';
-import type { ParsedChatCompletionFor, ParsedOutputOf, ParsedToolCallOf } from './parse';
+import type { ParsedChatCompletionFor, ParsedOutputOf, ParsedToolCallOf, StreamedOutputOf, StreamedToolCallOf } from './parse';
 import { parseCall, parseStreamCall } from './parse-call';
 import type { ParsedChatCompletionStream } from './parse-stream';
-import { ChatCompletionRunner, type RunToolsOptions, type RunToolsParams } from './run-tools';
+import { ChatCompletionRunner, ChatCompletionStreamingRunner, type RunToolsOptions, type RunToolsParams } from './run-tools';
 
 /**
  * `parse()`'s body without streaming: the name the `openai` client gives it (`parse()` here also
@@ -93,20 +93,34 @@ export class ChatCompletions extends ChatCompletionsResource {
    * The chat stream with the official client's helpers, made at once (the request starts when it
    * is first read: by `for await`, `done()` or a `final…()` method): events such as
    * `on('content.delta', …)` and `on('tool_calls.function.arguments.delta', …)`, `finalContent()`,
-   * `finalMessage()`, `finalChatCompletion()`. The same stream `create({ stream: true })` gives.
+   * `finalMessage()`, `finalChatCompletion()`. The stream `create({ stream: true })` gives, parsing
+   * as the official client's does: with a `zodResponseFormat()` response format, `content.delta`
+   * and `content.done` carry `parsed` and the final message has it, validated and typed; tools from
+   * `zodFunction()` get `parsed_arguments` (in `tool_calls.function.arguments.delta` / `.done` and
+   * in the final message). A reply that does not match throws `OutputParseError` from
+   * `finalChatCompletion()` and `done()` (and tells `error`). Without schemas, nothing is parsed:
+   * `message.parsed` is `null`.
    *
    * @example
    * ```ts
-   * const stream = client.chat.completions.stream({ model: 'acme/chat-1', messages });
-   * stream.on('content.delta', ({ delta }) => process.stdout.write(delta));
-   * console.log(await stream.finalContent());
+   * const stream = client.chat.completions.stream({
+   *   model: 'acme/chat-1',
+   *   messages,
+   *   response_format: zodResponseFormat(z.object({ city: z.string(), celsius: z.number() }), 'weather'),
+   * });
+   * stream.on('content.delta', ({ parsed }) => render(parsed)); // { city: 'Par' }, then more
+   * const weather = (await stream.finalMessage()).parsed; // { city: string; celsius: number } | null
    * ```
    */
-  stream(body: ChatCompletionStreamParams, options?: RequestOptions): ChatCompletionStream {
+  stream<Params extends ChatCompletionStreamParams>(
+    body: Params,
+    options?: RequestOptions,
+  ): ChatCompletionStream<StreamedOutputOf<Params['response_format']>, StreamedToolCallOf<Params['tools']>> {
     checkBody(body, 'chat.completions.stream', 'messages');
     checkRequestOptions(options, 'chat.completions.stream');
-    return ChatCompletionStream.deferred((signal) =>
-      this.create({ ...body, stream: true }, { ...options, signal: options?.signal ? anySignal(options.signal, signal) : signal }),
+    return ChatCompletionStream.deferred(
+      (signal) => this.create({ ...body, stream: true }, { ...options, signal: options?.signal ? anySignal(options.signal, signal) : signal }),
+      () => import('./stream-parser').then(({ StreamParsing }) => new StreamParsing(body)),
     );
   }
 
@@ -114,7 +128,8 @@ export class ChatCompletions extends ChatCompletionsResource {
    * Run a tool loop: ask the model, run the tools it calls (their arguments validated first; in
    * parallel when it calls several), send the results back, until it answers without tools or
    * `maxRounds` (default 10) requests were made. Returns at once; see `ChatCompletionRunner`.
-   * With `stream: true` each request streams and the runner yields its chunks.
+   * With `stream: true` each request streams: a `ChatCompletionStreamingRunner`, which yields the
+   * chunks, has `toReadableStream()` and tells the stream's events too, as the official client's does.
    *
    * @example
    * ```ts
@@ -126,8 +141,14 @@ export class ChatCompletions extends ChatCompletionsResource {
    * console.log(await runner.finalContent());
    * ```
    */
-  runTools<Params extends RunToolsParams>(body: Params, options?: RunToolsOptions): ChatCompletionRunner<ParsedOutputOf<Params['response_format']>> {
-    return new ChatCompletionRunner(this, body, options);
+  runTools<Params extends RunToolsParams & { stream: true }>(body: Params, options?: RunToolsOptions): ChatCompletionStreamingRunner<ParsedOutputOf<Params['response_format']>>;
+  runTools<Params extends RunToolsParams & { stream?: false | null | undefined }>(body: Params, options?: RunToolsOptions): ChatCompletionRunner<ParsedOutputOf<Params['response_format']>>;
+  runTools<Params extends RunToolsParams>(
+    body: Params,
+    options?: RunToolsOptions,
+  ): ChatCompletionRunner<ParsedOutputOf<Params['response_format']>> | ChatCompletionStreamingRunner<ParsedOutputOf<Params['response_format']>>;
+  runTools(body: RunToolsParams, options?: RunToolsOptions): ChatCompletionRunner<unknown> | ChatCompletionStreamingRunner<unknown> {
+    return body?.stream === true ? new ChatCompletionStreamingRunner(this, body, options) : new ChatCompletionRunner(this, body, options);
   }
 }
 

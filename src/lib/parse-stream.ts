@@ -6,8 +6,9 @@
 import { InferenceError } from '../errors';
 import type { ChatCompletionCreateParams, ChatCompletionMessageToolCall } from '../generated/types.gen';
 import { ChatCompletionStream } from '../stream/chat-stream';
-import { parseChatCompletion, type ParsedChatCompletion, type ParsedFunctionToolCall } from './parse';
+import type { ParsedFunctionToolCall } from './parse';
 import { PartialJSON } from './partial-json';
+import { StreamParsing } from './stream-parser';
 
 /**
  * `T` with every property optional, all the way down: a structured output still being written.
@@ -47,29 +48,19 @@ export type DeepPartial<T> = T extends readonly (infer Item)[]
  * const city = (await stream.finalChatCompletion()).choices[0]?.message.parsed; // City | null
  * ```
  */
-export class ParsedChatCompletionStream<ParsedT = null, ToolCall extends ChatCompletionMessageToolCall = ParsedFunctionToolCall> extends ChatCompletionStream {
+export class ParsedChatCompletionStream<ParsedT = null, ToolCall extends ChatCompletionMessageToolCall = ParsedFunctionToolCall> extends ChatCompletionStream<ParsedT, ToolCall> {
   readonly #params: ChatCompletionCreateParams;
 
-  /** @internal */
-  constructor(stream: ChatCompletionStream, params: ChatCompletionCreateParams) {
+  /**
+   * `finalChatCompletion()` parses as `parse()` does: `message.parsed` validated and typed,
+   * `parsed_arguments` on tool calls; it rejects with the stream's error, `LengthFinishReasonError`,
+   * `ContentFilterFinishReasonError` or `OutputParseError`. The events carry the parsed values too.
+   * @internal
+   */
+  constructor(stream: ChatCompletionStream<unknown, ChatCompletionMessageToolCall>, params: ChatCompletionCreateParams) {
     super(() => ChatCompletionStream.chunksOf(stream), stream.controller);
     this.#params = params;
-  }
-
-  /**
-   * The whole completion, parsed as `parse()` parses it: `message.parsed` validated and typed,
-   * `parsed_arguments` on tool calls, `reasoning` filled. Rejects with the stream's error,
-   * `LengthFinishReasonError`, `ContentFilterFinishReasonError` or `OutputParseError`.
-   *
-   * @example
-   * ```ts
-   * const completion = await stream.finalChatCompletion();
-   * console.log(completion.choices[0]?.message.parsed);
-   * ```
-   */
-  override async finalChatCompletion(): Promise<ParsedChatCompletion<ParsedT, ToolCall>> {
-    const completion = await super.finalChatCompletion();
-    return (await parseChatCompletion(completion, this.#params)) as unknown as ParsedChatCompletion<ParsedT, ToolCall>;
+    this.parseWith(new StreamParsing(params, true));
   }
 
   /**

@@ -7,101 +7,16 @@
 import { ContentFilterFinishReasonError, LengthFinishReasonError, OutputParseError } from './errors';
 import type {
   ChatCompletion,
-  ChatCompletionChoice,
   ChatCompletionCreateParams,
   ChatCompletionMessage,
   ChatCompletionMessageToolCall,
   ResponseFormatJSONObject,
   ResponseFormatJSONSchema,
 } from '../generated/types.gen';
+import type { ParsedChatCompletion, ParsedFunctionToolCall } from '../parsed';
 import { parserOf, type AutoParseableResponseFormat, type AutoParseableTool } from './schema-hooks';
 
-/**
- * A tool call with its arguments parsed: typed from its tool when the tool came from `zodFunction()`.
- *
- * @example
- * ```ts
- * import type { ParsedFunctionToolCall } from 'model-inference-sdk';
- *
- * function describeCall(call: ParsedFunctionToolCall<'get_weather', { city: string }>): string {
- *   return `${call.id}: ${call.function.name}(${call.function.parsed_arguments.city})`;
- * }
- * ```
- */
-export type ParsedFunctionToolCall<Name extends string = string, Args = unknown> = Omit<ChatCompletionMessageToolCall, 'function'> & {
-  function: Omit<ChatCompletionMessageToolCall['function'], 'name'> & {
-    name: Name;
-    /**
-     * The arguments, validated by the tool's schema (`zodFunction`), or JSON-parsed for a tool
-     * without one (`undefined` there when they are not valid JSON).
-     */
-    parsed_arguments: Args;
-  };
-};
-
-/**
- * The assistant message with `parsed` (the structured output) and parsed tool calls.
- *
- * @example
- * ```ts
- * import type { ParsedChatCompletionMessage } from 'model-inference-sdk';
- *
- * function show(message: ParsedChatCompletionMessage<{ city: string; celsius: number }>): void {
- *   if (message.refusal) console.log('refused:', message.refusal);
- *   else if (message.parsed) console.log(`${message.parsed.city}: ${message.parsed.celsius} °C`);
- * }
- * ```
- */
-export type ParsedChatCompletionMessage<ParsedT = null, ToolCall = ParsedFunctionToolCall> = Omit<ChatCompletionMessage, 'tool_calls'> & {
-  /**
-   * The structured output: validated and typed with `zodResponseFormat`, JSON-parsed for another
-   * `json_schema` or `json_object` format. `null` when the model refused (see `refusal`), only
-   * called tools, or sent no content, and always without a JSON `response_format`.
-   */
-  parsed: ParsedT | null;
-  tool_calls?: ToolCall[];
-};
-
-/**
- * A choice whose message is parsed.
- *
- * @example
- * ```ts
- * import * as z from 'zod';
- * import { type ParsedChoice } from 'model-inference-sdk';
- * import { zodResponseFormat } from 'model-inference-sdk/helpers/zod';
- *
- * const answered = (choice: ParsedChoice<{ city: string }>) => choice.finish_reason === 'stop' && choice.message.parsed !== null;
- * const format = zodResponseFormat(z.object({ city: z.string() }), 'city');
- * const completion = await client.chat.completions.parse({ model: 'acme/chat-1', messages, n: 3, response_format: format });
- * console.log(completion.choices.filter(answered).length, 'usable answers');
- * ```
- */
-export type ParsedChoice<ParsedT = null, ToolCall = ParsedFunctionToolCall> = Omit<ChatCompletionChoice, 'message'> & {
-  message: ParsedChatCompletionMessage<ParsedT, ToolCall>;
-};
-
-/**
- * What `chat.completions.parse()` resolves to.
- *
- * @example
- * ```ts
- * import * as z from 'zod';
- * import { type ParsedChatCompletion } from 'model-inference-sdk';
- * import { zodResponseFormat } from 'model-inference-sdk/helpers/zod';
- *
- * const Weather = z.object({ city: z.string(), celsius: z.number() });
- * const completion: ParsedChatCompletion<z.infer<typeof Weather>> = await client.chat.completions.parse({
- *   model: 'acme/chat-1',
- *   messages,
- *   response_format: zodResponseFormat(Weather, 'weather'),
- * });
- * console.log(completion.usage?.total_tokens, completion.choices[0]?.message.parsed?.celsius);
- * ```
- */
-export type ParsedChatCompletion<ParsedT = null, ToolCall = ParsedFunctionToolCall> = Omit<ChatCompletion, 'choices'> & {
-  choices: ParsedChoice<ParsedT, ToolCall>[];
-};
+export type { ParsedChatCompletion, ParsedChatCompletionMessage, ParsedChoice, ParsedFunctionToolCall } from '../parsed';
 
 /**
  * The type of `message.parsed` for a `response_format`.
@@ -147,6 +62,46 @@ export type ParsedToolCallOf<Tools> = Tools extends readonly (infer Tool)[] ? To
 type ToolCallFor<Tool> = Tool extends AutoParseableTool<infer Name, infer Args> ? ParsedFunctionToolCall<Name, Args> : ParsedFunctionToolCall;
 
 /**
+ * The type of `message.parsed` for `chat.completions.stream()`: the schema's output type for a
+ * `zodResponseFormat()` format, `null` for any other (`stream()` parses as the official client's
+ * does: only what carries a schema).
+ *
+ * @example
+ * ```ts
+ * import * as z from 'zod';
+ * import { type StreamedOutputOf } from 'model-inference-sdk';
+ * import { zodResponseFormat } from 'model-inference-sdk/helpers/zod';
+ *
+ * const format = zodResponseFormat(z.object({ city: z.string() }), 'city');
+ * type City = StreamedOutputOf<typeof format>; // { city: string }
+ * type Untyped = StreamedOutputOf<{ type: 'json_object' }>; // null: stream() leaves it unparsed
+ * ```
+ */
+export type StreamedOutputOf<Format> = Format extends AutoParseableResponseFormat<infer T> ? T : null;
+
+/**
+ * The type of a tool call in the final message of `chat.completions.stream()`: parsed and typed
+ * for a tool made by `zodFunction()`, as the server sent it for another (as the official client's
+ * `stream()` types them).
+ *
+ * @example
+ * ```ts
+ * import * as z from 'zod';
+ * import { type StreamedToolCallOf } from 'model-inference-sdk';
+ * import { zodFunction } from 'model-inference-sdk/helpers/zod';
+ *
+ * const tools = [zodFunction({ name: 'get_weather', parameters: z.object({ city: z.string() }) })];
+ * function city(call: StreamedToolCallOf<typeof tools>): string {
+ *   return call.function.parsed_arguments.city;
+ * }
+ * const message = await client.chat.completions.stream({ model: 'acme/chat-1', messages, tools }).finalMessage();
+ * for (const call of message.tool_calls ?? []) console.log(city(call));
+ * ```
+ */
+export type StreamedToolCallOf<Tools> = Tools extends readonly (infer Tool)[] ? StreamedToolCallFor<Tool> : ChatCompletionMessageToolCall;
+type StreamedToolCallFor<Tool> = Tool extends AutoParseableTool<infer Name, infer Args> ? ParsedFunctionToolCall<Name, Args> : ChatCompletionMessageToolCall;
+
+/**
  * `parse()`'s result for a request body.
  *
  * @example
@@ -174,43 +129,52 @@ export interface ParseSettings {
   badArguments: 'throw' | 'skip';
 }
 
+/** A value, or the promise of one: what a parser gives when its schema may validate asynchronously. */
+export type MaybePromise<T> = T | Promise<T>;
+
 /**
  * Parse every choice of a completion. Throws `LengthFinishReasonError`,
- * `ContentFilterFinishReasonError` or `OutputParseError`.
+ * `ContentFilterFinishReasonError` or `OutputParseError`. Synchronous when every schema involved
+ * validates synchronously (a stream's events need the value at once); a promise otherwise.
  * @internal
  */
-export async function parseChatCompletion<Params extends ChatCompletionCreateParams>(
+export function parseChatCompletion<Params extends ChatCompletionCreateParams>(
   completion: ChatCompletion,
   params: Params,
   settings: ParseSettings = { badArguments: 'throw' },
-): Promise<ParsedChatCompletionFor<Params>> {
+): MaybePromise<ParsedChatCompletionFor<Params>> {
   for (const choice of completion.choices) {
     if (choice.finish_reason === 'length') throw new LengthFinishReasonError(completion);
     if (choice.finish_reason === 'content_filter') throw new ContentFilterFinishReasonError(completion);
   }
-  const choices = await Promise.all(
-    completion.choices.map(async (choice) => {
-      const message = choice.message;
-      const parsed = await parseContent(message, params.response_format, completion);
-      const toolCalls = message.tool_calls ? await Promise.all(message.tool_calls.map((call) => parseToolCall(call, params.tools, completion, settings))) : message.tool_calls;
+  const choices = completion.choices.map((choice) => {
+    const message = choice.message;
+    const calls = message.tool_calls;
+    const parts = [parseContent(message, params.response_format, completion), ...(calls ?? []).map((call) => parseToolCall(call, params.tools, completion, settings))];
+    return andThen(all(parts), ([parsed, ...toolCalls]) => {
       const out: Record<string, unknown> = { ...message, parsed };
-      if (toolCalls !== undefined) out['tool_calls'] = toolCalls;
+      if (calls !== undefined) out['tool_calls'] = toolCalls;
       return { ...choice, message: out };
-    }),
-  );
-  return { ...completion, choices } as unknown as ParsedChatCompletionFor<Params>;
+    });
+  });
+  return andThen(all(choices), (parsed) => ({ ...completion, choices: parsed }) as unknown as ParsedChatCompletionFor<Params>);
 }
 
-async function parseContent(message: ChatCompletionMessage, format: ChatCompletionCreateParams['response_format'], completion: ChatCompletion): Promise<unknown> {
+/**
+ * The structured output of one message (`parsed`): validated by the format's parser, JSON-parsed
+ * for another JSON format, `null` without one, for a refusal or for no content. @internal
+ */
+export function parseContent(message: Pick<ChatCompletionMessage, 'content' | 'refusal'>, format: ChatCompletionCreateParams['response_format'], completion: ChatCompletion): MaybePromise<unknown> {
   if (format?.type !== 'json_schema' && format?.type !== 'json_object') return null;
   if (message.refusal !== null) return null;
   const text = jsonText(message.content ?? undefined);
   if (text === undefined || text.trim() === '') return null;
   const parser = parserOf(format);
   if (parser) {
-    const outcome = await parser(text);
-    if (outcome.ok) return outcome.value;
-    throw new OutputParseError({ reason: outcome.reason, raw: text, issues: outcome.issues, completion });
+    return andThen(parser(text), (outcome) => {
+      if (outcome.ok) return outcome.value;
+      throw new OutputParseError({ reason: outcome.reason, raw: text, issues: outcome.issues, completion });
+    });
   }
   try {
     return JSON.parse(text);
@@ -219,33 +183,39 @@ async function parseContent(message: ChatCompletionMessage, format: ChatCompleti
   }
 }
 
-async function parseToolCall(
-  call: ChatCompletionMessageToolCall,
-  tools: ChatCompletionCreateParams['tools'],
-  completion: ChatCompletion,
-  settings: ParseSettings,
-): Promise<unknown> {
+function parseToolCall(call: ChatCompletionMessageToolCall, tools: ChatCompletionCreateParams['tools'], completion: ChatCompletion, settings: ParseSettings): MaybePromise<unknown> {
   const raw = call.function.arguments;
+  const fail = (reason: 'json' | 'schema', issues: OutputParseIssues) =>
+    new OutputParseError({ reason, raw, issues, toolCall: { id: call.id, name: call.function.name }, completion });
+  const done = (parsed: unknown) => ({ ...call, function: { ...call.function, parsed_arguments: parsed } });
   const tool = tools?.find((t) => t.function.name === call.function.name);
   const parser = parserOf(tool);
-  let parsed: unknown;
   if (parser) {
-    const outcome = await parser(raw);
-    if (outcome.ok) parsed = outcome.value;
-    else if (settings.badArguments === 'throw') {
-      throw new OutputParseError({ reason: outcome.reason, raw, issues: outcome.issues, toolCall: { id: call.id, name: call.function.name }, completion });
-    }
-  } else {
-    try {
-      parsed = JSON.parse(raw.trim() === '' ? '{}' : raw);
-    } catch (error) {
-      // A strict tool promised valid JSON; for another tool nothing was promised.
-      if (tool?.function.strict === true && settings.badArguments === 'throw') {
-        throw new OutputParseError({ reason: 'json', raw, issues: [jsonIssue(raw, error)], toolCall: { id: call.id, name: call.function.name }, completion });
-      }
-    }
+    return andThen(parser(raw), (outcome) => {
+      if (outcome.ok) return done(outcome.value);
+      if (settings.badArguments === 'throw') throw fail(outcome.reason, outcome.issues);
+      return done(undefined);
+    });
   }
-  return { ...call, function: { ...call.function, parsed_arguments: parsed } };
+  try {
+    return done(JSON.parse(raw.trim() === '' ? '{}' : raw));
+  } catch (error) {
+    // A strict tool promised valid JSON; for another tool nothing was promised.
+    if (tool?.function.strict === true && settings.badArguments === 'throw') throw fail('json', [jsonIssue(raw, error)]);
+    return done(undefined);
+  }
+}
+
+type OutputParseIssues = ConstructorParameters<typeof OutputParseError>[0]['issues'];
+
+/** `f(value)`: at once for a value, once it resolves for a promise (not named `then`: a module exporting `then` is a thenable to `import()`). @internal */
+export function andThen<T, R>(value: MaybePromise<T>, f: (value: T) => R): MaybePromise<Awaited<R>> {
+  return (value instanceof Promise ? value.then(f) : f(value)) as MaybePromise<Awaited<R>>;
+}
+
+/** `Promise.all`, without a promise when none of the values is one. */
+function all<T>(values: MaybePromise<T>[]): MaybePromise<T[]> {
+  return values.some((v) => v instanceof Promise) ? Promise.all(values) : (values as T[]);
 }
 
 /**

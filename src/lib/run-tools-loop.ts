@@ -1,23 +1,26 @@
 /**
- * The tool loop itself, for `ChatCompletionRunner` (run-tools.ts), which imports it when a run
- * starts: an app that never calls `runTools()` does not ship it when its bundler splits code.
+ * The tool loop itself, for the runners (run-tools.ts), which import it when a run starts: an app
+ * that never calls `runTools()` does not ship it when its bundler splits code. It reports to the
+ * runner through `RunSink` (run-tools-params.ts) and imports nothing of run-tools.ts.
  */
 import { APIUserAbortError } from '../errors';
 import type { ChatCompletionCreateParams, ChatCompletionMessageToolCall, ChatCompletionTool } from '../generated/types.gen';
 import type { RequestOptions } from '../options';
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionsResource as ChatCompletions } from '../resources/chat';
 import { parseChatCompletion, type ParsedChatCompletion } from './parse';
-import type { ChatCompletionRunner, RunToolsParams } from './run-tools';
+import type { RunSink, RunToolsParams } from './run-tools-params';
 import type { ToolEntry } from './run-tools-table';
-
-// The runner's events are worked out here, in the lazily loaded part of runTools(), too.
-export { RunnerEvents } from './runner-events';
 import { toAssistantMessage } from './run-tools-messages';
+
+// The runner's events are worked out here, in the lazily loaded part of runTools(), too; a
+// streaming run's events carry parsed values (stream-parser.ts).
+export { RunnerEvents } from './runner-events';
+export { StreamParsing } from './stream-parser';
 
 /** One run of the loop. Kept apart from the runner so the runner's public surface stays small. */
 export class Loop<ParsedT> {
   constructor(
-    private readonly runner: ChatCompletionRunner<ParsedT>,
+    private readonly runner: RunSink<ParsedT>,
     private readonly completions: ChatCompletions,
     private readonly body: RunToolsParams,
     private readonly tools: Map<string, ToolEntry>,
@@ -56,7 +59,8 @@ export class Loop<ParsedT> {
 
   async streamed(params: ChatCompletionCreateParams, round: number) {
     const stream = await this.completions.create({ ...params, stream: true }, this.options);
-    for await (const chunk of stream) this.runner.emit({ type: 'chunk', round, chunk });
+    const snapshot = () => stream.currentChatCompletionSnapshot!;
+    for await (const chunk of stream) this.runner.emit({ type: 'chunk', round, chunk }, snapshot);
     return stream.finalChatCompletion();
   }
 

@@ -6,90 +6,51 @@
  * that tool's result, so it can correct itself.
  */
 import { APIUserAbortError, EventNotEmittedError, InferenceError, ListenerError } from '../errors';
-import type {
-  ChatCompletionCreateParams,
-  ChatCompletionMessageParam,
-  CompletionUsage,
-} from '../generated/types.gen';
-import type { RequestOptions } from '../options';
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParams, ChatCompletionMessageParam, CompletionUsage } from '../generated/types.gen';
 import { checkRequestOptions } from '../options-check';
 import type { ChatCompletionsResource as ChatCompletions } from '../resources/chat';
 import { checkBody } from '../resources/check-body';
-import type { ParsedChatCompletion, ParsedChatCompletionMessage } from './parse';
+import type { ChatCompletionStreamEvents, Events } from '../stream/chat-events';
 import { Listeners } from '../stream/listeners';
+import { Stream } from '../stream/stream';
+import type { ParsedChatCompletion, ParsedChatCompletionMessage, ParsedFunctionToolCall } from './parse';
+import type { RunSink, RunToolsOptions, RunToolsParams } from './run-tools-params';
+import { checkTools } from './run-tools-table';
 import type { ChatCompletionRunnerEvents, FunctionToolCall, RunnerEvent, RunnerEvents } from './runner-events';
-import { checkTools, type RunnableTool } from './run-tools-table';
 
-export type { RunnableFunctionTool, RunnableTool } from './run-tools-table';
-
-/**
- * `runTools()`'s body: a chat completion request whose tools carry functions.
- *
- * @example
- * ```ts
- * import type { RunToolsParams } from 'model-inference-sdk';
- *
- * const body: RunToolsParams = {
- *   model: 'acme/chat-1',
- *   messages: [{ role: 'user', content: 'Is it warmer in Paris or in Oslo?' }],
- *   tools: [getWeather], // zodFunction({ name, parameters, function })
- *   stream: true,
- * };
- * for await (const text of client.chat.completions.runTools(body).textStream()) process.stdout.write(text);
- * ```
- */
-export type RunToolsParams = Omit<ChatCompletionCreateParams, 'tools' | 'stream'> & {
-  tools: RunnableTool[];
-  /** `true`: each request streams, and the runner yields its chunks as they arrive. */
-  stream?: boolean | null;
-};
-
-/**
- * `runTools()`'s options: the per-request options, applied to every request of the run, and `maxRounds`.
- *
- * @example
- * ```ts
- * import type { RunToolsOptions } from 'model-inference-sdk';
- *
- * const options: RunToolsOptions = { maxRounds: 3, timeout: 30_000, signal: AbortSignal.timeout(120_000) };
- * const runner = client.chat.completions.runTools({ model: 'acme/chat-1', messages, tools: [getWeather] }, options);
- * console.log(await runner.finalContent()); // null if the model still called tools in round 3
- * ```
- */
-export type RunToolsOptions = RequestOptions & {
-  /** Most requests to make (default 10). If the model still calls tools in the last one, the run ends there without running them. */
-  maxRounds?: number;
-};
-
+export type {
+  RunnableFunctionTool,
+  RunnableTool,
+  RunnableFunction,
+  RunnableFunctionWithParse,
+  RunnableFunctionWithoutParse,
+  RunnableToolFunction,
+  RunnableToolFunctionWithParse,
+  RunnableToolFunctionWithoutParse,
+  RunnableTools,
+} from './run-tools-table';
+export type { RunToolsParams, RunToolsOptions, RunnerOptions, ChatCompletionToolRunnerParams, ChatCompletionStreamingToolRunnerParams } from './run-tools-params';
 export type { RunnerEvent } from './runner-events';
 
 const DEFAULT_MAX_ROUNDS = 10;
 
+/** The first argument of a listener. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type FirstArg<F> = F extends (first: infer A, ...rest: any[]) => void ? A : undefined;
+
 /**
- * A running tool loop, started by `client.chat.completions.runTools()`. Iterate it for every
- * event (`chunk`s when streaming, each `completion`, each `message` added to the conversation:
- * the assistant's, then one per tool result); iterating again replays from the start. Or listen
- * with `on()` to the official client's runner events (`message`, `functionToolCall`,
- * `finalContent`, …; see {@link ChatCompletionRunnerEvents}), or await one of the `final…()`
- * methods. `abort()` stops it.
- *
- * @example
- * ```ts
- * const runner = client.chat.completions.runTools({ model, messages, tools: [getWeather] }, { maxRounds: 5 });
- * for await (const event of runner) {
- *   if (event.type === 'message' && event.message.role === 'tool') console.log('tool said', event.message.content);
- * }
- * console.log(await runner.finalContent());
- * ```
+ * What both runners share: the run (its loop loaded with `import()` when it starts), its
+ * conversation, its events and listeners, and the `final…()` methods. `ChatCompletionRunner`
+ * iterates the run's events; `ChatCompletionStreamingRunner` (`stream: true`) its chunks.
  */
-export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<RunnerEvent<ParsedT>> {
+abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSink<ParsedT> {
   /** The conversation: the request's messages, then every message the run added. Grows as the run goes. */
   readonly messages: ChatCompletionMessageParam[];
   /** Abort to stop the run: the request or tools in flight get the signal; the run rejects with `APIUserAbortError`. */
   readonly controller = new AbortController();
   readonly #completions: ParsedChatCompletion<ParsedT>[] = [];
   readonly #events: RunnerEvent<ParsedT>[] = [];
-  readonly #listeners = new Listeners<ChatCompletionRunnerEvents<ParsedT>>();
+  readonly #listeners = new Listeners<Events>();
   /** The official client's events, worked out from `#events` as they happen (loaded with the loop). */
   #tap: RunnerEvents<ParsedT> | undefined;
   #wake: (() => void)[] = [];
@@ -99,7 +60,8 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
   /** @internal */
   constructor(completions: ChatCompletions, body: RunToolsParams, options: RunToolsOptions = {}) {
     checkBody(body, 'chat.completions.runTools', 'messages');
-    const { maxRounds = DEFAULT_MAX_ROUNDS, ...requestOptions } = options;
+    const { maxRounds: rounds, maxChatCompletions, ...requestOptions } = options;
+    const maxRounds = rounds ?? maxChatCompletions ?? DEFAULT_MAX_ROUNDS;
     checkRequestOptions(requestOptions, 'chat.completions.runTools');
     if (!Number.isInteger(maxRounds) || maxRounds < 1) {
       throw new InferenceError(`chat.completions.runTools: \`maxRounds\` must be a positive integer, got ${String(maxRounds)}.`);
@@ -113,8 +75,10 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
     }
     const signal = this.controller.signal;
     this.#done = import('./run-tools-loop')
-      .then(({ Loop, RunnerEvents }) => {
-        this.#tap = new RunnerEvents(this.#listeners);
+      .then(({ Loop, RunnerEvents, StreamParsing }) => {
+        // A streaming run tells the stream's events too, parsed from its format and tools.
+        const parser = body.stream === true ? new StreamParsing(body as unknown as ChatCompletionCreateParams) : undefined;
+        this.#tap = new RunnerEvents(this.#listeners, parser);
         return new Loop(this, completions, body, tools, { ...requestOptions, signal }, maxRounds).run();
       })
       .then(
@@ -131,12 +95,12 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
   }
 
   /** @internal */
-  emit(event: RunnerEvent<ParsedT>): void {
+  emit(event: RunnerEvent<ParsedT>, snapshot?: () => ChatCompletion): void {
     if (event.type === 'completion') this.#completions.push(event.completion);
     if (event.type === 'message') this.messages.push(event.message);
     this.#events.push(event);
     this.#notify();
-    this.#tap?.event(event);
+    this.#tap?.event(event, snapshot);
   }
 
   /**
@@ -227,8 +191,8 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
    * console.log(await runner.finalContent());
    * ```
    */
-  on<E extends keyof ChatCompletionRunnerEvents<ParsedT>>(event: E, listener: ChatCompletionRunnerEvents<ParsedT>[E]): this {
-    this.#listeners.on(event, listener);
+  on<E extends keyof EventMap>(event: E, listener: EventMap[E]): this {
+    this.#listeners.on(event as keyof Events, listener as Events[keyof Events]);
     return this;
   }
 
@@ -240,8 +204,8 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
    * runner.once('chatCompletion', (completion) => console.log('first answer', completion.id));
    * ```
    */
-  once<E extends keyof ChatCompletionRunnerEvents<ParsedT>>(event: E, listener: ChatCompletionRunnerEvents<ParsedT>[E]): this {
-    this.#listeners.on(event, listener, true);
+  once<E extends keyof EventMap>(event: E, listener: EventMap[E]): this {
+    this.#listeners.on(event as keyof Events, listener as Events[keyof Events], true);
     return this;
   }
 
@@ -253,8 +217,8 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
    * runner.off('message', onMessage);
    * ```
    */
-  off<E extends keyof ChatCompletionRunnerEvents<ParsedT>>(event: E, listener: ChatCompletionRunnerEvents<ParsedT>[E]): this {
-    this.#listeners.off(event, listener);
+  off<E extends keyof EventMap>(event: E, listener: EventMap[E]): this {
+    this.#listeners.off(event as keyof Events, listener as Events[keyof Events]);
     return this;
   }
 
@@ -269,14 +233,15 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
    * console.log('the model called', call.name);
    * ```
    */
-  emitted<E extends keyof ChatCompletionRunnerEvents<ParsedT>>(event: E): Promise<Parameters<ChatCompletionRunnerEvents<ParsedT>[E]>[0]> {
+  emitted<E extends keyof EventMap>(event: E): Promise<FirstArg<EventMap[E]>> {
     return new Promise((resolve, reject) => {
       if (this.#ended) return reject(new EventNotEmittedError('run', String(event), true));
-      const listener = ((value: Parameters<ChatCompletionRunnerEvents<ParsedT>[E]>[0]) => resolve(value)) as ChatCompletionRunnerEvents<ParsedT>[E];
-      this.#listeners.on(event, listener, true);
+      const name = event as keyof Events;
+      const listener = (value: FirstArg<EventMap[E]>) => resolve(value);
+      this.#listeners.on(name, listener, true);
       // Settled when the run is over, after its last event: an event that never came is an error, not a hang.
       const over = (error: unknown) => {
-        this.#listeners.off(event, listener);
+        this.#listeners.off(name, listener);
         reject(error);
       };
       this.#done.then(() => over(new EventNotEmittedError('run', String(event))), over);
@@ -289,8 +254,8 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
     for (const resolve of wake) resolve();
   }
 
-  /** The run's events, in order, as they happen. */
-  [Symbol.asyncIterator](): AsyncIterator<RunnerEvent<ParsedT>> {
+  /** The run's events, in order, as they happen, from the start. @internal */
+  protected iterate(): AsyncIterator<RunnerEvent<ParsedT>> {
     let index = 0;
     return {
       next: async () => {
@@ -400,7 +365,9 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
    */
   async *textStream(): AsyncGenerator<string> {
     let streamed = false;
-    for await (const event of this) {
+    const events = this.iterate();
+    for (let next = await events.next(); !next.done; next = await events.next()) {
+      const event = next.value;
       if (event.type === 'chunk') {
         streamed = true;
         for (const choice of event.chunk.choices) {
@@ -411,5 +378,84 @@ export class ChatCompletionRunner<ParsedT = null> implements AsyncIterable<Runne
         if (text) yield text;
       }
     }
+  }
+}
+
+/**
+ * A running tool loop, started by `client.chat.completions.runTools()` (without `stream: true`;
+ * see {@link ChatCompletionStreamingRunner}). Iterate it for every event (each `completion`, each
+ * `message` added to the conversation: the assistant's, then one per tool result); iterating again
+ * replays from the start. Or listen with `on()` to the official client's runner events (`message`,
+ * `functionToolCall`, `finalContent`, …; see {@link ChatCompletionRunnerEvents}), or await one of
+ * the `final…()` methods. `abort()` stops it.
+ *
+ * @example
+ * ```ts
+ * const runner = client.chat.completions.runTools({ model, messages, tools: [getWeather] }, { maxRounds: 5 });
+ * for await (const event of runner) {
+ *   if (event.type === 'message' && event.message.role === 'tool') console.log('tool said', event.message.content);
+ * }
+ * console.log(await runner.finalContent());
+ * ```
+ */
+export class ChatCompletionRunner<ParsedT = null> extends AbstractChatCompletionRunner<ParsedT, ChatCompletionRunnerEvents<ParsedT>> implements AsyncIterable<RunnerEvent<ParsedT>> {
+  /** The run's events, in order, as they happen; iterating again replays from the start. Leaving the loop early stops watching, not the run (use `abort()`). */
+  [Symbol.asyncIterator](): AsyncIterator<RunnerEvent<ParsedT>> {
+    return this.iterate();
+  }
+}
+
+/**
+ * A running tool loop whose requests stream (`runTools({ ..., stream: true })`), as the official
+ * client's streaming runner: iterate it for the chunks of every request as they arrive (leaving
+ * the loop early aborts the run, as with a stream), pass them on with `toReadableStream()`, or
+ * listen with `on()` to the runner's events and the stream's (`content.delta`,
+ * `tool_calls.function.arguments.done`, `chunk` with its snapshot …; see
+ * {@link ChatCompletionStreamEvents}), request by request.
+ *
+ * @example
+ * ```ts
+ * const runner = client.chat.completions.runTools({ model: 'acme/chat-1', messages, tools: [getWeather], stream: true });
+ * for await (const chunk of runner) process.stdout.write(chunk.choices[0]?.delta.content ?? '');
+ * console.log(await runner.finalContent());
+ * ```
+ */
+export class ChatCompletionStreamingRunner<ParsedT = null>
+  extends AbstractChatCompletionRunner<ParsedT, ChatCompletionStreamEvents<ParsedT, ParsedFunctionToolCall>>
+  implements AsyncIterable<ChatCompletionChunk>
+{
+  /** The chunks of every request of the run, in order; iterating again replays from the start. `break` aborts the run. */
+  [Symbol.asyncIterator](): AsyncIterator<ChatCompletionChunk> {
+    const events = this.iterate();
+    return {
+      next: async () => {
+        for (;;) {
+          const next = await events.next();
+          if (next.done) return next;
+          if (next.value.type === 'chunk') return { done: false, value: next.value.chunk };
+        }
+      },
+      return: async () => {
+        this.abort();
+        return { done: true, value: undefined };
+      },
+    };
+  }
+
+  /**
+   * The chunks of every request as newline-delimited JSON bytes, for a route handler's response;
+   * read them back with `ChatCompletionStream.fromReadableStream()` (each request's chunks start
+   * a new completion there). Cancelling the body aborts the run.
+   *
+   * @example
+   * ```ts
+   * export async function POST(req: Request) {
+   *   const runner = client.chat.completions.runTools({ model, messages, tools: [getWeather], stream: true }, { signal: req.signal });
+   *   return new Response(runner.toReadableStream(), { headers: { 'content-type': 'application/x-ndjson' } });
+   * }
+   * ```
+   */
+  toReadableStream(): ReadableStream<Uint8Array> {
+    return new Stream<ChatCompletionChunk>(() => this[Symbol.asyncIterator](), this.controller).toReadableStream();
   }
 }

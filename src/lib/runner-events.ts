@@ -1,18 +1,25 @@
 /**
- * The events of a `ChatCompletionRunner` (`runTools()`), named and passed as the official
- * `openai` client's runner names them (`message`, `functionToolCall`, `finalContent`, …), so that
+ * The events of the tool runners (`runTools()`), named and passed as the official `openai`
+ * client's runners pass them (`message`, `functionToolCall`, `finalContent`, …), so that
  * `runTools(…).on('message', …)` code carries over. They are worked out from the run's own
- * events (`RunnerEvent`) as they happen. A little is kept whether or not anyone listens: the
- * streamed text of the current request (for `content`'s snapshot, which a listener added mid-run
- * must see whole) and the last tool call and result (`finalFunctionToolCall()` reads them).
+ * events (`RunnerEvent`) as they happen. A streaming run also tells the stream's events
+ * (`content.delta`, `tool_calls.function.arguments.done`, `logprobs.content.delta` …), request by
+ * request, through the same listeners (stream/chat-events.ts). A little is kept whether or not
+ * anyone listens: the streamed text of the current request (for `content`'s snapshot, which a
+ * listener added mid-run must see whole) and the last tool call and result (`finalFunctionToolCall()`
+ * reads them).
  */
 import type { APIUserAbortError } from '../errors';
-import type { ChatCompletionChunk, ChatCompletionMessageParam, CompletionUsage } from '../generated/types.gen';
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam, CompletionUsage } from '../generated/types.gen';
+import { ChatEvents, type Events, type FunctionToolCall, type StreamParser } from '../stream/chat-events';
 import type { Listeners } from '../stream/listeners';
 import type { ParsedChatCompletion, ParsedChatCompletionMessage } from './parse';
 
+export type { FunctionToolCall } from '../stream/chat-events';
+
 /**
- * What a run reports, in order. `round` counts requests from 1.
+ * What a run reports, in order. `round` counts requests from 1. `chunk`s come in a streaming run
+ * only (whose runner iterates the chunks themselves).
  *
  * @example
  * ```ts
@@ -31,23 +38,9 @@ export type RunnerEvent<ParsedT = null> =
   | { type: 'message'; round: number; message: ChatCompletionMessageParam };
 
 /**
- * A tool call as the official client's `functionToolCall` events pass it: its name and arguments.
- *
- * @example
- * ```ts
- * import type { FunctionToolCall } from 'model-inference-sdk';
- *
- * const show = (call: FunctionToolCall) => console.log(`${call.name}(${call.arguments})`);
- * client.chat.completions.runTools({ model: 'acme/chat-1', messages, tools: [getWeather] }).on('functionToolCall', show);
- * ```
- */
-export interface FunctionToolCall {
-  name: string;
-  arguments: string;
-}
-
-/**
- * What each event of a `ChatCompletionRunner` passes its listeners, in the order they come.
+ * What each event of a `ChatCompletionRunner` passes its listeners, in the order they come. (A
+ * streaming run's `ChatCompletionStreamingRunner` tells `ChatCompletionStreamEvents`: these, and
+ * the stream's events of each request.)
  *
  * @example
  * ```ts
@@ -62,12 +55,7 @@ export interface FunctionToolCall {
 export interface ChatCompletionRunnerEvents<ParsedT = null> {
   /** A request's response arrived (once per request). */
   connect: () => void;
-  /** Each chunk of each request, when the run streams (`stream: true`). The official client also passes a snapshot; use `content`'s. */
-  chunk: (chunk: ChatCompletionChunk) => void;
-  /**
-   * The model's text: streamed, each fragment of the first choice and that request's text so far;
-   * unstreamed, each answer's whole text (twice), after its `message`.
-   */
+  /** Each answer's whole text (twice: the text and, as the snapshot, the same text), after its `message`. */
   content: (delta: string, snapshot: string) => void;
   /** Each completion, one per request. */
   chatCompletion: (completion: ParsedChatCompletion<ParsedT>) => void;
@@ -103,33 +91,39 @@ export interface ChatCompletionRunnerEvents<ParsedT = null> {
  * @internal
  */
 export class RunnerEvents<ParsedT> {
-  constructor(private readonly listeners: Listeners<ChatCompletionRunnerEvents<ParsedT>>) {}
-
+  readonly #on: Listeners<Events>;
+  /** A streaming run's stream events, told request by request through the runner's listeners. */
+  readonly #stream: ChatEvents | undefined;
   /** The last request whose response arrived (`connect` is told once per request). */
   #connected = 0;
-  /** The last request that streamed, and its text so far. */
-  #streamed = 0;
-  #content = '';
   /** The run's last tool call and last tool result so far (the runner's `final…()` read them). */
   lastCall: FunctionToolCall | undefined;
   lastResult: string | undefined;
 
-  /** One of the run's events, as it happens. */
-  event(event: RunnerEvent<ParsedT>): void {
-    const on = this.listeners;
+  /** `parser`: for a streaming run, what its events carry parsed. */
+  constructor(listeners: Listeners<Events>, parser?: StreamParser) {
+    this.#on = listeners;
+    if (parser) {
+      this.#stream = new ChatEvents(listeners);
+      this.#stream.parser = parser;
+    }
+  }
+
+  /** One of the run's events, as it happens; `snapshot` builds a chunk's request's completion so far. */
+  event(event: RunnerEvent<ParsedT>, snapshot?: () => ChatCompletion): void {
+    const on = this.#on;
+    const stream = this.#stream;
     if (event.round !== this.#connected) {
       this.#connected = event.round;
       on.emit('connect');
     }
     if (event.type === 'chunk') {
-      if (event.round !== this.#streamed) [this.#streamed, this.#content] = [event.round, ''];
-      on.emit('chunk', event.chunk);
-      const delta = event.chunk.choices.find((c) => c.index === 0)?.delta.content;
-      if (delta) {
-        this.#content += delta;
-        on.emit('content', delta, this.#content);
-      }
+      stream?.chunk(event.chunk, snapshot!);
     } else if (event.type === 'completion') {
+      if (stream) {
+        stream.finish();
+        stream.reset();
+      }
       on.emit('chatCompletion', event.completion);
     } else {
       const message = event.message;
@@ -140,7 +134,7 @@ export class RunnerEvents<ParsedT> {
           on.emit('functionToolCall', this.lastCall);
         }
         // Unstreamed, the text comes whole, after its message (as the official runner tells it).
-        if (event.round !== this.#streamed && typeof message.content === 'string' && message.content) on.emit('content', message.content, message.content);
+        if (!stream && typeof message.content === 'string' && message.content) on.emit('content', message.content, message.content);
       } else if (message.role === 'tool' && typeof message.content === 'string') {
         this.lastResult = message.content;
         on.emit('functionToolCallResult', message.content);
@@ -150,7 +144,7 @@ export class RunnerEvents<ParsedT> {
 
   /** The run succeeded: the final events (the runner tells `end` after them). */
   succeeded(last: ParsedChatCompletion<ParsedT> | undefined, usage: CompletionUsage | undefined): void {
-    const on = this.listeners;
+    const on = this.#on;
     if (last) {
       on.emit('finalChatCompletion', last);
       const message = last.choices[0]?.message;

@@ -6,9 +6,9 @@
  */
 import { InferenceError } from '../errors';
 import type { ResponseFormatJSONSchema } from '../generated/types.gen';
-import { PARSER, RUN, type AutoParseableResponseFormat, type AutoParseableTool, type JSONTextParser, type RunnableZodTool, type ToolFunction } from './schema-hooks';
+import { PARSER, RUN, type AutoParseableResponseFormat, type AutoParseableTool, type JSONTextParser, type ParseOutcome, type RunnableZodTool, type ToolFunction } from './schema-hooks';
 import { restoreOptional, toStrictJSONSchema } from './schema-strict';
-import { toJSONSchema, validateWith, type InferOutput, type JSONSchema, type StandardSchema } from './schema';
+import { toJSONSchema, validateWith, type Checked, type InferOutput, type JSONSchema, type StandardSchema } from './schema';
 
 /**
  * What `zodFunction()` takes.
@@ -133,7 +133,8 @@ export function zodFunction<const Name extends string, S extends StandardSchema>
  * leave `arguments` out for a call without parameters.
  */
 function textParser<T>(schema: StandardSchema<unknown, T>, source: JSONSchema, strict: boolean, emptyIsObject: boolean): JSONTextParser<T> {
-  return async (text) => {
+  const outcome = (checked: Checked<T>): ParseOutcome<T> => (checked.ok ? checked : { ok: false, reason: 'schema', issues: checked.issues });
+  return (text) => {
     let value: unknown;
     try {
       value = JSON.parse(emptyIsObject && text.trim() === '' ? '{}' : text);
@@ -141,8 +142,8 @@ function textParser<T>(schema: StandardSchema<unknown, T>, source: JSONSchema, s
       const reason = error instanceof Error ? error.message : String(error);
       return { ok: false, reason: 'json', issues: [{ path: '', message: `not valid JSON (${reason})`, received: text }] };
     }
-    const checked = await validateWith(schema, strict ? restoreOptional(value, source) : value);
-    return checked.ok ? checked : { ok: false, reason: 'schema', issues: checked.issues };
+    const checked = validateWith(schema, strict ? restoreOptional(value, source) : value);
+    return checked instanceof Promise ? checked.then(outcome) : outcome(checked);
   };
 }
 

@@ -20,8 +20,11 @@ export type ParseOutcome<T> =
   | { ok: true; value: T }
   | { ok: false; reason: 'json' | 'schema'; issues: ValidationIssue[] };
 
-/** JSON text → validated value. @internal */
-export type JSONTextParser<T> = (text: string) => Promise<ParseOutcome<T>>;
+/**
+ * JSON text → validated value: at once when the schema validates synchronously (zod, without async
+ * refinements), so that a stream's events can carry it; a promise otherwise. @internal
+ */
+export type JSONTextParser<T> = (text: string) => ParseOutcome<T> | Promise<ParseOutcome<T>>;
 
 /**
  * A `json_schema` response format that also knows how to parse and validate the reply, made by

@@ -163,10 +163,15 @@ function isZod3(schema: object): boolean {
 
 /**
  * Validate `value` with the schema's own `~standard.validate`: its output value (transforms
- * applied), or its issues with readable paths and the values found there.
+ * applied), or its issues with readable paths and the values found there. Synchronous when the
+ * schema's validation is.
  */
-export async function validateWith<T>(schema: StandardSchema<unknown, T>, value: unknown): Promise<Checked<T>> {
-  const result = await schema['~standard'].validate(value);
+export function validateWith<T>(schema: StandardSchema<unknown, T>, value: unknown): Checked<T> | Promise<Checked<T>> {
+  const result = schema['~standard'].validate(value);
+  return result instanceof Promise ? result.then((r) => checked(r, value)) : checked(result, value);
+}
+
+function checked<T>(result: StandardResult<T>, value: unknown): Checked<T> {
   if (result.issues === undefined) return { ok: true, value: result.value };
   const issues = result.issues.map((issue) => {
     const path = (issue.path ?? []).map((segment) => (typeof segment === 'object' && segment !== null ? segment.key : segment));

@@ -6,6 +6,9 @@
  * - text, reasoning and refusal fragments, per choice (`n > 1` choices each on their own);
  * - tool-call fragments, by `index`: the first id, type and name, the arguments joined, vendor
  *   extras kept (Gemini's `extra_content` must be sent back as it came);
+ * - the deprecated `function_call` (a request with `functions`): its first name, its arguments
+ *   joined, as the official client joins it;
+ * - token logprobs of the content and of a refusal, each list joined;
  * - the last finish reason a choice was given, and the last usage (a trailing usage-only chunk
  *   with `choices: []` included), except that a usage of zeros never replaces a real one;
  * - the raw reasoning field when the server used `reasoning_content` (DeepSeek wants it back),
@@ -26,13 +29,17 @@ interface ToolCallState {
  * Text that arrives in fragments, kept compact: every `BLOCK` fragments are joined into one
  * string, so that a long answer is held as a few flat strings rather than thousands of small
  * ones (a difference of megabytes across a few hundred concurrent streams). Each character is
- * copied once more than a plain array would, so it stays linear.
+ * copied once more than a plain array would, so it stays linear. `text()` keeps what it joined
+ * and joins only what came since: a snapshot on every chunk (the `chunk` event's, or
+ * `currentChatCompletionSnapshot`) does not copy the whole text each time.
  */
 class Fragments {
   static readonly BLOCK = 64;
   readonly #parts: string[] = [];
   /** Parts before this index are joined blocks; from it on, single fragments. */
   #blocks = 0;
+  /** The fragments `text()` already joined, which come before `#parts`. */
+  #joined = '';
 
   push(fragment: string): void {
     const parts = this.#parts;
@@ -45,7 +52,12 @@ class Fragments {
   }
 
   text(): string {
-    return this.#parts.join('');
+    if (this.#parts.length > 0) {
+      this.#joined += this.#parts.join('');
+      this.#parts.length = 0;
+      this.#blocks = 0;
+    }
+    return this.#joined;
   }
 }
 
@@ -59,8 +71,11 @@ interface ChoiceState {
   reasoningRaw: Fragments | undefined;
   refusal: Fragments | undefined;
   toolCalls: ToolCallState[];
+  /** The deprecated `function_call`, once a fragment of it came. */
+  functionCall: { name: string; arguments: Fragments } | undefined;
   finishReason: string | null;
   logprobs: unknown[] | undefined;
+  refusalLogprobs: unknown[] | undefined;
 }
 
 /**
@@ -115,9 +130,16 @@ export class ChatCompletionAccumulator {
       if (delta.reasoning_raw !== undefined) (state.reasoningRaw ??= new Fragments()).push(delta.reasoning_raw);
       if (delta.refusal !== undefined) (state.refusal ??= new Fragments()).push(delta.refusal);
       if (delta.tool_calls) for (const call of delta.tool_calls) addToolCall(state, call);
+      const fn = delta.function_call;
+      if (fn) {
+        const call = (state.functionCall ??= { name: '', arguments: new Fragments() });
+        if (fn.name && !call.name) call.name = fn.name;
+        if (fn.arguments) call.arguments.push(fn.arguments);
+      }
       if (choice.finish_reason !== null) state.finishReason = choice.finish_reason;
-      const logprobs = choice.logprobs?.content;
-      if (logprobs) (state.logprobs ??= []).push(...logprobs);
+      const logprobs = choice.logprobs;
+      if (logprobs?.content) (state.logprobs ??= []).push(...logprobs.content);
+      if (logprobs?.refusal) (state.refusalLogprobs ??= []).push(...logprobs.refusal);
     }
   }
 
@@ -135,11 +157,13 @@ export class ChatCompletionAccumulator {
       }
       if (state.reasoningRaw) message['reasoning_raw'] = state.reasoningRaw.text();
       if (state.toolCalls.length > 0) message['tool_calls'] = state.toolCalls.map(finishToolCall);
+      if (state.functionCall) message['function_call'] = { name: state.functionCall.name, arguments: state.functionCall.arguments.text() };
+      const { logprobs, refusalLogprobs } = state;
       return {
         index: state.index,
         message,
         finish_reason: state.finishReason,
-        logprobs: state.logprobs ? { content: state.logprobs, refusal: null } : null,
+        logprobs: logprobs || refusalLogprobs ? { content: logprobs ?? null, refusal: refusalLogprobs ?? null } : null,
       };
     });
     const completion: Record<string, unknown> = {
@@ -159,7 +183,7 @@ export class ChatCompletionAccumulator {
   #choice(index: number): ChoiceState {
     let state = this.#choices.get(index);
     if (!state) {
-      state = { index, content: undefined, reasoning: undefined, reasoningContent: false, reasoningRaw: undefined, refusal: undefined, toolCalls: [], finishReason: null, logprobs: undefined };
+      state = { index, content: undefined, reasoning: undefined, reasoningContent: false, reasoningRaw: undefined, refusal: undefined, toolCalls: [], functionCall: undefined, finishReason: null, logprobs: undefined, refusalLogprobs: undefined };
       this.#choices.set(index, state);
     }
     return state;

@@ -3,28 +3,38 @@
  * `chat.completions.stream()` return, with the official client's helpers: `finalChatCompletion()`,
  * `finalMessage()`, `finalContent()`, events (`on('content.delta', …)`) and a text-only view.
  */
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage } from '../generated/types.gen';
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageToolCall } from '../generated/types.gen';
 import { APIUserAbortError, EventNotEmittedError, InferenceError } from '../errors';
 import { observed, Stream, type ObservableIterator, type StreamObserver } from './stream';
 import { ChatCompletionAccumulator } from './accumulate';
-import { ChatEvents, type ChatCompletionStreamEvents } from './chat-events';
+import { readBack } from './read-back';
+import { ChatEvents, type ChatCompletionStreamEvents, type StreamedChatCompletion, type StreamParser } from './chat-events';
 
 /**
  * Feeds every chunk that passes to the accumulator and the listeners, and remembers how the
  * stream ended. A listener that throws fails the stream: `item()` and `end()` throw its
  * `ListenerError`, and the iterator that told them ends the stream with it (stream/events.ts).
+ * A helper's stream (`stream()`, `parse({ stream: true })`) has a parser: the completion is parsed
+ * when the stream ends, before the last events; a parse that fails is the stream's error for
+ * `final…()`, `done()` and the `error` event, not for the loop that read every chunk.
  */
 class Tap implements StreamObserver<ChatCompletionChunk> {
-  readonly accumulator = new ChatCompletionAccumulator();
+  accumulator = new ChatCompletionAccumulator();
   readonly events = new ChatEvents();
   /** Settles once the stream is over and every listener was told: rejects with its error. */
   readonly ended: Promise<void>;
   /** How the stream ended, once it has. */
   outcome: 'ok' | 'error' | 'aborted' | undefined;
+  /** The parsed completion, for a helper's stream that ended well. */
+  parsed: ChatCompletion | undefined;
+  /** Told of the end (the last events may still be coming, after an asynchronous parse). */
+  #over = false;
+  readonly #snapshot = () => this.accumulator.result();
   #resolve!: () => void;
   #reject!: (error: unknown) => void;
 
-  constructor() {
+  /** `signal`: the stream's own (its controller's), which also ends a parse that never settles. */
+  constructor(private readonly signal: AbortSignal) {
     this.ended = new Promise<void>((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;
@@ -34,30 +44,73 @@ class Tap implements StreamObserver<ChatCompletionChunk> {
 
   item(chunk: ChatCompletionChunk): void {
     this.accumulator.add(chunk);
-    if (this.events.listening) this.events.chunk(chunk);
+    const events = this.events;
+    if (events.listening) {
+      if (this.accumulator.chunks === 1) events.listeners.emit('connect');
+      events.chunk(chunk, this.#snapshot);
+    }
+  }
+
+  /** Another request's chunks follow (a streaming run's body read back): a new completion begins. */
+  restart(): void {
+    this.accumulator = new ChatCompletionAccumulator();
+    if (this.events.listening) this.events.finish();
+    this.events.reset();
   }
 
   end(error?: unknown): void {
-    if (this.outcome !== undefined) return; // told once, however many ways the stream ends
-    const final = this.#tell(error);
-    if (final === undefined) this.#resolve();
-    else this.#reject(final);
-    if (final !== error) throw final;
+    if (this.#over) return; // told once, however many ways the stream ends
+    this.#over = true;
+    let failed = error;
+    const parser = this.events.parser;
+    if (error === undefined && parser) {
+      try {
+        const parsed = parser.completion(this.accumulator.result(), this.signal);
+        if (parsed instanceof Promise) {
+          // A schema that validates asynchronously: the last events come once it has (or once the
+          // stream is aborted while it has not: the parser rejects then).
+          parsed.then(
+            (completion) => {
+              this.parsed = completion;
+              this.#settle(undefined);
+            },
+            (parseError: unknown) => void this.#settle(parseError),
+          );
+          return;
+        }
+        this.parsed = parsed;
+      } catch (parseError) {
+        failed = parseError;
+      }
+    }
+    const final = this.#settle(failed);
+    // A listener that threw ends the stream with its error. The stream's own error is the loop's
+    // already; a parse that failed is for final…() and done(), not for the loop that read every chunk.
+    if (final !== failed) throw final;
   }
 
   closed(): void {
-    if (this.outcome !== undefined) return;
+    if (this.#over) return;
+    this.#over = true;
     const closed = new APIUserAbortError({ method: 'POST', path: '/chat/completions' }, 'closed');
     const final = this.#tell(closed);
     // Not thrown: the caller left (`break`), and a listener's error is for done() and the final…() methods.
     this.#reject(final === closed ? new InferenceError('The stream was closed before it ended, so there is no final completion.') : final);
   }
 
+  /** The last events, then `ended` settled; returns the error the stream ends with. */
+  #settle(error: unknown): unknown {
+    const final = this.#tell(error);
+    if (final === undefined) this.#resolve();
+    else this.#reject(final);
+    return final;
+  }
+
   /** The last events; the stream's outcome, set before them (`stream.ended` is true in an `end` listener). */
   #tell(error: unknown): unknown {
     this.outcome = outcomeOf(error);
     if (!this.events.listening) return error;
-    const final = this.events.end(() => this.accumulator.result(), error);
+    const final = this.events.end(() => this.parsed ?? this.accumulator.result(), error);
     this.outcome = outcomeOf(final);
     return final;
   }
@@ -68,7 +121,9 @@ function outcomeOf(error: unknown): 'ok' | 'error' | 'aborted' {
 }
 
 /**
- * A `Stream<ChatCompletionChunk>` that also builds the final completion as it goes.
+ * A `Stream<ChatCompletionChunk>` that also builds the final completion as it goes. `ParsedT` and
+ * `ToolCall` are what `stream()` parses (`message.parsed`, `parsed_arguments`), typed from its
+ * `response_format` and `tools`; the stream of `create({ stream: true })` parses nothing.
  *
  * @example
  * ```ts
@@ -77,13 +132,13 @@ function outcomeOf(error: unknown): 'ok' | 'error' | 'aborted' {
  * const completion = await stream.finalChatCompletion(); // usage, finish_reason, tool calls…
  * ```
  */
-export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
+export class ChatCompletionStream<ParsedT = null, ToolCall extends ChatCompletionMessageToolCall = ChatCompletionMessageToolCall> extends Stream<ChatCompletionChunk> {
   readonly #tap: Tap;
 
   /** @internal */
   constructor(source: () => ObservableIterator<ChatCompletionChunk>, controller: AbortController) {
     super(source, controller);
-    this.#tap = new Tap();
+    this.#tap = new Tap(controller.signal);
   }
 
   /** @internal */
@@ -96,22 +151,46 @@ export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
    * accumulates them itself): each chunk is then added up once.
    * @internal
    */
-  protected static chunksOf(stream: ChatCompletionStream): ObservableIterator<ChatCompletionChunk> {
+  protected static chunksOf(stream: ChatCompletionStream<unknown, ChatCompletionMessageToolCall>): ObservableIterator<ChatCompletionChunk> {
     return stream.take();
+  }
+
+  /**
+   * Parse as a helper does (`stream()`, `parse({ stream: true })`): the events' parsed values, and
+   * the final completion parsed when the stream ends. Set before the first chunk.
+   * @internal
+   */
+  protected parseWith(parser: StreamParser): void {
+    this.#tap.events.parser = parser;
   }
 
   /**
    * A stream whose request is made when it is first read (`chat.completions.stream()`): `start`
    * makes it with this stream's signal, so that `controller.abort()` cancels it at any point.
+   * `parser` (loaded with the request) parses as `stream()` does.
    * @internal
    */
-  static deferred(start: (signal: AbortSignal) => PromiseLike<ChatCompletionStream>): ChatCompletionStream {
+  static deferred<ParsedT, ToolCall extends ChatCompletionMessageToolCall>(
+    start: (signal: AbortSignal) => PromiseLike<ChatCompletionStream<unknown, ChatCompletionMessageToolCall>>,
+    parser?: () => PromiseLike<StreamParser>,
+  ): ChatCompletionStream<ParsedT, ToolCall> {
     const controller = new AbortController();
     let observer: StreamObserver<ChatCompletionChunk> | undefined;
     let opening: Promise<AsyncIterator<ChatCompletionChunk>> | undefined;
     let source: AsyncIterator<ChatCompletionChunk> | undefined;
-    const open = () =>
-      (opening ??= Promise.resolve(start(controller.signal)).then((inner) => {
+    const open = () => {
+      if (opening) return opening;
+      // Loaded while the request is made; a request that fails first leaves it unasked.
+      const parsing = Promise.resolve(parser?.());
+      parsing.catch(() => {});
+      return (opening = Promise.resolve(start(controller.signal)).then(async (inner) => {
+        try {
+          const loaded = await parsing;
+          if (loaded) stream.parseWith(loaded);
+        } catch (error) {
+          inner.controller.abort(error);
+          throw error;
+        }
         const abort = () => inner.controller.abort(controller.signal.reason);
         if (controller.signal.aborted) abort();
         else controller.signal.addEventListener('abort', abort, { once: true });
@@ -121,6 +200,7 @@ export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
         if (observer) chunks.observe?.(observer);
         return (source = chunks.observe || !observer ? chunks : observed(chunks, observer));
       }));
+    };
     const iterator: ObservableIterator<ChatCompletionChunk> = {
       observe(watcher) {
         observer = watcher;
@@ -144,7 +224,37 @@ export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
         return { done: true, value: undefined };
       },
     };
-    return new ChatCompletionStream(() => iterator, controller);
+    const stream = new ChatCompletionStream<ParsedT, ToolCall>(() => iterator, controller);
+    return stream;
+  }
+
+  /**
+   * Read a body made by `toReadableStream()` (a route handler's response, e.g.
+   * `(await fetch('/api/chat')).body` in a browser) as a `ChatCompletionStream`: the chunks, the
+   * events and `finalChatCompletion()`, as on the server. Each line is read as a chunk from a
+   * server is (a line that is not one is a `ResponseValidationError`); a body that ends before a
+   * `finish_reason`, or whose connection fails, is an `APIConnectionError`. A body of a streaming
+   * tool run (`runTools({ stream: true }).toReadableStream()`) holds several requests' chunks:
+   * each new chunk `id` starts a new completion, and `finalChatCompletion()` is the last one.
+   * Aborting `controller` cancels the body.
+   *
+   * @example
+   * ```ts
+   * const response = await fetch('/api/chat', { method: 'POST', body: JSON.stringify({ question }) });
+   * const stream = ChatCompletionStream.fromReadableStream(response.body!);
+   * stream.on('content.delta', ({ delta }) => output.append(delta));
+   * const completion = await stream.finalChatCompletion();
+   * ```
+   */
+  // Generic as `Stream.fromReadableStream` is, so that the class's static side still extends
+  // Stream's; `T` is always `ChatCompletionChunk` here.
+  static override fromReadableStream<T = ChatCompletionChunk>(
+    body: ReadableStream<Uint8Array>,
+    controller = new AbortController(),
+    options: { maxEventSize?: number | undefined } = {},
+  ): ChatCompletionStream & Stream<T> {
+    const stream = new ChatCompletionStream(() => readBack(body, controller, options, () => stream.#tap.restart()), controller);
+    return stream as ChatCompletionStream & Stream<T>;
   }
 
   /**
@@ -158,13 +268,13 @@ export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
    * console.log(completion.choices[0]?.message.content, completion.usage);
    * ```
    */
-  async finalChatCompletion(): Promise<ChatCompletion> {
+  async finalChatCompletion(): Promise<StreamedChatCompletion<ParsedT, ToolCall>> {
     if (!this.consumed) {
       const iterator = this[Symbol.asyncIterator]();
       while (!(await iterator.next()).done);
     }
     await this.#tap.ended;
-    return this.#tap.accumulator.result();
+    return (this.#tap.parsed ?? this.#tap.accumulator.result()) as StreamedChatCompletion<ParsedT, ToolCall>;
   }
 
   /**
@@ -176,9 +286,9 @@ export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
    * for (const call of message.tool_calls ?? []) console.log(call.function.name, call.function.arguments);
    * ```
    */
-  async finalMessage(): Promise<ChatCompletionMessage> {
-    const completion = await this.finalChatCompletion();
-    return completion.choices[0]?.message ?? { role: 'assistant', content: null, refusal: null };
+  async finalMessage(): Promise<StreamedChatCompletion<ParsedT, ToolCall>['choices'][number]['message']> {
+    const completion: ChatCompletion = await this.finalChatCompletion();
+    return (completion.choices[0]?.message ?? { role: 'assistant', content: null, refusal: null, parsed: null }) as StreamedChatCompletion<ParsedT, ToolCall>['choices'][number]['message'];
   }
 
   /**
@@ -206,7 +316,7 @@ export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
    * await stream.done();
    * ```
    */
-  on<E extends keyof ChatCompletionStreamEvents>(event: E, listener: ChatCompletionStreamEvents[E]): this {
+  on<E extends keyof ChatCompletionStreamEvents>(event: E, listener: ChatCompletionStreamEvents<ParsedT, ToolCall>[E]): this {
     this.#tap.events.on(event, listener, false);
     return this;
   }
@@ -219,7 +329,7 @@ export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
    * stream.once('finalChatCompletion', (completion) => console.log(completion.usage));
    * ```
    */
-  once<E extends keyof ChatCompletionStreamEvents>(event: E, listener: ChatCompletionStreamEvents[E]): this {
+  once<E extends keyof ChatCompletionStreamEvents>(event: E, listener: ChatCompletionStreamEvents<ParsedT, ToolCall>[E]): this {
     this.#tap.events.on(event, listener, true);
     return this;
   }
@@ -232,7 +342,7 @@ export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
    * stream.off('content', onContent);
    * ```
    */
-  off<E extends keyof ChatCompletionStreamEvents>(event: E, listener: ChatCompletionStreamEvents[E]): this {
+  off<E extends keyof ChatCompletionStreamEvents>(event: E, listener: ChatCompletionStreamEvents<ParsedT, ToolCall>[E]): this {
     this.#tap.events.off(event, listener);
     return this;
   }
@@ -247,11 +357,11 @@ export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
    * const completion = await stream.emitted('finalChatCompletion');
    * ```
    */
-  emitted<E extends keyof ChatCompletionStreamEvents>(event: E): Promise<Parameters<ChatCompletionStreamEvents[E]>[0]> {
+  emitted<E extends keyof ChatCompletionStreamEvents>(event: E): Promise<Parameters<ChatCompletionStreamEvents<ParsedT, ToolCall>[E]>[0]> {
     return new Promise((resolve, reject) => {
       const tap = this.#tap;
       if (tap.outcome !== undefined) return reject(new EventNotEmittedError('stream', event, true));
-      const listener = ((value: Parameters<ChatCompletionStreamEvents[E]>[0]) => resolve(value)) as ChatCompletionStreamEvents[E];
+      const listener = (value: Parameters<ChatCompletionStreamEvents<ParsedT, ToolCall>[E]>[0]) => resolve(value);
       tap.events.on(event, listener, true);
       // Settled when the stream is over, after its last event: an event that never came is an error, not a hang.
       const over = (error: unknown) => {

@@ -26,6 +26,11 @@ export class Listeners<Events extends { [K in keyof Events]: Listener }> {
     return this.#entries.size > 0;
   }
 
+  /** True when `event` has a listener (so that an argument built only for it can be skipped). */
+  has(event: keyof Events): boolean {
+    return this.#entries.has(event);
+  }
+
   on<E extends keyof Events>(event: E, listener: Events[E], once = false): void {
     this.#entries.set(event, [...(this.#entries.get(event) ?? []), { listener, once }]);
   }

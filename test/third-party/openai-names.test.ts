@@ -16,18 +16,14 @@ const MODULES = ['resources/chat/completions/completions.d.ts', 'resources/compl
 
 /** openai's names this SDK does not have, and why. Nested names are written `A.B`. */
 const SKIPPED: Record<string, string> = {
-  // Helpers of openai's lib/: this SDK has its own (parse(), stream(), runTools()), typed differently.
+  // Helpers of openai's lib/ (ChatCompletionStreamingRunner, RunnableFunctionWithParse,
+  // ChatCompletionToolRunnerParams … are here under the same names); these are not:
   ParsedFunction: 'lib helper; ParsedFunctionToolCall["function"]',
-  ChatCompletionStreamingRunner: 'lib helper; runTools() returns a ChatCompletionRunner',
-  RunnableFunctionWithParse: 'lib helper; RunnableTool',
-  RunnableFunctionWithoutParse: 'lib helper; RunnableTool',
-  ParsingToolFunction: 'lib helper; zodFunction()',
-  ChatCompletionToolRunnerParams: 'lib helper; RunToolsParams',
-  ChatCompletionToolRunnerParamsWithContext: 'lib helper; RunToolsParams',
-  ChatCompletionToolRunnerParamsWithoutContext: 'lib helper; RunToolsParams',
-  ChatCompletionStreamingToolRunnerParams: 'lib helper; RunToolsParams',
-  ChatCompletionStreamingToolRunnerParamsWithContext: 'lib helper; RunToolsParams',
-  ChatCompletionStreamingToolRunnerParamsWithoutContext: 'lib helper; RunToolsParams',
+  ParsingToolFunction: 'lib helper (a class); a { type, function } object, or zodFunction()',
+  ChatCompletionToolRunnerParamsWithContext: 'lib helper; no toolContext (RunToolsParams)',
+  ChatCompletionToolRunnerParamsWithoutContext: 'lib helper; ChatCompletionToolRunnerParams',
+  ChatCompletionStreamingToolRunnerParamsWithContext: 'lib helper; no toolContext (RunToolsParams)',
+  ChatCompletionStreamingToolRunnerParamsWithoutContext: 'lib helper; ChatCompletionStreamingToolRunnerParams',
   // Stored completions (OpenAI only): the service has no such endpoints.
   ChatCompletionsPage: 'stored completions',
   ChatCompletionStoreMessagesPage: 'stored completions',

@@ -8,7 +8,10 @@ export default defineConfig({
   // 'model-inference-sdk' is this repository's source, for the files carry-over.test.ts runs with
   // their `openai` import swapped for it (TypeScript reads the same mapping from tsconfig paths).
   resolve: {
-    alias: [{ find: /^model-inference-sdk$/, replacement: fileURLToPath(new URL('../../src/index.ts', import.meta.url)) }],
+    alias: [
+      { find: /^model-inference-sdk$/, replacement: fileURLToPath(new URL('../../src/index.ts', import.meta.url)) },
+      { find: /^model-inference-sdk\/helpers\/zod$/, replacement: fileURLToPath(new URL('../../src/helpers/zod.ts', import.meta.url)) },
+    ],
   },
   test: {
     root: fileURLToPath(new URL('.', import.meta.url)),

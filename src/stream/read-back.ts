@@ -1,0 +1,58 @@
+/**
+ * `ChatCompletionStream.fromReadableStream()`'s reading, loaded on its first read: the NDJSON lines
+ * of a body made by `toReadableStream()` (stream.ts reads them), each checked as a chunk from a
+ * server is (the generated normalizer), with the end of the body and a failed connection told
+ * apart, and each new request of a streaming run's body noticed.
+ */
+import type { ChatCompletionChunk } from '../generated/types.gen';
+import { normalizeChatCompletionChunk } from '../generated/normalize.gen';
+import { APIConnectionError, InferenceError } from '../errors';
+import { Log } from '../log';
+import { validator } from '../validate';
+import { Stream } from './stream';
+
+const WHERE = { method: 'read', path: 'ChatCompletionStream.fromReadableStream' };
+
+/**
+ * The chunks of `body`. A line that is not a chunk is a `ResponseValidationError`; a body that
+ * ends before any `finish_reason`, or whose reading fails (the route handler's upstream failed, the
+ * connection dropped), is an `APIConnectionError`. `restart` is called when a chunk of another
+ * request (another `id`) follows: a streaming run's body holds every request's chunks.
+ */
+export function readBack(
+  body: ReadableStream<Uint8Array>,
+  controller: AbortController,
+  options: { maxEventSize?: number | undefined },
+  restart: () => void,
+): AsyncIterator<ChatCompletionChunk> {
+  const lines = Stream.fromReadableStream<unknown>(body, controller, options)[Symbol.asyncIterator]();
+  // The client's `validation` option does not reach here: a line that is not a chunk always throws.
+  const check = validator(normalizeChatCompletionChunk, { mode: 'error', log: new Log('off', console), target: WHERE, status: 200, what: 'stream line' });
+  let id: string | undefined;
+  let finished = false;
+  return {
+    async next() {
+      let chunk: ChatCompletionChunk;
+      try {
+        const line = await lines.next();
+        if (line.done) {
+          if (finished) return line;
+          throw new APIConnectionError(WHERE, { message: `${WHERE.path}: the body ended before any finish_reason; the response is incomplete` });
+        }
+        chunk = check(line.value);
+        // A listener of the last request's done events may throw here: the body is then released too.
+        if (chunk.id && id !== undefined && chunk.id !== id) restart();
+      } catch (error) {
+        await lines.return?.();
+        throw error instanceof InferenceError ? error : new APIConnectionError(WHERE, { message: `${WHERE.path}: the body could not be read`, cause: error });
+      }
+      if (chunk.id) id = chunk.id;
+      finished ||= chunk.choices.some((c) => c.finish_reason !== null);
+      return { done: false, value: chunk };
+    },
+    async return() {
+      await lines.return?.();
+      return { done: true, value: undefined };
+    },
+  };
+}
