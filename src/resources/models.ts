@@ -87,7 +87,8 @@ export class Models {
     // so neither a stalled poll nor a retry waiting out `retry-after` outlives `timeout`.
     const started = Date.now();
     const stop = link([userSignal], { ms: timeout });
-    let why: string;
+    // What the last poll that finished said (a poll cut off by the deadline says nothing new).
+    let why: string | undefined;
     let lastError: unknown;
     try {
       for (;;) {
@@ -98,7 +99,7 @@ export class Models {
           lastError = undefined;
         } catch (error) {
           if (stop.signal.aborted) {
-            why = 'the last poll had not finished: the server stalled or asked to retry later';
+            why ??= 'the last poll had not finished: the server stalled or asked to retry later';
           } else if (error instanceof APIError && error.status === 503) {
             why = 'the server answered 503, still loading';
             lastError = error;
