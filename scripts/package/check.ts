@@ -4,7 +4,7 @@
 //      at most 300 kB, with no script that would run at a user's install
 //   2. publint (strict) on the tarball
 //   3. @arethetypeswrong/cli on the tarball (node10, node16 CJS/ESM, bundler)
-//   4. every relative link in the packed Markdown (README, CHANGELOG, docs/) resolves inside the
+//   4. every relative link in the packed Markdown (README, docs/) resolves inside the
 //      tarball, anchors included: the README on npm and in node_modules has no dead link
 //   5. the docs match package.json: getting-started names its dependencies, the README its scripts
 //   6. gzip size ceilings (size.ts), with the biggest contributors
@@ -41,7 +41,6 @@ const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 const ALLOWED = [
   /^package\.json$/,
   /^README\.md$/,
-  /^CHANGELOG\.md$/,
   /^LICENSE(\.md)?$/,
   // The guides the README links to (not the contributors' architecture and performance pages).
   /^docs\/(?!architecture\.md$|performance\.md$)[\w-]+\.md$/,
