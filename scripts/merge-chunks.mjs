@@ -1,0 +1,71 @@
+// Part of `npm run build`, after tsup: the SDK's ESM graph (dist/index.js, helpers/zod, otel) in
+// as few files as its lazy loading allows.
+//
+// esbuild splits shared code into a chunk per set of entries (and lazily loaded modules) that use
+// it, so `import { Client }` loaded eleven small files. Each one is a module Node resolves, reads
+// and compiles at a cold start (about half a millisecond each in `npm run bench`'s cold start). Rollup
+// reads esbuild's output and merges every chunk smaller than MIN_CHUNK into a chunk that is loaded
+// anyway when it is: the code loaded with `import()` (hooks, preflight, debug lines, parsing, the
+// tool loop) stays in its own files, the rest loads as one. The code itself is not changed, only
+// where it sits; esbuild's minified output goes through as it is.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rollup } from 'rollup';
+
+const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+const ENTRIES = { index: 'index.js', 'helpers/zod': 'helpers/zod.js', 'otel/index': 'otel/index.js' };
+/** Chunks below this (bytes) are merged into another that loads at the same time. */
+const MIN_CHUNK = 64 * 1024;
+
+/** Every .js file an entry reaches, statically or with `import()`. */
+function reached(file, seen = new Set()) {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const code = readFileSync(file, 'utf8');
+  for (const m of code.matchAll(/(?:^|[\n;}])\s*(?:import|export)\s*(?:[^;'"]*?from\s*)?["'](\.{1,2}\/[^"']+)["']|\bimport\(["'](\.{1,2}\/[^"']+)["']\)/g)) {
+    reached(path.resolve(path.dirname(file), m[1] ?? m[2]), seen);
+  }
+  return seen;
+}
+
+const inputs = Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, path.join(dist, file)]));
+const before = new Set(Object.values(inputs).flatMap((file) => [...reached(file)]));
+const bundle = await rollup({
+  input: inputs,
+  // Only the graph's own files are read; packages and node: stay imports.
+  external: (id, importer) => importer !== undefined && !id.startsWith('.') && !path.isAbsolute(id),
+  treeshake: false,
+  onwarn(warning, warn) {
+    if (warning.code !== 'CIRCULAR_DEPENDENCY') warn(warning);
+  },
+});
+const { output } = await bundle.generate({
+  format: 'es',
+  experimentalMinChunkSize: MIN_CHUNK,
+  entryFileNames: '[name].js',
+  // `hook-runner-<rollup's hash>.js`, not esbuild's hash and rollup's one after the other.
+  chunkFileNames: (chunk) => `${chunk.name.replace(/-[A-Z0-9]{8}$/, '')}-[hash].js`,
+});
+await bundle.close();
+
+for (const file of before) rmSync(file, { force: true });
+for (const item of output) {
+  const target = path.join(dist, item.fileName);
+  mkdirSync(path.dirname(target), { recursive: true });
+  writeFileSync(target, item.type === 'chunk' ? item.code : item.source);
+}
+const after = output.filter((item) => item.type === 'chunk');
+const loaded = reachedStatically(path.join(dist, 'index.js'));
+console.error(`merge-chunks: ${before.size} files -> ${after.length}; import { Client } loads ${loaded.size} (${[...loaded].map((f) => path.relative(dist, f)).join(', ')})`);
+
+/** The files an import of `file` loads before it runs (not the `import()` ones). */
+function reachedStatically(file, seen = new Set()) {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const code = readFileSync(file, 'utf8');
+  for (const m of code.matchAll(/(?:^|[\n;}])\s*(?:import|export)\s*(?:[^;'"]*?from\s*)?["'](\.{1,2}\/[^"']+)["']/g)) {
+    reachedStatically(path.resolve(path.dirname(file), m[1]), seen);
+  }
+  return seen;
+}
