@@ -56,4 +56,12 @@ export function link(sources: readonly (AbortSignal | undefined)[], timeout?: { 
   return state;
 }
 
+/**
+ * A signal that aborts when any of `signals` does. `AbortSignal.any` where the runtime has it (its
+ * sources hold it weakly: nothing to release), else a link that is never released.
+ */
+export function anyOf(signals: readonly AbortSignal[]): AbortSignal {
+  return typeof AbortSignal.any === 'function' ? AbortSignal.any(signals as AbortSignal[]) : link(signals).signal;
+}
+
 function noop(): void {}

@@ -289,6 +289,16 @@ describe('runTools()', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it("one caller's signal reused for many runs keeps no listener of theirs once they are over", async () => {
+    const { getEventListeners } = await import('node:events');
+    const signal = new AbortController().signal;
+    for (let i = 0; i < 20; i++) {
+      server.enqueue(says(`run ${i}`));
+      await client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [weatherTool()] }, { signal }).done();
+    }
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
+
   it("aborts a request in flight through the caller's signal", async () => {
     const controller = new AbortController();
     server.enqueue({ ...says('late'), delayMs: 15_000 });

@@ -8,6 +8,7 @@ import type { ChatCompletionCreateParams } from '../generated/types.gen';
 import type { RequestOptions } from '../options';
 import { checkRequestOptions } from '../options-check';
 import { checkBody } from '../resources/check-body';
+import { anyOf } from '../signals';
 import { ChatCompletionStream } from '../stream/chat-stream';
 import type { RequestContext } from '../request';
 import { ChatCompletionsResource, type ChatCompletionCreateParamsNonStreaming, type ChatCompletionCreateParamsStreaming } from '../resources/chat';
@@ -119,7 +120,7 @@ export class ChatCompletions extends ChatCompletionsResource {
     checkBody(body, 'chat.completions.stream', 'messages');
     checkRequestOptions(options, 'chat.completions.stream');
     return ChatCompletionStream.deferred(
-      (signal) => this.create({ ...body, stream: true }, { ...options, signal: options?.signal ? anySignal(options.signal, signal) : signal }),
+      (signal) => this.create({ ...body, stream: true }, { ...options, signal: options?.signal ? anyOf([options.signal, signal]) : signal }),
       () => import('./stream-parser').then(({ StreamParsing }) => new StreamParsing(body)),
     );
   }
@@ -170,13 +171,3 @@ export class Chat {
   }
 }
 
-/** A signal that aborts when either does (`AbortSignal.any`, where the runtime has it). */
-function anySignal(a: AbortSignal, b: AbortSignal): AbortSignal {
-  if (typeof AbortSignal.any === 'function') return AbortSignal.any([a, b]);
-  const controller = new AbortController();
-  for (const signal of [a, b]) {
-    if (signal.aborted) controller.abort(signal.reason);
-    else signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
-  }
-  return controller.signal;
-}

@@ -10,6 +10,7 @@ import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParams, C
 import { checkRequestOptions } from '../options-check';
 import type { ChatCompletionsResource as ChatCompletions } from '../resources/chat';
 import { checkBody } from '../resources/check-body';
+import { follow } from '../signals';
 import type { ChatCompletionStreamEvents, Events } from '../stream/chat-events';
 import { Listeners } from '../stream/listeners';
 import { Stream } from '../stream/stream';
@@ -68,11 +69,8 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
     }
     const tools = checkTools(body.tools);
     this.messages = [...body.messages];
-    const userSignal = requestOptions.signal;
-    if (userSignal) {
-      if (userSignal.aborted) this.controller.abort(userSignal.reason);
-      else userSignal.addEventListener('abort', () => this.controller.abort(userSignal.reason), { once: true });
-    }
+    // The caller's signal aborts the run; unlinked when the run is over (see below).
+    const unlink = follow(requestOptions.signal, this.controller);
     const signal = this.controller.signal;
     this.#done = import('./run-tools-loop')
       .then(({ Loop, RunnerEvents, StreamParsing }) => {
@@ -92,6 +90,7 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
         },
       );
     this.#done.catch(() => {}); // delivered to whoever awaits a final…() or iterates; never unhandled
+    void this.#done.finally(unlink).catch(() => {});
   }
 
   /** @internal */

@@ -180,11 +180,6 @@ function checked<T>(result: StandardResult<T>, value: unknown): Checked<T> {
   return { ok: false, issues };
 }
 
-/** Whether `value` looks like a Standard Schema (has a `~standard` with a `validate` function). */
-export function isStandardSchema(value: unknown): value is StandardSchema {
-  const standard = (value as { '~standard'?: { validate?: unknown } } | null)?.['~standard'];
-  return typeof standard?.validate === 'function';
-}
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

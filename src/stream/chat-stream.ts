@@ -6,6 +6,7 @@
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageToolCall } from '../generated/types.gen';
 import { APIUserAbortError, EventNotEmittedError, InferenceError } from '../errors';
 import { observed, Stream, type ObservableIterator, type StreamObserver } from './stream';
+import { follow } from '../signals';
 import { ChatCompletionAccumulator } from './accumulate';
 import { readBack } from './read-back';
 import { ChatEvents, type ChatCompletionStreamEvents, type StreamedChatCompletion, type StreamParser } from './chat-events';
@@ -191,9 +192,7 @@ export class ChatCompletionStream<ParsedT = null, ToolCall extends ChatCompletio
           inner.controller.abort(error);
           throw error;
         }
-        const abort = () => inner.controller.abort(controller.signal.reason);
-        if (controller.signal.aborted) abort();
-        else controller.signal.addEventListener('abort', abort, { once: true });
+        follow(controller.signal, inner.controller);
         const chunks = ChatCompletionStream.chunksOf(inner);
         // This stream's accumulation and listeners watch the request's own iterator, as with
         // create(): a listener that throws then ends the request there, at once.
