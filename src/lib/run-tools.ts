@@ -5,13 +5,14 @@
  * were made. Arguments that fail validation are not a crash: the problem goes back to the model as
  * that tool's result, so it can correct itself.
  */
-import { APIUserAbortError, EventNotEmittedError, InferenceError, ListenerError } from '../errors';
+import { APIUserAbortError, InferenceError, ListenerError } from '../errors';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParams, ChatCompletionMessageParam, CompletionUsage } from '../generated/types.gen';
 import { checkRequestOptions } from '../options-check';
 import type { ChatCompletionsResource as ChatCompletions } from '../resources/chat';
 import { checkBody } from '../resources/check-body';
 import { follow } from '../signals';
 import type { ChatCompletionStreamEvents, Events } from '../stream/chat-events';
+import { contentOf, EventSurface, firstMessage, outcomeOf } from '../stream/event-surface';
 import { Listeners } from '../stream/listeners';
 import { Stream } from '../stream/stream';
 import type { ParsedChatCompletion, ParsedChatCompletionMessage, ParsedFunctionToolCall } from './parse';
@@ -52,6 +53,8 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
   readonly #completions: ParsedChatCompletion<ParsedT>[] = [];
   readonly #events: RunnerEvent<ParsedT>[] = [];
   readonly #listeners = new Listeners<Events>();
+  /** `on` / `off` / `emitted()` and how the run ended, as a chat stream has them too. */
+  readonly #surface: EventSurface<Events>;
   /** The official client's events, worked out from `#events` as they happen (loaded with the loop). */
   #tap: RunnerEvents<ParsedT> | undefined;
   #wake: (() => void)[] = [];
@@ -90,6 +93,7 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
         },
       );
     this.#done.catch(() => {}); // delivered to whoever awaits a final…() or iterates; never unhandled
+    this.#surface = new EventSurface(this.#listeners, 'run', this.#done);
     void this.#done.finally(unlink).catch(() => {});
   }
 
@@ -112,7 +116,7 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
     const on = this.#listeners;
     const after = (listener: unknown, error: unknown) =>
       listener instanceof ListenerError ? new ListenerError(listener.event, listener.cause, { what: 'run', error }) : listener;
-    this.#ended = ending; // `ended` is true while the last events are told
+    this.#ending(ending); // `ended` is true while the last events are told
     if (!('error' in ending)) {
       try {
         this.#tap?.succeeded(this.#completions.at(-1), this.#completions.some((c) => c.usage) ? this.#sumUsage() : undefined);
@@ -128,15 +132,20 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
         ending = { error: after(listener, ending.error) };
       }
     }
-    this.#ended = ending;
+    this.#ending(ending);
     try {
       on.emit('end');
     } catch (listener) {
       ending = { error: 'error' in ending ? after(listener, ending.error) : listener };
     }
-    this.#ended = ending;
+    this.#ending(ending);
     this.#notify();
     return ending;
+  }
+
+  #ending(ending: { error?: unknown }): void {
+    this.#ended = ending;
+    this.#surface.outcome = !('error' in ending) ? 'ok' : outcomeOf(ending.error) === 'aborted' ? 'aborted' : 'error';
   }
 
   /**
@@ -148,7 +157,7 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
    * ```
    */
   get ended(): boolean {
-    return this.#ended !== undefined;
+    return this.#surface.ended;
   }
 
   /**
@@ -161,7 +170,7 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
    * ```
    */
   get errored(): boolean {
-    return this.#ended !== undefined && 'error' in this.#ended && !(this.#ended.error instanceof APIUserAbortError);
+    return this.#surface.errored;
   }
 
   /**
@@ -173,7 +182,7 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
    * ```
    */
   get aborted(): boolean {
-    return this.#ended !== undefined && 'error' in this.#ended && this.#ended.error instanceof APIUserAbortError;
+    return this.#surface.aborted;
   }
 
   /**
@@ -191,7 +200,7 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
    * ```
    */
   on<E extends keyof EventMap>(event: E, listener: EventMap[E]): this {
-    this.#listeners.on(event as keyof Events, listener as Events[keyof Events]);
+    this.#surface.on(event as keyof Events, listener as Events[keyof Events]);
     return this;
   }
 
@@ -204,7 +213,7 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
    * ```
    */
   once<E extends keyof EventMap>(event: E, listener: EventMap[E]): this {
-    this.#listeners.on(event as keyof Events, listener as Events[keyof Events], true);
+    this.#surface.on(event as keyof Events, listener as Events[keyof Events], true);
     return this;
   }
 
@@ -217,7 +226,7 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
    * ```
    */
   off<E extends keyof EventMap>(event: E, listener: EventMap[E]): this {
-    this.#listeners.off(event as keyof Events, listener as Events[keyof Events]);
+    this.#surface.off(event as keyof Events, listener as Events[keyof Events]);
     return this;
   }
 
@@ -233,18 +242,7 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
    * ```
    */
   emitted<E extends keyof EventMap>(event: E): Promise<FirstArg<EventMap[E]>> {
-    return new Promise((resolve, reject) => {
-      if (this.#ended) return reject(new EventNotEmittedError('run', String(event), true));
-      const name = event as keyof Events;
-      const listener = (value: FirstArg<EventMap[E]>) => resolve(value);
-      this.#listeners.on(name, listener, true);
-      // Settled when the run is over, after its last event: an event that never came is an error, not a hang.
-      const over = (error: unknown) => {
-        this.#listeners.off(name, listener);
-        reject(error);
-      };
-      this.#done.then(() => over(new EventNotEmittedError('run', String(event))), over);
-    });
+    return this.#surface.emitted(event as keyof Events) as Promise<FirstArg<EventMap[E]>>;
   }
 
   #notify(): void {
@@ -295,8 +293,7 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
 
   /** The assistant message of the last completion (its first choice). */
   async finalMessage(): Promise<ParsedChatCompletionMessage<ParsedT>> {
-    const completion = await this.finalChatCompletion();
-    return completion.choices[0]?.message ?? { role: 'assistant', content: null, refusal: null, parsed: null };
+    return firstMessage(await this.finalChatCompletion());
   }
 
   /** The text of the final answer, or `null` when the run ended on tool calls. */
@@ -369,9 +366,7 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
       const event = next.value;
       if (event.type === 'chunk') {
         streamed = true;
-        for (const choice of event.chunk.choices) {
-          if (choice.index === 0 && choice.delta.content) yield choice.delta.content;
-        }
+        yield* contentOf(event.chunk);
       } else if (event.type === 'completion' && !streamed) {
         const text = event.completion.choices[0]?.message.content;
         if (text) yield text;

@@ -4,12 +4,13 @@
  * `finalMessage()`, `finalContent()`, events (`on('content.delta', …)`) and a text-only view.
  */
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageToolCall } from '../generated/types.gen';
-import { APIUserAbortError, EventNotEmittedError, InferenceError } from '../errors';
+import { APIUserAbortError, InferenceError } from '../errors';
 import { observed, Stream, type ObservableIterator, type StreamObserver } from './stream';
 import { follow } from '../signals';
 import { ChatCompletionAccumulator } from './accumulate';
 import { readBack } from './read-back';
-import { ChatEvents, type ChatCompletionStreamEvents, type StreamedChatCompletion, type StreamParser } from './chat-events';
+import { ChatEvents, type ChatCompletionStreamEvents, type Events, type StreamedChatCompletion, type StreamParser } from './chat-events';
+import { contentOf, EventSurface, firstMessage, outcomeOf } from './event-surface';
 
 /**
  * Feeds every chunk that passes to the accumulator and the listeners, and remembers how the
@@ -24,8 +25,8 @@ class Tap implements StreamObserver<ChatCompletionChunk> {
   readonly events = new ChatEvents();
   /** Settles once the stream is over and every listener was told: rejects with its error. */
   readonly ended: Promise<void>;
-  /** How the stream ended, once it has. */
-  outcome: 'ok' | 'error' | 'aborted' | undefined;
+  /** `on` / `off` / `emitted()` and how the stream ended, as a runner has them too. */
+  readonly surface: EventSurface<Events>;
   /** The parsed completion, for a helper's stream that ended well. */
   parsed: ChatCompletion | undefined;
   /** Told of the end (the last events may still be coming, after an asynchronous parse). */
@@ -41,6 +42,7 @@ class Tap implements StreamObserver<ChatCompletionChunk> {
       this.#reject = reject;
     });
     this.ended.catch(() => {}); // reported by finalChatCompletion(), if anyone asks
+    this.surface = new EventSurface(this.events.listeners, 'stream', this.ended);
   }
 
   item(chunk: ChatCompletionChunk): void {
@@ -109,16 +111,12 @@ class Tap implements StreamObserver<ChatCompletionChunk> {
 
   /** The last events; the stream's outcome, set before them (`stream.ended` is true in an `end` listener). */
   #tell(error: unknown): unknown {
-    this.outcome = outcomeOf(error);
+    this.surface.outcome = outcomeOf(error);
     if (!this.events.listening) return error;
     const final = this.events.end(() => this.parsed ?? this.accumulator.result(), error);
-    this.outcome = outcomeOf(final);
+    this.surface.outcome = outcomeOf(final);
     return final;
   }
-}
-
-function outcomeOf(error: unknown): 'ok' | 'error' | 'aborted' {
-  return error === undefined ? 'ok' : error instanceof APIUserAbortError ? 'aborted' : 'error';
 }
 
 /**
@@ -286,8 +284,7 @@ export class ChatCompletionStream<ParsedT = null, ToolCall extends ChatCompletio
    * ```
    */
   async finalMessage(): Promise<StreamedChatCompletion<ParsedT, ToolCall>['choices'][number]['message']> {
-    const completion: ChatCompletion = await this.finalChatCompletion();
-    return (completion.choices[0]?.message ?? { role: 'assistant', content: null, refusal: null, parsed: null }) as StreamedChatCompletion<ParsedT, ToolCall>['choices'][number]['message'];
+    return firstMessage(await this.finalChatCompletion());
   }
 
   /**
@@ -316,7 +313,7 @@ export class ChatCompletionStream<ParsedT = null, ToolCall extends ChatCompletio
    * ```
    */
   on<E extends keyof ChatCompletionStreamEvents>(event: E, listener: ChatCompletionStreamEvents<ParsedT, ToolCall>[E]): this {
-    this.#tap.events.on(event, listener, false);
+    this.#tap.surface.on(event, listener);
     return this;
   }
 
@@ -329,7 +326,7 @@ export class ChatCompletionStream<ParsedT = null, ToolCall extends ChatCompletio
    * ```
    */
   once<E extends keyof ChatCompletionStreamEvents>(event: E, listener: ChatCompletionStreamEvents<ParsedT, ToolCall>[E]): this {
-    this.#tap.events.on(event, listener, true);
+    this.#tap.surface.on(event, listener, true);
     return this;
   }
 
@@ -342,7 +339,7 @@ export class ChatCompletionStream<ParsedT = null, ToolCall extends ChatCompletio
    * ```
    */
   off<E extends keyof ChatCompletionStreamEvents>(event: E, listener: ChatCompletionStreamEvents<ParsedT, ToolCall>[E]): this {
-    this.#tap.events.off(event, listener);
+    this.#tap.surface.off(event, listener);
     return this;
   }
 
@@ -357,18 +354,7 @@ export class ChatCompletionStream<ParsedT = null, ToolCall extends ChatCompletio
    * ```
    */
   emitted<E extends keyof ChatCompletionStreamEvents>(event: E): Promise<Parameters<ChatCompletionStreamEvents<ParsedT, ToolCall>[E]>[0]> {
-    return new Promise((resolve, reject) => {
-      const tap = this.#tap;
-      if (tap.outcome !== undefined) return reject(new EventNotEmittedError('stream', event, true));
-      const listener = (value: Parameters<ChatCompletionStreamEvents<ParsedT, ToolCall>[E]>[0]) => resolve(value);
-      tap.events.on(event, listener, true);
-      // Settled when the stream is over, after its last event: an event that never came is an error, not a hang.
-      const over = (error: unknown) => {
-        tap.events.off(event, listener);
-        reject(error);
-      };
-      tap.ended.then(() => over(new EventNotEmittedError('stream', event)), over);
-    });
+    return this.#tap.surface.emitted(event) as Promise<Parameters<ChatCompletionStreamEvents<ParsedT, ToolCall>[E]>[0]>;
   }
 
   /**
@@ -407,7 +393,7 @@ export class ChatCompletionStream<ParsedT = null, ToolCall extends ChatCompletio
    * ```
    */
   get ended(): boolean {
-    return this.#tap.outcome !== undefined;
+    return this.#tap.surface.ended;
   }
 
   /**
@@ -420,7 +406,7 @@ export class ChatCompletionStream<ParsedT = null, ToolCall extends ChatCompletio
    * ```
    */
   get errored(): boolean {
-    return this.#tap.outcome === 'error';
+    return this.#tap.surface.errored;
   }
 
   /**
@@ -432,7 +418,7 @@ export class ChatCompletionStream<ParsedT = null, ToolCall extends ChatCompletio
    * ```
    */
   get aborted(): boolean {
-    return this.#tap.outcome === 'aborted';
+    return this.#tap.surface.aborted;
   }
 
   /**
@@ -459,10 +445,6 @@ export class ChatCompletionStream<ParsedT = null, ToolCall extends ChatCompletio
    * ```
    */
   async *textStream(): AsyncGenerator<string> {
-    for await (const chunk of this) {
-      for (const choice of chunk.choices) {
-        if (choice.index === 0 && choice.delta.content) yield choice.delta.content;
-      }
-    }
+    for await (const chunk of this) yield* contentOf(chunk);
   }
 }
