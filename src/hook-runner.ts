@@ -20,7 +20,7 @@ import type { Runner } from './api-promise';
 import { APIConnectionTimeoutError, APIUserAbortError, HookError, InferenceError, type APIError } from './errors';
 import type { CompletionUsage } from './generated/types.gen';
 import type { CallHooks, CallSummary, HookInfo, HookName, Hooks, RetryInfo } from './hooks';
-import type { ObservableIterator } from './stream/iterator';
+import type { ObservableIterator } from './iterator';
 import type { Log } from './log';
 import { maskedResponse } from './hook-response';
 import { isCredentialName, mask } from './mask';

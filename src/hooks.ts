@@ -5,7 +5,7 @@
  */
 import type { APIError, InferenceError } from './errors';
 import type { ChatCompletionChunk, ChatCompletionCreateParams, Completion, CompletionCreateParams, CompletionUsage } from './generated/types.gen';
-import type { ObservableIterator } from './stream/iterator';
+import type { ObservableIterator } from './iterator';
 
 /**
  * Functions the client calls at fixed points of every call, in the style of ky's `hooks`: pass

@@ -6,10 +6,10 @@
 import { APIUserAbortError, InferenceError } from '../errors';
 import { ResponseValidationError } from '../validation-error';
 import { DEFAULTS } from '../options';
-import type { ObservableIterator, StreamObserver } from './iterator';
+import type { ObservableIterator, StreamObserver } from '../iterator';
 
 // The iterator types live below this file (hooks.ts needs them, and options.ts needs hooks.ts).
-export type { ObservableIterator, StreamObserver } from './iterator';
+export type { ObservableIterator, StreamObserver } from '../iterator';
 
 /**
  * An async iterable of server-sent chunks. Iterate it once with `for await`; `break` (or
