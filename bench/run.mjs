@@ -29,6 +29,9 @@ const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).
 const runsArg = args.find((a) => a.startsWith('--runs='));
 const RUNS = runsArg ? Number(runsArg.slice('--runs='.length)) : quick ? 3 : 7;
 const COLD_RUNS = quick ? 8 : 20;
+/** Targets of issue 24: cold start (import + construct) over `node -e 0`, and the one-file bundle (gzip). */
+const COLD_TARGET_MS = 12;
+const BUNDLE_TARGET = 30 * 1024;
 const wanted = (/** @type {string} */ metric) => !only || only.includes(metric);
 
 const CLIENTS = ['floor', 'floor-iter', 'openai', 'sdk', 'sdk-off', 'sdk-hooks'];
@@ -384,7 +387,8 @@ if (results.cold) {
     over('sdk'),
     '(same)',
     '(same)',
-    `${extra <= 20 ? 'met' : 'MISSED'} (${signed(extra)} ms ≤ +20 ms)`,
+    // Issue 24: import + construct within 12 ms of a bare `node -e 0`.
+    `${extra <= COLD_TARGET_MS ? 'met' : 'MISSED'} (${signed(extra)} ms ≤ +${COLD_TARGET_MS} ms)`,
   ]);
 }
 if (results.bundle) {
@@ -392,7 +396,7 @@ if (results.bundle) {
   const kib = (/** @type {number} */ n) => `${(n / 1024).toFixed(1)} KiB`;
   const single = (/** @type {string} */ k) => `${kib(b[k].single)}${k === 'floor' ? '' : ` ${(b[k].single / b.floor.single).toFixed(1)}×`}`;
   const split = (/** @type {string} */ k) => `${kib(b[k].total)} in ${b[k].files} (${kib(b[k].initial)} initial)`;
-  rows.push(['construct + streaming chat, one file, gzip', single('floor'), '(same)', single('openai'), single('sdk'), '(same)', '(same)', `${b.sdk.single <= 16 * 1024 ? 'met' : 'MISSED'} (${kib(b.sdk.single)} ≤ 16 KiB)`]);
+  rows.push(['construct + streaming chat, one file, gzip', single('floor'), '(same)', single('openai'), single('sdk'), '(same)', '(same)', `${b.sdk.single <= BUNDLE_TARGET ? 'met' : 'MISSED'} (${kib(b.sdk.single)} ≤ ${kib(BUNDLE_TARGET)})`]);
   rows.push(['the same, split into chunks, gzip', split('floor'), '(same)', split('openai'), split('sdk'), '(same)', '(same)', '(no target)']);
 }
 if (results.install) {
@@ -414,6 +418,6 @@ if (results.bundle) {
   console.log(`\nmodel-inference-sdk bundle, minified bytes by input: ${top.map(([k, v]) => `${k} ${v}`).join(', ')}`);
   console.log('\nThe one-file bundle without parts of the SDK (each row also without the rows above it), gzip:');
   for (const [i, { part, gzip }] of results.bundle.parts.entries()) {
-    console.log(`  ${i === 0 ? '' : 'without '}${part}: ${(gzip / 1024).toFixed(1)} KiB${gzip <= 16 * 1024 ? ' (≤ 16 KiB)' : ''}`);
+    console.log(`  ${i === 0 ? '' : 'without '}${part}: ${(gzip / 1024).toFixed(1)} KiB${gzip <= BUNDLE_TARGET ? ` (≤ ${BUNDLE_TARGET / 1024} KiB)` : ''}`);
   }
 }
