@@ -23,7 +23,7 @@ import type { CallHooks, CallSummary, HookInfo, HookName, Hooks, RetryInfo } fro
 import type { ObservableIterator } from './iterator';
 import type { Log } from './log';
 import { maskedResponse } from './hook-response';
-import { isCredentialName, mask } from './mask';
+import { isCredentialName, mask, mentions } from './mask';
 import { closest, didYouMean } from './suggest';
 import type { CallDescription } from './call-description';
 import type { RequestContext } from './request';
@@ -195,13 +195,16 @@ class Call implements CallHooks {
       };
       // The chunk hooks in order, from `from`. Synchronous hooks cost no promise per chunk; an
       // async one is awaited before the chunk is handed over, and the ones after it run then.
+      const secrets = this.#log.secrets;
       const chunk = (result: IteratorResult<T>, from: number): IteratorResult<T> | Promise<IteratorResult<T>> => {
+        // A chunk that quotes the key (a model echoing it) reaches the hooks masked, a copy; the
+        // check allocates nothing, and a chunk without the key is handed over as it is.
+        const given = mentions(result.value, secrets) ? mask(result.value, secrets) : result.value;
         for (let i = from; i < entries.length; i++) {
           const entry = entries[i]!;
           let out: unknown;
           try {
-            // A chunk that quotes the key (a model echoing it) reaches the hook masked, a copy.
-            out = entry.hooks.onChunk!(mask(result.value, this.#log.secrets) as never, this.info);
+            out = entry.hooks.onChunk!(given as never, this.info);
           } catch (error) {
             return failed(this.#threw(entry, 'onChunk', error));
           }
