@@ -3,11 +3,12 @@
 //
 // esbuild splits shared code into a chunk per set of entries (and lazily loaded modules) that use
 // it, so `import { Client }` loaded eleven small files. Each one is a module Node resolves, reads
-// and compiles at a cold start (about half a millisecond each in `npm run bench`'s cold start). Rollup
-// reads esbuild's output and merges every chunk smaller than MIN_CHUNK into a chunk that is loaded
-// anyway when it is: the code loaded with `import()` (hooks, preflight, debug lines, parsing, the
-// tool loop) stays in its own files, the rest loads as one. The code itself is not changed, only
-// where it sits; esbuild's minified output goes through as it is.
+// and compiles at a cold start (about half a millisecond each in `npm run bench`'s cold start).
+// Rollup reads esbuild's output and puts every file that the main entry loads before it runs (its
+// static imports, to the end) into one chunk, `core`; what loads with `import()` (hooks,
+// preflight, debug lines, parsing, the tool loop, the SSE reader) keeps its own files, as
+// esbuild split them. The code itself is not changed, only where it sits; esbuild's minified
+// output goes through as it is.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,8 +16,6 @@ import { rollup } from 'rollup';
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const ENTRIES = { index: 'index.js', 'helpers/zod': 'helpers/zod.js', 'otel/index': 'otel/index.js' };
-/** Chunks below this (bytes) are merged into another that loads at the same time. */
-const MIN_CHUNK = 64 * 1024;
 
 /** Every .js file an entry reaches, statically or with `import()`. */
 function reached(file, seen = new Set()) {
@@ -31,6 +30,8 @@ function reached(file, seen = new Set()) {
 
 const inputs = Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, path.join(dist, file)]));
 const before = new Set(Object.values(inputs).flatMap((file) => [...reached(file)]));
+/** What `import { Client }` loads before it runs: one chunk. */
+const upFront = reachedStatically(inputs.index);
 const bundle = await rollup({
   input: inputs,
   // Only the graph's own files are read; packages and node: stay imports.
@@ -42,7 +43,7 @@ const bundle = await rollup({
 });
 const { output } = await bundle.generate({
   format: 'es',
-  experimentalMinChunkSize: MIN_CHUNK,
+  manualChunks: (id) => (upFront.has(id) ? 'core' : undefined),
   entryFileNames: '[name].js',
   // `hook-runner-<rollup's hash>.js`, not esbuild's hash and rollup's one after the other.
   chunkFileNames: (chunk) => `${chunk.name.replace(/-[A-Z0-9]{8}$/, '')}-[hash].js`,

@@ -19,7 +19,8 @@ import type { ValidationMode } from '../options';
 import { jsonOrText } from '../json';
 import { readText, type Reader, type Sent } from '../response';
 import type { ValidationContext } from '../validate';
-import { IdleTimer, readEventBatches, type EventSourceMessage } from './sse';
+import type { EventSourceMessage } from './sse';
+import type * as Sse from './sse';
 import type { ObservableIterator, Stream, StreamObserver } from './stream';
 
 /**
@@ -45,11 +46,19 @@ export interface StreamSettings<T> {
  * the attempt, so that a failure before anything was yielded (reset, stall, in-band error) gets
  * the retry policy; after the first item, nothing is retried.
  */
+/**
+ * The SSE reader and its parser (eventsource-parser), loaded by the first stream: an import of the
+ * SDK that never streams neither resolves the package nor compiles it (a cold start's cost).
+ */
+let sse: Promise<typeof Sse> | undefined;
+
 export function readStream<T>(settings: StreamSettings<T>): Reader<Stream<T>> {
   return async (sent) => {
+    // Loaded while the attempt's timeout still runs, so that no moment is left without a limit.
+    const reader = await (sse ??= import('./sse'));
     sent.clearTimer(); // `timeout` covered the headers; the idle timeout covers the rest.
     const controller = new AbortController();
-    const events = new EventIterator(sent, settings, controller);
+    const events = new EventIterator(sent, settings, controller, reader);
     await events.prime();
     return settings.wrap(() => events, controller);
   };
@@ -62,7 +71,8 @@ class EventIterator<T> implements ObservableIterator<T> {
   readonly #target: RequestTarget;
   readonly #response: Response;
   readonly #controller: AbortController;
-  readonly #idle: IdleTimer;
+  readonly #idle: Sse.IdleTimer;
+  readonly #sse: typeof Sse;
   readonly #idleTimeout: number;
   readonly #read: (value: unknown, text: string) => T;
   readonly #started = Date.now();
@@ -82,13 +92,14 @@ class EventIterator<T> implements ObservableIterator<T> {
   #count = 0;
   #observer: StreamObserver<T> | undefined;
 
-  constructor(sent: Sent, settings: StreamSettings<T>, controller: AbortController) {
+  constructor(sent: Sent, settings: StreamSettings<T>, controller: AbortController, sse: typeof Sse) {
+    this.#sse = sse;
     this.#sent = sent;
     this.#target = sent.call.target;
     this.#response = sent.response;
     this.#controller = controller;
     this.#idleTimeout = settings.idleTimeout;
-    this.#idle = new IdleTimer(settings.idleTimeout, () => sent.abort(new DOMException('Stream idle', 'TimeoutError')));
+    this.#idle = new sse.IdleTimer(settings.idleTimeout, () => sent.abort(new DOMException('Stream idle', 'TimeoutError')));
     this.#onAbort = () => sent.abort(controller.signal.reason);
     controller.signal.addEventListener('abort', this.#onAbort, { once: true });
     this.#read = settings.read({
@@ -218,7 +229,7 @@ class EventIterator<T> implements ObservableIterator<T> {
     // as a stream: some servers send events under them.
     if (MARKUP.test(type)) throw await markupPage(this.#sent, type);
     const tooLarge = () => bodyError(target, response, `a stream event is larger than maxEventSize (${this.#sent.call.maxEventSize} characters)`, undefined, 'stream event');
-    return readEventBatches(response.body, { idle: this.#idle, maxEventSize: this.#sent.call.maxEventSize, tooLarge });
+    return this.#sse.readEventBatches(response.body, { idle: this.#idle, maxEventSize: this.#sent.call.maxEventSize, tooLarge });
   }
 
   /**
