@@ -7,7 +7,7 @@
  * against both clients.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as sdk from '../src/index';
 import {
   Client,
@@ -19,16 +19,9 @@ import {
   type ChatCompletionCreateParamsNonStreaming,
   type ChatCompletionCreateParamsStreaming,
 } from '../src/index';
-import { startMockServer, type MockServer } from '../src/testing';
+import { useMockServer } from './support/mock-server';
 
-let server: MockServer;
-let client: Client;
-beforeAll(async () => {
-  server = await startMockServer();
-  client = new Client({ apiKey: server.apiKey, baseURL: server.url, maxRetries: 0, logLevel: 'off' });
-});
-afterAll(() => server.close());
-afterEach(() => server.clear());
+const { server, client } = useMockServer({}, { client: { maxRetries: 0 }, reset: 'all' });
 
 const messages = [{ role: 'user' as const, content: 'Hello' }];
 

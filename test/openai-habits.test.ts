@@ -4,18 +4,11 @@
  * events on `create({ stream: true })`, `for await` over `models.list()`, and openai's names for
  * the request id.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { APIConnectionError, APIError, APIUserAbortError, Client, NotFoundError, type ChatCompletion, type ChatCompletionChunk, type ChatCompletionMessageParam } from '../src/index';
-import { startMockServer, type MockServer } from '../src/testing';
+import { describe, expect, it } from 'vitest';
+import { APIConnectionError, APIError, APIUserAbortError, NotFoundError, type ChatCompletion, type ChatCompletionChunk, type ChatCompletionMessageParam } from '../src/index';
+import { useMockServer } from './support/mock-server';
 
-let server: MockServer;
-let client: Client;
-beforeAll(async () => {
-  server = await startMockServer();
-  client = new Client({ apiKey: server.apiKey, baseURL: server.url, maxRetries: 0, logLevel: 'off' });
-});
-afterAll(() => server.close());
-afterEach(() => server.clear());
+const { server, client } = useMockServer({}, { client: { maxRetries: 0 }, reset: 'all' });
 
 const messages = [{ role: 'user' as const, content: 'hello brave new world' }];
 
