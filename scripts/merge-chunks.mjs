@@ -17,21 +17,21 @@ import { rollup } from 'rollup';
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const ENTRIES = { index: 'index.js', 'helpers/zod': 'helpers/zod.js', 'otel/index': 'otel/index.js' };
 
-/** Every .js file an entry reaches, statically or with `import()`. */
-function reached(file, seen = new Set()) {
+/** Every .js file an import of `file` reaches: before it runs, or also with `import()` (`lazy`). */
+function reached(file, lazy, seen = new Set()) {
   if (seen.has(file)) return seen;
   seen.add(file);
   const code = readFileSync(file, 'utf8');
   for (const m of code.matchAll(/(?:^|[\n;}])\s*(?:import|export)\s*(?:[^;'"]*?from\s*)?["'](\.{1,2}\/[^"']+)["']|\bimport\(["'](\.{1,2}\/[^"']+)["']\)/g)) {
-    reached(path.resolve(path.dirname(file), m[1] ?? m[2]), seen);
+    if (m[1] !== undefined || lazy) reached(path.resolve(path.dirname(file), m[1] ?? m[2]), lazy, seen);
   }
   return seen;
 }
 
 const inputs = Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, path.join(dist, file)]));
-const before = new Set(Object.values(inputs).flatMap((file) => [...reached(file)]));
+const before = new Set(Object.values(inputs).flatMap((file) => [...reached(file, true)]));
 /** What `import { Client }` loads before it runs: one chunk. */
-const upFront = reachedStatically(inputs.index);
+const upFront = reached(inputs.index, false);
 const bundle = await rollup({
   input: inputs,
   // Only the graph's own files are read; packages and node: stay imports.
@@ -57,16 +57,6 @@ for (const item of output) {
   writeFileSync(target, item.type === 'chunk' ? item.code : item.source);
 }
 const after = output.filter((item) => item.type === 'chunk');
-const loaded = reachedStatically(path.join(dist, 'index.js'));
+const loaded = reached(path.join(dist, 'index.js'), false);
 console.error(`merge-chunks: ${before.size} files -> ${after.length}; import { Client } loads ${loaded.size} (${[...loaded].map((f) => path.relative(dist, f)).join(', ')})`);
 
-/** The files an import of `file` loads before it runs (not the `import()` ones). */
-function reachedStatically(file, seen = new Set()) {
-  if (seen.has(file)) return seen;
-  seen.add(file);
-  const code = readFileSync(file, 'utf8');
-  for (const m of code.matchAll(/(?:^|[\n;}])\s*(?:import|export)\s*(?:[^;'"]*?from\s*)?["'](\.{1,2}\/[^"']+)["']/g)) {
-    reachedStatically(path.resolve(path.dirname(file), m[1]), seen);
-  }
-  return seen;
-}
