@@ -25,7 +25,7 @@ const ENTRIES = { group: ['**/index', '**/client', '**/helpers/*'], lazy: '(^|\\
 const TESTING = { group: ['**/testing', '**/testing/*'], lazy: '(^|\\x2F)testing(\\x2F|$)', message: 'The SDK does not depend on its testing kit.' };
 const CLI = { group: ['**/cli/*'], lazy: '(^|\\x2F)cli\\x2F', message: 'Nothing depends on the CLI.' };
 const OTEL = { group: ['**/otel', '**/otel/*'], lazy: '(^|\\x2F)otel(\\x2F|$)', message: 'Nothing depends on the otel entry (model-inference-sdk/otel): it is built on the public one.' };
-const LIB = { group: ['**/lib/*'], lazy: '(^|\\x2F)lib\\x2F', message: 'The core and the resources do not depend on the helpers (lib/): the client adds them on top.' };
+const LIB = { group: ['**/lib/*', '**/lib/**'], lazy: '(^|\\x2F)lib\\x2F', message: 'The core and the resources do not depend on the helpers (lib/): the client adds them on top.' };
 const RESOURCES = { group: ['**/resources/*'], lazy: '(^|\\x2F)resources\\x2F', message: 'The core does not depend on the resources.' };
 
 /**

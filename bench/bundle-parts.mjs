@@ -14,7 +14,7 @@ import { build } from 'esbuild';
 
 /** The parts, in the order they are taken away (paths under src/, matched as prefixes). */
 const STEPS = [
-  { part: '`parse()`, `runTools()`, partial JSON (methods of `client.chat.completions`)', paths: ['lib/parse', 'lib/run-tools', 'lib/partial-json', 'lib/json-lead', 'lib/errors'] },
+  { part: '`parse()`, `runTools()`, partial JSON (methods of `client.chat.completions`)', paths: ['lib/parse/parse', 'lib/tools/run-tools', 'lib/parse/partial-json', 'lib/parse/json-lead', 'lib/errors'] },
   { part: 'the hook runner, the preflight check, debug logging (each behind `import()`)', paths: ['hook-runner', 'preflight', 'debug'] },
   { part: "the stream's events (`on('content.delta')`…) and sending a reply's message back", paths: ['stream/chat-events', 'resources/sent-messages'] },
   { part: 'option checks with their messages ("did you mean `baseURL`?")', paths: ['options-check'] },

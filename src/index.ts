@@ -81,9 +81,9 @@ export type { CostEstimate } from './lib/cost';
 // Tools, structured outputs and reasoning
 // zodResponseFormat and zodFunction live in 'model-inference-sdk/helpers/zod' (they load zod's JSON
 // Schema conversion, which the main entry never imports at startup).
-export type { ZodFunctionOptions } from './lib/schema-helpers';
-export type { AutoParseableResponseFormat, AutoParseableTool, RunnableZodTool, ToolContext, ToolFunction } from './lib/schema-hooks';
-export type { StandardSchema, StandardResult, InferOutput, JSONSchema } from './lib/schema';
+export type { ZodFunctionOptions } from './lib/schema/schema-helpers';
+export type { AutoParseableResponseFormat, AutoParseableTool, RunnableZodTool, ToolContext, ToolFunction } from './lib/schema/schema-hooks';
+export type { StandardSchema, StandardResult, InferOutput, JSONSchema } from './lib/schema/schema';
 export type {
   ParsedChatCompletion,
   ParsedChatCompletionFor,
@@ -94,10 +94,10 @@ export type {
   ParsedToolCallOf,
   StreamedOutputOf,
   StreamedToolCallOf,
-} from './lib/parse';
+} from './lib/parse/parse';
 // A type here, not a value: the class (and its partial-JSON parser) then load only when a parse() stream starts.
-export type { ParsedChatCompletionStream, DeepPartial } from './lib/parse-stream';
-export { ChatCompletionRunner, ChatCompletionStreamingRunner } from './lib/run-tools';
+export type { ParsedChatCompletionStream, DeepPartial } from './lib/parse/parse-stream';
+export { ChatCompletionRunner, ChatCompletionStreamingRunner } from './lib/tools/run-tools';
 export type {
   RunnableTool,
   RunnableFunctionTool,
@@ -114,9 +114,9 @@ export type {
   RunnableToolFunctionWithParse,
   RunnableToolFunctionWithoutParse,
   RunnableTools,
-} from './lib/run-tools';
-export type { ChatCompletionRunnerEvents, FunctionToolCall } from './lib/runner-events';
-export { toAssistantMessage } from './lib/run-tools-messages';
+} from './lib/tools/run-tools';
+export type { ChatCompletionRunnerEvents, FunctionToolCall } from './lib/tools/runner-events';
+export { toAssistantMessage } from './lib/tools/run-tools-messages';
 export { readReasoning } from './lib/reasoning';
 export { LengthFinishReasonError, ContentFilterFinishReasonError, OutputParseError, CostEstimateError } from './lib/errors';
 

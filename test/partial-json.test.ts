@@ -1,5 +1,5 @@
 /**
- * The incremental partial JSON parser behind `parsedStream()` (src/lib/partial-json.ts): the same
+ * The incremental partial JSON parser behind `parsedStream()` (src/lib/parse/partial-json.ts): the same
  * values `partial-json` gives for every prefix, each delta parsed once, snapshots never changed
  * after the fact, complete parts shared between snapshots, and throttling for huge outputs.
  * Through the public API: a large structured output streamed in many small deltas.
@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { Allow, parse as partialJSON } from 'partial-json';
 import { describe, expect, it } from 'vitest';
 import { zodResponseFormat } from '../src/helpers/zod';
-import { PartialJSON } from '../src/lib/partial-json';
+import { PartialJSON } from '../src/lib/parse/partial-json';
 import { useMockServer } from './support/mock-server';
 import { z } from 'zod';
 

@@ -15,5 +15,5 @@
  *
  * @module
  */
-export { zodResponseFormat, zodFunction } from '../lib/schema-helpers';
-export type { ZodFunctionOptions } from '../lib/schema-helpers';
+export { zodResponseFormat, zodFunction } from '../lib/schema/schema-helpers';
+export type { ZodFunctionOptions } from '../lib/schema/schema-helpers';

@@ -12,10 +12,10 @@ import { anyOf } from '../signals';
 import { ChatCompletionStream } from '../stream/chat-stream';
 import type { RequestContext } from '../request';
 import { ChatCompletionsResource, type ChatCompletionCreateParamsNonStreaming, type ChatCompletionCreateParamsStreaming } from '../resources/chat';
-import type { ParsedChatCompletionFor, ParsedOutputOf, ParsedToolCallOf, StreamedOutputOf, StreamedToolCallOf } from './parse';
-import { parseCall, parseStreamCall } from './parse-call';
-import type { ParsedChatCompletionStream } from './parse-stream';
-import { ChatCompletionRunner, ChatCompletionStreamingRunner, type RunToolsOptions, type RunToolsParams } from './run-tools';
+import type { ParsedChatCompletionFor, ParsedOutputOf, ParsedToolCallOf, StreamedOutputOf, StreamedToolCallOf } from './parse/parse';
+import { parseCall, parseStreamCall } from './parse/parse-call';
+import type { ParsedChatCompletionStream } from './parse/parse-stream';
+import { ChatCompletionRunner, ChatCompletionStreamingRunner, type RunToolsOptions, type RunToolsParams } from './tools/run-tools';
 
 /**
  * `parse()`'s body without streaming: the name the `openai` client gives it (`parse()` here also
@@ -121,7 +121,7 @@ export class ChatCompletions extends ChatCompletionsResource {
     checkRequestOptions(options, 'chat.completions.stream');
     return ChatCompletionStream.deferred(
       (signal) => this.create({ ...body, stream: true }, { ...options, signal: options?.signal ? anyOf([options.signal, signal]) : signal }),
-      () => import('./stream-parser').then(({ StreamParsing }) => new StreamParsing(body)),
+      () => import('./parse/stream-parser').then(({ StreamParsing }) => new StreamParsing(body)),
     );
   }
 

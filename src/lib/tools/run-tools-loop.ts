@@ -3,11 +3,11 @@
  * that never calls `runTools()` does not ship it when its bundler splits code. It reports to the
  * runner through `RunSink` (run-tools-params.ts) and imports nothing of run-tools.ts.
  */
-import { APIUserAbortError } from '../errors';
-import type { ChatCompletionCreateParams, ChatCompletionMessageToolCall, ChatCompletionTool } from '../generated/types.gen';
-import type { RequestOptions } from '../options';
-import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionsResource as ChatCompletions } from '../resources/chat';
-import { parseChatCompletion, type ParsedChatCompletion } from './parse';
+import { APIUserAbortError } from '../../errors';
+import type { ChatCompletionCreateParams, ChatCompletionMessageToolCall, ChatCompletionTool } from '../../generated/types.gen';
+import type { RequestOptions } from '../../options';
+import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionsResource as ChatCompletions } from '../../resources/chat';
+import { parseChatCompletion, type ParsedChatCompletion } from '../parse/parse';
 import type { RunSink, RunToolsParams } from './run-tools-params';
 import type { ToolEntry } from './run-tools-table';
 import { toAssistantMessage } from './run-tools-messages';
@@ -15,7 +15,7 @@ import { toAssistantMessage } from './run-tools-messages';
 // The runner's events are worked out here, in the lazily loaded part of runTools(), too; a
 // streaming run's events carry parsed values (stream-parser.ts).
 export { RunnerEvents } from './runner-events';
-export { StreamParsing } from './stream-parser';
+export { StreamParsing } from '../parse/stream-parser';
 
 /** One run of the loop. Kept apart from the runner so the runner's public surface stays small. */
 export class Loop<ParsedT> {

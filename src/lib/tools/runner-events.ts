@@ -9,13 +9,13 @@
  * listener added mid-run must see whole) and the last tool call and result (`finalFunctionToolCall()`
  * reads them).
  */
-import type { APIUserAbortError } from '../errors';
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam, CompletionUsage } from '../generated/types.gen';
-import { ChatEvents, type Events, type FunctionToolCall, type StreamParser } from '../stream/chat-events';
-import type { Listeners } from '../stream/listeners';
-import type { ParsedChatCompletion, ParsedChatCompletionMessage } from './parse';
+import type { APIUserAbortError } from '../../errors';
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam, CompletionUsage } from '../../generated/types.gen';
+import { ChatEvents, type Events, type FunctionToolCall, type StreamParser } from '../../stream/chat-events';
+import type { Listeners } from '../../stream/listeners';
+import type { ParsedChatCompletion, ParsedChatCompletionMessage } from '../parse/parse';
 
-export type { FunctionToolCall } from '../stream/chat-events';
+export type { FunctionToolCall } from '../../stream/chat-events';
 
 /**
  * What a run reports, in order. `round` counts requests from 1. `chunk`s come in a streaming run

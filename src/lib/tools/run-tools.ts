@@ -5,17 +5,17 @@
  * were made. Arguments that fail validation are not a crash: the problem goes back to the model as
  * that tool's result, so it can correct itself.
  */
-import { APIUserAbortError, InferenceError, ListenerError } from '../errors';
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParams, ChatCompletionMessageParam, CompletionUsage } from '../generated/types.gen';
-import { checkRequestOptions } from '../options-check';
-import type { ChatCompletionsResource as ChatCompletions } from '../resources/chat';
-import { checkBody } from '../resources/check-body';
-import { follow } from '../signals';
-import type { ChatCompletionStreamEvents, Events } from '../stream/chat-events';
-import { contentOf, EventSurface, firstMessage, outcomeOf } from '../stream/event-surface';
-import { Listeners } from '../stream/listeners';
-import { Stream } from '../stream/stream';
-import type { ParsedChatCompletion, ParsedChatCompletionMessage, ParsedFunctionToolCall } from './parse';
+import { APIUserAbortError, InferenceError, ListenerError } from '../../errors';
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParams, ChatCompletionMessageParam, CompletionUsage } from '../../generated/types.gen';
+import { checkRequestOptions } from '../../options-check';
+import type { ChatCompletionsResource as ChatCompletions } from '../../resources/chat';
+import { checkBody } from '../../resources/check-body';
+import { follow } from '../../signals';
+import type { ChatCompletionStreamEvents, Events } from '../../stream/chat-events';
+import { contentOf, EventSurface, firstMessage, outcomeOf } from '../../stream/event-surface';
+import { Listeners } from '../../stream/listeners';
+import { Stream } from '../../stream/stream';
+import type { ParsedChatCompletion, ParsedChatCompletionMessage, ParsedFunctionToolCall } from '../parse/parse';
 import type { RunSink, RunToolsOptions, RunToolsParams } from './run-tools-params';
 import { checkTools } from './run-tools-table';
 import type { ChatCompletionRunnerEvents, FunctionToolCall, RunnerEvent, RunnerEvents } from './runner-events';

@@ -5,9 +5,9 @@
  * zod import is the functional `zod/mini` one the generated schemas use already.
  */
 import { toJSONSchema as zodToJSONSchema, type ZodMiniType } from 'zod/mini';
-import { InferenceError } from '../errors';
-import type { ValidationIssue } from '../validation-error';
-import { formatPath, valueAt } from '../path';
+import { InferenceError } from '../../errors';
+import type { ValidationIssue } from '../../validation-error';
+import { formatPath, valueAt } from '../../path';
 
 /**
  * A JSON Schema document (free-form object).

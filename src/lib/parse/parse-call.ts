@@ -4,12 +4,12 @@
  * `parse()` runs, so that an app that only calls `create()` does not ship it when its bundler
  * splits code (Vite, webpack, Rollup, esbuild with splitting).
  */
-import { APIPromise } from '../api-promise';
-import type { ChatCompletionCreateParams } from '../generated/types.gen';
-import type { RequestOptions } from '../options';
-import { checkRequestOptions } from '../options-check';
-import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming, ChatCompletionsResource as ChatCompletions } from '../resources/chat';
-import { checkBody } from '../resources/check-body';
+import { APIPromise } from '../../api-promise';
+import type { ChatCompletionCreateParams } from '../../generated/types.gen';
+import type { RequestOptions } from '../../options';
+import { checkRequestOptions } from '../../options-check';
+import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming, ChatCompletionsResource as ChatCompletions } from '../../resources/chat';
+import { checkBody } from '../../resources/check-body';
 import type { ParsedChatCompletionFor } from './parse';
 import type { ParsedChatCompletionStream } from './parse-stream';
 

@@ -9,8 +9,8 @@
  *   own beside a different `reasoning_content` (`reasoning_raw`): then both go back;
  * - Mistral's `thinking` parts are reasoning, not text: only the text parts are sent back.
  */
-import type { ChatCompletionAssistantMessageParam, ChatCompletionMessage, ChatCompletionMessageToolCall } from '../generated/types.gen';
-import { extras } from '../extras';
+import type { ChatCompletionAssistantMessageParam, ChatCompletionMessage, ChatCompletionMessageToolCall } from '../../generated/types.gen';
+import { extras } from '../../extras';
 
 /**
  * The assistant message to append to `messages` for the next request, from a completion's

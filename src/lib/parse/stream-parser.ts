@@ -6,12 +6,12 @@
  * (`import()`), so that an app that only calls `create()` does not ship it; the stream asks it only
  * for events that have listeners, and for the final completion once.
  */
-import type { ChatCompletion, ChatCompletionCreateParams, ChatCompletionTool } from '../generated/types.gen';
-import type { StreamParser } from '../stream/chat-events';
-import { APIUserAbortError } from '../errors';
+import type { ChatCompletion, ChatCompletionCreateParams, ChatCompletionTool } from '../../generated/types.gen';
+import type { StreamParser } from '../../stream/chat-events';
+import { APIUserAbortError } from '../../errors';
 import { parseChatCompletion, parseContent, type MaybePromise } from './parse';
 import { PartialJSON } from './partial-json';
-import { parserOf } from './schema-hooks';
+import { parserOf } from '../schema/schema-hooks';
 
 /** One partial JSON value fed from a text that grows: only what was not fed yet goes in. */
 class Growing {

@@ -3,9 +3,9 @@
  * definition without the SDK's function and parser), the function to run, and how its arguments
  * are parsed (the tool's schema, its own `parse`, or `JSON.parse`).
  */
-import { InferenceError } from '../errors';
-import type { ChatCompletionTool } from '../generated/types.gen';
-import { parserOf, RUN, type RunnableZodTool, type ToolFunction } from './schema-hooks';
+import { InferenceError } from '../../errors';
+import type { ChatCompletionTool } from '../../generated/types.gen';
+import { parserOf, RUN, type RunnableZodTool, type ToolFunction } from '../schema/schema-hooks';
 
 /**
  * A tool `runTools()` can run without a schema library: a plain function tool with its

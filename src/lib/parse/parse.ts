@@ -4,7 +4,7 @@
  * tool call (validated and typed from its tool). The finish reasons that make an output unusable (`length`, `content_filter`) and
  * output that is not what the schema says become typed errors.
  */
-import { ContentFilterFinishReasonError, LengthFinishReasonError, OutputParseError } from './errors';
+import { ContentFilterFinishReasonError, LengthFinishReasonError, OutputParseError } from '../errors';
 import type {
   ChatCompletion,
   ChatCompletionCreateParams,
@@ -12,11 +12,11 @@ import type {
   ChatCompletionMessageToolCall,
   ResponseFormatJSONObject,
   ResponseFormatJSONSchema,
-} from '../generated/types.gen';
-import type { ParsedChatCompletion, ParsedFunctionToolCall } from '../parsed';
-import { parserOf, type AutoParseableResponseFormat, type AutoParseableTool } from './schema-hooks';
+} from '../../generated/types.gen';
+import type { ParsedChatCompletion, ParsedFunctionToolCall } from '../../parsed';
+import { parserOf, type AutoParseableResponseFormat, type AutoParseableTool } from '../schema/schema-hooks';
 
-export type { ParsedChatCompletion, ParsedChatCompletionMessage, ParsedChoice, ParsedFunctionToolCall } from '../parsed';
+export type { ParsedChatCompletion, ParsedChatCompletionMessage, ParsedChoice, ParsedFunctionToolCall } from '../../parsed';
 
 /**
  * The type of `message.parsed` for a `response_format`.

@@ -4,8 +4,8 @@
  * under a symbol key, which `JSON.stringify` leaves out, so the request body stays as the server
  * expects it. Standalone functions: an app that never calls them does not bundle them.
  */
-import { InferenceError } from '../errors';
-import type { ResponseFormatJSONSchema } from '../generated/types.gen';
+import { InferenceError } from '../../errors';
+import type { ResponseFormatJSONSchema } from '../../generated/types.gen';
 import { PARSER, RUN, type AutoParseableResponseFormat, type AutoParseableTool, type JSONTextParser, type ParseOutcome, type RunnableZodTool, type ToolFunction } from './schema-hooks';
 import { restoreOptional, toStrictJSONSchema } from './schema-strict';
 import { toJSONSchema, validateWith, type Checked, type InferOutput, type JSONSchema, type StandardSchema } from './schema';

@@ -3,9 +3,9 @@
  * structured output while it grows (partial JSON, parsed incrementally by partial-json.ts) and,
  * at the end, the parsed completion (validated and typed, as `parse()` without streaming gives it).
  */
-import { InferenceError } from '../errors';
-import type { ChatCompletionCreateParams, ChatCompletionMessageToolCall } from '../generated/types.gen';
-import { ChatCompletionStream } from '../stream/chat-stream';
+import { InferenceError } from '../../errors';
+import type { ChatCompletionCreateParams, ChatCompletionMessageToolCall } from '../../generated/types.gen';
+import { ChatCompletionStream } from '../../stream/chat-stream';
 import type { ParsedFunctionToolCall } from './parse';
 import { PartialJSON } from './partial-json';
 import { StreamParsing } from './stream-parser';

@@ -3,8 +3,8 @@
  * that carry them. Kept apart from the helpers so that `parse()` and `runTools()` can find a
  * parser without bundling the JSON Schema conversion an app may never use.
  */
-import type { ValidationIssue } from '../validation-error';
-import type { ChatCompletionTool, ResponseFormatJSONSchema } from '../generated/types.gen';
+import type { ValidationIssue } from '../../validation-error';
+import type { ChatCompletionTool, ResponseFormatJSONSchema } from '../../generated/types.gen';
 
 /**
  * Key of the parser a helper attaches to a response format or a tool. `Symbol.for`, so that
