@@ -7,14 +7,15 @@
 //       on PATH. --resolve also lets files outside the folder (eslint.config.js, scripts/generate.ts)
 //       import its packages: bare imports that fail from the root retry from <folder>.
 //   node scripts/tools.mjs install <folder>... | --all
-//   node scripts/tools.mjs typecheck      tsc -p <folder> for each folder that has a tsconfig.json and
-//                                         is installed (with CI set: installs the missing ones)
+//   node scripts/tools.mjs typecheck      tsc for the root project and each folder that has a tsconfig.json
+//                                         and is installed (with CI set: installs the missing ones)
 //   node scripts/tools.mjs list
 //
 // Plain JavaScript with no dependencies, so it runs before anything is installed.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -109,8 +110,13 @@ function run(folder, resolve, command, args) {
   return result.status ?? 1;
 }
 
-function typecheck() {
-  let failed = 0;
+/**
+ * `tsc --noEmit` for the root project and each installed tool folder, as many at once as the
+ * machine has cores (each one is a single-threaded process): CI's typecheck step took the sum of
+ * seven runs. Each run's output is printed whole when it ends, so the runs do not interleave.
+ */
+async function typecheck() {
+  const projects = ['.'];
   for (const folder of Object.keys(TOOL_FOLDERS)) {
     if (!existsSync(path.join(root, folder, 'tsconfig.json'))) continue;
     if (!isInstalled(folder)) {
@@ -120,10 +126,27 @@ function typecheck() {
       }
       ensureInstalled(folder);
     }
-    const result = spawnSync(binary('.', 'tsc'), ['--noEmit', '-p', folder], { cwd: root, stdio: 'inherit' });
-    console.log(`typecheck ${folder}/: ${result.status === 0 ? 'ok' : 'FAILED'}`);
-    if (result.status !== 0) failed++;
+    projects.push(folder);
   }
+  let failed = 0;
+  const check = (project) =>
+    new Promise((resolve) => {
+      const child = spawn(binary('.', 'tsc'), ['--noEmit', '-p', project === '.' ? 'tsconfig.json' : project], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.on('data', (data) => (output += data));
+      child.stderr.on('data', (data) => (output += data));
+      child.on('close', (status) => {
+        if (output) process.stdout.write(output);
+        console.log(`typecheck ${project === '.' ? 'the root project' : `${project}/`}: ${status === 0 ? 'ok' : 'FAILED'}`);
+        if (status !== 0) failed++;
+        resolve();
+      });
+    });
+  const queue = [...projects];
+  const worker = async () => {
+    for (let project = queue.shift(); project !== undefined; project = queue.shift()) await check(project);
+  };
+  await Promise.all(Array.from({ length: Math.min(availableParallelism(), queue.length) }, worker));
   return failed === 0 ? 0 : 1;
 }
 
@@ -160,7 +183,8 @@ function main(argv) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
-    process.exitCode = main(process.argv.slice(2));
+    // `typecheck` is async (its runs go in parallel); the other verbs return their status.
+    process.exitCode = await main(process.argv.slice(2));
   } catch (error) {
     console.error(`tools: ${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;
