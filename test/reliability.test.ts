@@ -5,6 +5,8 @@
  */
 import { getEventListeners } from 'node:events';
 import { inspect } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -19,6 +21,7 @@ import {
   InternalServerError,
   RateLimitError,
   ResponseValidationError,
+  Stream,
   type ChatCompletionChunk,
   type Logger,
   extras,
@@ -224,6 +227,55 @@ describe('bounded resources', () => {
     // The client stopped reading soon after the limit: the server could not push much more.
     expect(sent.bytes).toBeLessThan(64 * 1024 * 1024);
     expect(after.heapUsed + after.arrayBuffers - (before.heapUsed + before.arrayBuffers)).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  /**
+   * A body of one large read that stays open, and a check that the read's bytes were collected
+   * (collected in a later job: a WeakRef holds its target until the current one ends).
+   */
+  function oneOpenRead(text: string) {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    let bytes: WeakRef<Uint8Array> | undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        const read = new TextEncoder().encode(text);
+        bytes = new WeakRef(read);
+        controller.enqueue(read); // and the body stays open: its reader stays inside this read
+      },
+    });
+    const collected = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      return bytes?.deref() === undefined;
+    };
+    return { body, collected };
+  }
+
+  // A fast server's read holds hundreds of events. While the consumer works through them, the
+  // read's bytes are garbage once decoded. (They were not: the body readers, async generators,
+  // kept them in their frame at each `yield`: 200 streams waiting held 200 reads twice.)
+  it('a stream waiting for its consumer keeps the read it is in once, as text, not also as its bytes', async () => {
+    const { body, collected } = oneOpenRead(sse(...Array.from({ length: 600 }, (_, i) => chunk(`token ${i} `))));
+    const c = client('http://127.0.0.1:9/v1', { fetch: async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } }) });
+    const stream = await c.chat.completions.create({ model: 'm', messages, stream: true });
+    const iterator = stream[Symbol.asyncIterator]();
+    expect((await iterator.next()).value?.choices[0]?.delta.content).toBe('token 0 ');
+    expect((await iterator.next()).value?.choices[0]?.delta.content).toBe('token 1 ');
+    expect(await collected()).toBe(true);
+    expect((await iterator.next()).value?.choices[0]?.delta.content).toBe('token 2 ');
+    stream.controller.abort();
+  });
+
+  it('the same for Stream.fromReadableStream (a route handler\'s body read back)', async () => {
+    const { body, collected } = oneOpenRead(Array.from({ length: 600 }, (_, i) => `${JSON.stringify(chunk(`token ${i} `))}\n`).join(''));
+    const stream = Stream.fromReadableStream<ChatCompletionChunk>(body);
+    const iterator = stream[Symbol.asyncIterator]();
+    expect((await iterator.next()).value?.choices[0]?.delta.content).toBe('token 0 ');
+    expect(await collected()).toBe(true);
+    expect((await iterator.next()).value?.choices[0]?.delta.content).toBe('token 1 ');
+    stream.controller.abort();
   });
 
   it('an endless JSON body stops at maxBodySize with a typed error carrying its start', async () => {

@@ -8,6 +8,7 @@
  * not count the consumer's own pauses.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { nextText } from './read-text';
 
 export type { EventSourceMessage };
 
@@ -171,14 +172,13 @@ export async function* readEventBatches(
   try {
     for (;;) {
       idle?.waiting();
-      const { done, value } = await reader.read();
-      if (done) {
+      const text = await nextText(reader, decoder);
+      if (text === undefined) {
         idle?.received();
         // A server that closes without the final blank line still sent its last event.
         parser.feed(`${decoder.decode()}\n\n`);
         finished = true;
       } else {
-        const text = decoder.decode(value, { stream: true });
         // A large read (a fast server: hundreds of events) is parsed a slice at a time, as the
         // consumer gets to it: the events of one slice exist at once, not those of the whole read
         // (200 concurrent streams each holding a read's worth of event objects is megabytes).

@@ -7,6 +7,7 @@ import { APIUserAbortError, InferenceError } from '../errors';
 import { ResponseValidationError } from '../validation-error';
 import { DEFAULTS } from '../options';
 import type { ObservableIterator, StreamObserver } from '../iterator';
+import { nextText } from './read-text';
 
 // The iterator types live below this file (hooks.ts needs them, and options.ts needs hooks.ts).
 export type { ObservableIterator, StreamObserver } from '../iterator';
@@ -199,10 +200,11 @@ export class Stream<T> implements AsyncIterable<T> {
       let finished = false;
       try {
         for (;;) {
-          const { done, value } = await reader.read();
+          const text = await nextText(reader, decoder);
+          const done = text === undefined;
           // An abort cancels the body, which then reads as done: the loop must not end as if complete.
           if (controller.signal.aborted) throw new APIUserAbortError({ method: 'read', path: 'Stream.fromReadableStream' }, controller.signal.reason);
-          buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
+          buffer += done ? decoder.decode() : text;
           let start = 0;
           let newline: number;
           while ((newline = buffer.indexOf('\n', start)) >= 0) {

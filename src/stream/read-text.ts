@@ -1,0 +1,13 @@
+/**
+ * The next read of a body as text, `undefined` at its end (`stream: true` keeps a UTF-8 sequence
+ * split across reads whole; the caller flushes the decoder at the end).
+ *
+ * A function of its own, so that a read's bytes are garbage as soon as they are decoded. The body
+ * readers are async generators, and a local of one lives in its frame while it waits at a `yield`
+ * for the consumer (V8 keeps a suspended generator's registers): a stream whose consumer was
+ * working through a large read kept that read twice, as its bytes and as its text.
+ */
+export async function nextText(reader: ReadableStreamDefaultReader<Uint8Array>, decoder: TextDecoder): Promise<string | undefined> {
+  const { done, value } = await reader.read();
+  return done ? undefined : decoder.decode(value, { stream: true });
+}
