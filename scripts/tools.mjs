@@ -65,23 +65,66 @@ export function isInstalled(folder) {
   return existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === lockHash(folder);
 }
 
+/** `npm ci` in a tool folder: its command, and what is said before and after. */
+function npmCi(folder) {
+  const { holds, for: usedBy } = TOOL_FOLDERS[folder];
+  return {
+    command: 'npm',
+    args: ['ci', '--no-audit', '--no-fund', '--loglevel=error'],
+    options: {
+      cwd: path.join(root, folder),
+      // npm's report ("added 212 packages") to stderr: stdout is the wrapped command's own output,
+      // which a caller may parse (test/lint-walls.test.ts reads JSON from it).
+      stdio: ['ignore', 2, 'inherit'],
+      env: quietEnv,
+    },
+    start: () => console.error(`[tools] installing ${folder}/ (${holds}; for ${usedBy}) from its lockfile ...`),
+    finish: (status, started) => {
+      if (status !== 0) throw new Error(`npm ci in ${folder}/ failed (exit ${status})`);
+      writeFileSync(stampOf(folder), `${lockHash(folder)}\n`);
+      console.error(`[tools] ${folder}/ installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    },
+  };
+}
+
 export function ensureInstalled(folder) {
   if (isInstalled(folder)) return;
   const started = Date.now();
-  const { holds, for: usedBy } = TOOL_FOLDERS[folder];
-  console.error(`[tools] installing ${folder}/ (${holds}; for ${usedBy}) from its lockfile ...`);
-  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
-    cwd: path.join(root, folder),
-    // npm's report ("added 212 packages") to stderr: stdout is the wrapped command's own output,
-    // which a caller may parse (test/lint-walls.test.ts reads JSON from it).
-    stdio: ['ignore', 2, 'inherit'],
-    env: quietEnv,
+  const ci = npmCi(folder);
+  ci.start();
+  const result = spawnSync(ci.command, ci.args, ci.options);
+  ci.finish(result.status ?? result.signal, started);
+}
+
+/**
+ * Installs the folders that are not installed, one per core at a time (`npm ci` is mostly waiting
+ * on the disk and the registry; separate folders share only npm's cache, which is safe to share).
+ */
+async function installAll(folders) {
+  const queue = folders.filter((folder) => {
+    if (!isInstalled(folder)) return true;
+    console.error(`[tools] ${folder}/ is installed`);
+    return false;
   });
-  if (result.status !== 0) {
-    throw new Error(`npm ci in ${folder}/ failed (exit ${result.status ?? result.signal})`);
-  }
-  writeFileSync(stampOf(folder), `${lockHash(folder)}\n`);
-  console.error(`[tools] ${folder}/ installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const install = (folder) =>
+    new Promise((resolve, reject) => {
+      const started = Date.now();
+      const ci = npmCi(folder);
+      ci.start();
+      spawn(ci.command, ci.args, ci.options).on('error', reject).on('close', (status, signal) => {
+        try {
+          ci.finish(status ?? signal, started);
+          resolve();
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+  const worker = async () => {
+    for (let folder = queue.shift(); folder !== undefined; folder = queue.shift()) await install(folder);
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(2, availableParallelism()), queue.length) }, worker));
+  return 0;
 }
 
 /** The binary of a command: from the folder's node_modules/.bin, then the root's, else as given. */
@@ -162,12 +205,7 @@ function main(argv) {
       return run(folder, options.includes('--resolve'), command, args);
     }
     case 'install': {
-      const folders = rest.includes('--all') ? Object.keys(TOOL_FOLDERS) : rest.map(folderOf);
-      for (const folder of folders) {
-        if (isInstalled(folder)) console.error(`[tools] ${folder}/ is installed`);
-        else ensureInstalled(folder);
-      }
-      return 0;
+      return installAll(rest.includes('--all') ? Object.keys(TOOL_FOLDERS) : rest.map(folderOf));
     }
     case 'typecheck':
       return typecheck();
