@@ -194,13 +194,15 @@ export class APIConnectionTimeoutError extends APIConnectionError {
   /**
    * `phase`: `'request'` (no headers within `timeout`), `'apiKey'` (the `apiKey` function did not
    * return within `timeout`), `'stream'` (no event within `streamIdleTimeout`),
-   * `'keep-alive'` (the same, while the server sent only keep-alive comments), or a hook that did
-   * not settle within the option named (`{ hook: 'onChunk hook of "audit"', option: 'timeout' }`).
+   * `'keep-alive'` (the same, while the server sent only keep-alive comments), or a hook or a
+   * `runTools()` tool that did not settle within the option named
+   * (`{ hook: 'onChunk hook of "audit"', option: 'timeout' }`,
+   * `{ hook: 'tool "get_weather"', option: 'toolTimeout' }`).
    */
   constructor(
     target: RequestTarget,
     timeoutMs: number,
-    phase: 'request' | 'apiKey' | 'stream' | 'keep-alive' | { hook: string; option: 'timeout' | 'streamIdleTimeout' } = 'request',
+    phase: 'request' | 'apiKey' | 'stream' | 'keep-alive' | { hook: string; option: 'timeout' | 'streamIdleTimeout' | 'toolTimeout' } = 'request',
   ) {
     super(target, {
       message:

@@ -220,9 +220,10 @@ function normaliseBaseURL(value: string): string {
   return url.search === '' ? url.href.replace(/\/+$/, '') : url.href;
 }
 
-function checkTimeout(value: number, name: string): number {
+/** A timeout option: milliseconds that `setTimeout` can wait (`where` names the call, if any). */
+export function checkTimeout(value: number, name: string, where?: string): number {
   if (typeof value !== 'number' || !(value >= 0) || value > 2_147_483_647) {
-    throw new InferenceError(`\`${name}\` must be a number of milliseconds from 0 to 2147483647; got ${String(value)}.`);
+    throw new InferenceError(`${where === undefined ? '' : `${where}: `}\`${name}\` must be a number of milliseconds from 0 to 2147483647; got ${String(value)}.`);
   }
   return value;
 }

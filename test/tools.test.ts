@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import * as zm from 'zod/mini';
 import {
+  APIConnectionTimeoutError,
   APIUserAbortError,
   InferenceError,
   OutputParseError,
@@ -287,6 +288,71 @@ describe('runTools()', () => {
     await expect(runner.finalContent()).rejects.toBeInstanceOf(APIUserAbortError);
     expect(toolSignal?.aborted).toBe(true);
     expect(server.requests).toHaveLength(1);
+  });
+
+  /** Timers still pending (Node lists each as 'Timeout'). */
+  const pendingTimers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+  /** A tool that never settles, and the signal it was given. */
+  const neverSettles = () => {
+    const seen: { signal?: AbortSignal } = {};
+    const tool = zodFunction({
+      name: 'get_weather',
+      parameters: City,
+      function: (_args, { signal }) => {
+        seen.signal = signal;
+        return new Promise<string>(() => {});
+      },
+    });
+    return { tool, seen };
+  };
+
+  it('a tool that never settles ends the run at toolTimeout: APIConnectionTimeoutError naming it, its signal aborted, no timer left', async () => {
+    const { tool, seen } = neverSettles();
+    server.enqueue(calls(['h', 'get_weather', '{"city":"Paris","unit":null}']));
+    const timers = pendingTimers();
+    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [tool] }, { toolTimeout: 50 });
+    const error = await runner.done().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect((error as Error).message).toBe('The tool "get_weather" did not settle within 50 ms (toolTimeout): POST /chat/completions (runTools)');
+    expect(seen.signal?.aborted).toBe(true);
+    expect(seen.signal?.reason).toBe(error);
+    await expect(runner.finalContent()).rejects.toBe(error);
+    expect(server.requests).toHaveLength(1); // nothing more was sent
+    expect(pendingTimers()).toBeLessThanOrEqual(timers);
+  });
+
+  it('a tool slower than usual but within toolTimeout is answered as always', async () => {
+    const slow = zodFunction({
+      name: 'get_weather',
+      parameters: City,
+      function: () => new Promise<string>((resolve) => setTimeout(() => resolve('21 °C'), 30)),
+    });
+    server.enqueue(calls(['s', 'get_weather', '{"city":"Paris","unit":null}']), says('It is 21 °C.'));
+    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [slow] }, { toolTimeout: 5_000 });
+    expect(await runner.finalContent()).toBe('It is 21 °C.');
+    expect(sent(1).messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 's', content: '21 °C' });
+  });
+
+  it('by default a tool is bounded too (10 minutes): an aborted run leaves that timer behind no more than the tool', async () => {
+    const { tool, seen } = neverSettles();
+    server.enqueue(calls(['h', 'get_weather', '{"city":"Paris","unit":null}']));
+    const timers = pendingTimers();
+    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [tool] });
+    while (seen.signal === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(pendingTimers()).toBeGreaterThan(timers); // the tool's bound is running
+    runner.abort();
+    await expect(runner.done()).rejects.toBeInstanceOf(APIUserAbortError);
+    expect(seen.signal.aborted).toBe(true);
+    expect(pendingTimers()).toBeLessThanOrEqual(timers);
+  });
+
+  it.each([-1, Number.NaN, 2 ** 31, '5000', Number.POSITIVE_INFINITY])('toolTimeout %s is refused at the call site', (value) => {
+    expect(() => client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [weatherTool()] }, { toolTimeout: value as number })).toThrow(
+      new InferenceError(`chat.completions.runTools: \`toolTimeout\` must be a number of milliseconds from 0 to 2147483647; got ${String(value)}.`),
+    );
   });
 
   it("one caller's signal reused for many runs keeps no listener of theirs once they are over", async () => {

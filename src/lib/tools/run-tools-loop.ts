@@ -3,7 +3,7 @@
  * that never calls `runTools()` does not ship it when its bundler splits code. It reports to the
  * runner through `RunSink` (run-tools-params.ts) and imports nothing of run-tools.ts.
  */
-import { APIUserAbortError } from '../../errors';
+import { APIConnectionTimeoutError, APIUserAbortError, type RequestTarget } from '../../errors';
 import type { ChatCompletionCreateParams, ChatCompletionMessageToolCall, ChatCompletionTool } from '../../generated/types.gen';
 import type { RequestOptions } from '../../options';
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionsResource as ChatCompletions } from '../../resources/chat';
@@ -11,6 +11,10 @@ import { parseChatCompletion, type ParsedChatCompletion } from '../parse/parse';
 import type { RunSink, RunToolsParams } from './run-tools-params';
 import type { ToolEntry } from './run-tools-table';
 import { toAssistantMessage } from './run-tools-messages';
+import { within } from '../../wait';
+
+/** What a run's errors name: its requests, all to the one endpoint. */
+const TARGET: RequestTarget = { method: 'POST', path: '/chat/completions (runTools)' };
 
 // The runner's events are worked out here, in the lazily loaded part of runTools(), too; a
 // streaming run's events carry parsed values (stream-parser.ts).
@@ -26,6 +30,8 @@ export class Loop<ParsedT> {
     private readonly tools: Map<string, ToolEntry>,
     private readonly options: RequestOptions & { signal: AbortSignal },
     private readonly maxRounds: number,
+    /** Longest one tool may take to settle (ms). */
+    private readonly toolTimeout: number,
   ) {}
 
   async run(): Promise<void> {
@@ -102,7 +108,11 @@ export class Loop<ParsedT> {
     const args = await tool.parse(call.function.arguments ?? '');
     if (!args.ok) return `Error: invalid arguments for ${name}: ${args.message}. Call it again with arguments that match its parameters.`;
     if (signal.aborted) throw this.abortError(); // stopped while the arguments were checked
-    const result = await tool.run(args.value, { signal, toolCall: { id: call.id, function: { name, arguments: call.function.arguments ?? '' } } });
+    const running = tool.run(args.value, { signal, toolCall: { id: call.id, function: { name, arguments: call.function.arguments ?? '' } } });
+    // No timer outlives the tool, or the round (its signal aborts when another tool fails or the run is aborted).
+    const settled = await within(Promise.resolve(running), this.toolTimeout, signal);
+    if (settled === undefined) throw new APIConnectionTimeoutError(TARGET, this.toolTimeout, { hook: `tool ${JSON.stringify(name)}`, option: 'toolTimeout' });
+    const result = settled.value;
     if (typeof result === 'string') return result;
     return result === undefined ? '' : JSON.stringify(result);
   }
@@ -112,7 +122,7 @@ export class Loop<ParsedT> {
   }
 
   abortError(): APIUserAbortError {
-    return new APIUserAbortError({ method: 'POST', path: '/chat/completions (runTools)' }, this.options.signal.reason);
+    return new APIUserAbortError(TARGET, this.options.signal.reason);
   }
 }
 

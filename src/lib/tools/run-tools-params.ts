@@ -57,14 +57,14 @@ export type ChatCompletionToolRunnerParams = RunToolsParams & { stream?: false |
 export type ChatCompletionStreamingToolRunnerParams = RunToolsParams & { stream: true };
 
 /**
- * `runTools()`'s options: the per-request options, applied to every request of the run, and
- * `maxRounds` (the official client's `maxChatCompletions`).
+ * `runTools()`'s options: the per-request options, applied to every request of the run,
+ * `maxRounds` (the official client's `maxChatCompletions`) and `toolTimeout`.
  *
  * @example
  * ```ts
  * import type { RunToolsOptions } from 'model-inference-sdk';
  *
- * const options: RunToolsOptions = { maxRounds: 3, timeout: 30_000, signal: AbortSignal.timeout(120_000) };
+ * const options: RunToolsOptions = { maxRounds: 3, timeout: 30_000, toolTimeout: 60_000, signal: AbortSignal.timeout(120_000) };
  * const runner = client.chat.completions.runTools({ model: 'acme/chat-1', messages, tools: [getWeather] }, options);
  * console.log(await runner.finalContent()); // null if the model still called tools in round 3
  * ```
@@ -74,6 +74,13 @@ export type RunToolsOptions = RequestOptions & {
   maxRounds?: number;
   /** The official client's name for `maxRounds` (used when `maxRounds` is not given). */
   maxChatCompletions?: number;
+  /**
+   * Longest one tool function may take to settle, in milliseconds (default 10 minutes, the
+   * client's default `timeout`). Past it, the run rejects with `APIConnectionTimeoutError` naming
+   * the tool, and the `signal` of that round's tools aborts: a tool that never settles cannot
+   * hold the run, or a serverless function, for ever. (The official client has no such bound.)
+   */
+  toolTimeout?: number;
 };
 
 /**

@@ -7,7 +7,8 @@
  */
 import { APIUserAbortError, InferenceError, ListenerError } from '../../errors';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParams, ChatCompletionMessageParam, CompletionUsage } from '../../generated/types.gen';
-import { checkRequestOptions } from '../../options-check';
+import { DEFAULTS } from '../../options';
+import { checkRequestOptions, checkTimeout } from '../../options-check';
 import type { ChatCompletionsResource as ChatCompletions } from '../../resources/chat';
 import { checkBody } from '../../resources/check-body';
 import { follow } from '../../signals';
@@ -64,9 +65,10 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
   /** @internal */
   constructor(completions: ChatCompletions, body: RunToolsParams, options: RunToolsOptions = {}) {
     checkBody(body, 'chat.completions.runTools', 'messages');
-    const { maxRounds: rounds, maxChatCompletions, ...requestOptions } = options;
+    const { maxRounds: rounds, maxChatCompletions, toolTimeout = DEFAULTS.timeout, ...requestOptions } = options;
     const maxRounds = rounds ?? maxChatCompletions ?? DEFAULT_MAX_ROUNDS;
     checkRequestOptions(requestOptions, 'chat.completions.runTools');
+    checkTimeout(toolTimeout, 'toolTimeout', 'chat.completions.runTools');
     if (!Number.isInteger(maxRounds) || maxRounds < 1) {
       throw new InferenceError(`chat.completions.runTools: \`maxRounds\` must be a positive integer, got ${String(maxRounds)}.`);
     }
@@ -80,7 +82,7 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
         // A streaming run tells the stream's events too, parsed from its format and tools.
         const parser = body.stream === true ? new StreamParsing(body as unknown as ChatCompletionCreateParams) : undefined;
         this.#tap = new RunnerEvents(this.#listeners, parser);
-        return new Loop(this, completions, body, tools, { ...requestOptions, signal }, maxRounds).run();
+        return new Loop(this, completions, body, tools, { ...requestOptions, signal }, maxRounds, toolTimeout).run();
       })
       .then(
         () => {
