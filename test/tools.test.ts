@@ -324,6 +324,28 @@ describe('runTools()', () => {
     expect(pendingTimers()).toBeLessThanOrEqual(timers);
   });
 
+  it('a tool whose own `parse` never settles is bounded by toolTimeout too', async () => {
+    let ran = false;
+    const tool: RunnableFunctionTool<{ city: string }> = {
+      type: 'function',
+      function: {
+        name: 'get_weather',
+        parameters: { type: 'object', properties: { city: { type: 'string' } } },
+        parse: () => new Promise<{ city: string }>(() => {}),
+        function: () => {
+          ran = true;
+          return 'sunny';
+        },
+      },
+    };
+    server.enqueue(calls(['p', 'get_weather', '{"city":"Paris"}']));
+    const timers = pendingTimers();
+    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [tool] }, { toolTimeout: 50 });
+    await expect(runner.done()).rejects.toThrow('The tool "get_weather" did not settle within 50 ms (toolTimeout)');
+    expect(ran).toBe(false);
+    expect(pendingTimers()).toBeLessThanOrEqual(timers);
+  });
+
   it('a tool slower than usual but within toolTimeout is answered as always', async () => {
     const slow = zodFunction({
       name: 'get_weather',

@@ -99,22 +99,28 @@ export class Loop<ParsedT> {
     }
   }
 
+  /**
+   * One call: its arguments checked by the tool's schema, then its function run, the two together
+   * within `toolTimeout` (a schema may validate asynchronously too). No timer outlives the call, or
+   * the round: its signal aborts when another tool fails or the run is aborted.
+   */
   async runOne(call: ChatCompletionMessageToolCall, signal: AbortSignal): Promise<string> {
     const name = call.function.name;
     const tool = this.tools.get(name);
     if (!tool) {
       return `Error: there is no tool named ${JSON.stringify(name)}. Available tools: ${[...this.tools.keys()].join(', ')}.`;
     }
-    const args = await tool.parse(call.function.arguments ?? '');
-    if (!args.ok) return `Error: invalid arguments for ${name}: ${args.message}. Call it again with arguments that match its parameters.`;
-    if (signal.aborted) throw this.abortError(); // stopped while the arguments were checked
-    const running = tool.run(args.value, { signal, toolCall: { id: call.id, function: { name, arguments: call.function.arguments ?? '' } } });
-    // No timer outlives the tool, or the round (its signal aborts when another tool fails or the run is aborted).
-    const settled = await within(Promise.resolve(running), this.toolTimeout, signal);
+    const answer = async (): Promise<string> => {
+      const args = await tool.parse(call.function.arguments ?? '');
+      if (!args.ok) return `Error: invalid arguments for ${name}: ${args.message}. Call it again with arguments that match its parameters.`;
+      if (signal.aborted) throw this.abortError(); // stopped while the arguments were checked
+      const result = await tool.run(args.value, { signal, toolCall: { id: call.id, function: { name, arguments: call.function.arguments ?? '' } } });
+      if (typeof result === 'string') return result;
+      return result === undefined ? '' : JSON.stringify(result);
+    };
+    const settled = await within(answer(), this.toolTimeout, signal);
     if (settled === undefined) throw new APIConnectionTimeoutError(TARGET, this.toolTimeout, { hook: `tool ${JSON.stringify(name)}`, option: 'toolTimeout' });
-    const result = settled.value;
-    if (typeof result === 'string') return result;
-    return result === undefined ? '' : JSON.stringify(result);
+    return settled.value;
   }
 
   throwIfAborted(): void {
