@@ -162,6 +162,20 @@ describe('stream() parses with zodResponseFormat and zodFunction (item 3)', () =
     expect(stream.aborted).toBe(true);
   });
 
+  it("a schema whose validation never settles: the call's timeout ends the wait with APIConnectionTimeoutError", async () => {
+    const json = z.toJSONSchema(Weather);
+    const stuck: StandardSchema<unknown, { city: string }> = {
+      '~standard': { version: 1, vendor: 'test', validate: () => new Promise(() => {}), jsonSchema: { input: () => json, output: () => json } },
+    };
+    server.enqueue(streamsPieces(weatherJSON));
+    const stream = client.chat.completions.stream({ model: 'mock/echo', messages, response_format: zodResponseFormat(stuck, 'weather') }, { timeout: 1_000 });
+    const result = await within(stream.finalChatCompletion(), 10_000);
+    expect((result as { error: unknown }).error).toMatchObject({
+      name: 'APIConnectionTimeoutError',
+      message: 'The schema validating the reply did not settle within 1000 ms (timeout): POST /chat/completions',
+    });
+  });
+
   it('parses only what is listened to: no partial parsing without a content.delta listener, none at all without a schema', async () => {
     const push = vi.spyOn(PartialJSON.prototype, 'push');
     server.enqueue(streamsPieces(weatherJSON));

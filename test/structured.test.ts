@@ -191,6 +191,41 @@ describe('parse()', () => {
     expect(completion.usage?.total_tokens).toBe(18);
   });
 
+  describe('a schema whose validation never settles (an async check that hangs)', () => {
+    const json = z.toJSONSchema(Weather);
+    const stuck: StandardSchema<unknown, { city: string }> = {
+      '~standard': { version: 1, vendor: 'test', validate: () => new Promise(() => {}), jsonSchema: { input: () => json, output: () => json } },
+    };
+    const stuckFormat = zodResponseFormat(stuck, 'weather');
+    const pendingTimers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+
+    it("parse(): the call's timeout ends the wait with APIConnectionTimeoutError; no timer left", async () => {
+      server.enqueue(says('{"city":"Paris","celsius":21}'));
+      const timers = pendingTimers();
+      // The timeout bounds the request too: long enough for a loaded machine's request, then the wait.
+      await expect(client.chat.completions.parse({ model: 'mock/echo', messages, response_format: stuckFormat }, { timeout: 1_000 })).rejects.toThrow(
+        expect.objectContaining({ name: 'APIConnectionTimeoutError', message: 'The schema validating the reply did not settle within 1000 ms (timeout): POST /chat/completions (parse)' }),
+      );
+      expect(pendingTimers()).toBeLessThanOrEqual(timers);
+    });
+
+    it("parse(): the call's signal ends the wait with APIUserAbortError at once", async () => {
+      server.enqueue(says('{"city":"Paris","celsius":21}'));
+      const controller = new AbortController();
+      const parsing = client.chat.completions.parse({ model: 'mock/echo', messages, response_format: stuckFormat }, { signal: controller.signal });
+      await new Promise((resolve) => setTimeout(resolve, 50)); // the reply is in; the schema hangs
+      controller.abort();
+      await expect(parsing).rejects.toMatchObject({ name: 'APIUserAbortError' });
+    });
+
+    it('runTools(): a round whose reply the schema never settles on ends at the timeout', async () => {
+      server.enqueue(says('{"city":"Paris","celsius":21}'));
+      const noop = { type: 'function' as const, function: { name: 'noop', parameters: { type: 'object' }, function: () => '' } };
+      const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [noop], response_format: stuckFormat }, { timeout: 1_000 });
+      await expect(runner.done()).rejects.toThrow('The schema validating the reply did not settle within 1000 ms (timeout): POST /chat/completions (runTools)');
+    });
+  });
+
   it('applies the schema: transforms and defaults', async () => {
     const Count = z.object({ count: z.string().transform(Number), unit: z.string().default('items') });
     server.enqueue(says('{"count":"12","unit":null}'));

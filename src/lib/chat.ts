@@ -121,7 +121,7 @@ export class ChatCompletions extends ChatCompletionsResource {
     checkRequestOptions(options, 'chat.completions.stream');
     return ChatCompletionStream.deferred(
       (signal) => this.create({ ...body, stream: true }, { ...options, signal: options?.signal ? anyOf([options.signal, signal]) : signal }),
-      () => import('./parse/stream-parser').then(({ StreamParsing }) => new StreamParsing(body)),
+      () => import('./parse/stream-parser').then(({ StreamParsing }) => new StreamParsing(body, false, this.waitOf(options).timeout)),
     );
   }
 

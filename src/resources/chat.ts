@@ -11,6 +11,7 @@ import type {
 import { ChatCompletionStream } from '../stream/chat-stream';
 import type { RequestOptions } from '../options';
 import type { RequestContext } from '../request';
+import type { Wait } from '../wait';
 import type { EventReader } from '../stream/events';
 import { toolCallIndexer } from '../stream/tool-call-index';
 import { validator } from '../validate';
@@ -43,6 +44,15 @@ export class ChatCompletionsResource {
   /** @internal */
   constructor(ctx: RequestContext) {
     this.#ctx = ctx;
+  }
+
+  /**
+   * How long a helper may wait on the caller's own code once a reply is in (a schema that
+   * validates asynchronously): the call's `timeout` (the client's by default) and `signal`.
+   * @internal
+   */
+  waitOf(options: RequestOptions | undefined): Wait {
+    return { timeout: options?.timeout ?? this.#ctx.options.timeout, signal: options?.signal ?? undefined };
   }
 
   /**

@@ -10,7 +10,11 @@ import type { RequestOptions } from '../../options';
 import { checkRequestOptions } from '../../options-check';
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming, ChatCompletionsResource as ChatCompletions } from '../../resources/chat';
 import { checkBody } from '../../resources/check-body';
+import type { RequestTarget } from '../../errors';
 import type { ParsedChatCompletionFor } from './parse';
+
+/** What a `parse()` error after the reply names (the request's own errors name the request). */
+const TARGET: RequestTarget = { method: 'POST', path: '/chat/completions (parse)' };
 import type { ParsedChatCompletionStream } from './parse-stream';
 
 /** `parse()` without streaming. */
@@ -24,8 +28,8 @@ export function parseCall<Params extends ChatCompletionCreateParamsNonStreaming>
     // Made here, not before: `asResponse()` must reach the inner call before it starts.
     const request = completions.create(body, options);
     if (raw) return { response: await request.asResponse() };
-    const [{ data, response }, { parseChatCompletion }] = await Promise.all([request.withResponse(), import('./parse')]);
-    return { data: await parseChatCompletion(data, body), response };
+    const [{ data, response }, { parseChatCompletion, settleParsing }] = await Promise.all([request.withResponse(), import('./parse')]);
+    return { data: await settleParsing(parseChatCompletion(data, body), completions.waitOf(options), TARGET), response };
   });
 }
 
@@ -41,7 +45,7 @@ export function parseStreamCall<S extends ParsedChatCompletionStream<never, neve
     const request = completions.create(body, options);
     if (raw) return { response: await request.asResponse() };
     const [{ data, response }, { ParsedChatCompletionStream }] = await Promise.all([request.withResponse(), import('./parse-stream')]);
-    return { data: new ParsedChatCompletionStream(data, params) as S, response };
+    return { data: new ParsedChatCompletionStream(data, params, completions.waitOf(options).timeout) as S, response };
   });
 }
 

@@ -57,10 +57,10 @@ export class ParsedChatCompletionStream<ParsedT = null, ToolCall extends ChatCom
    * `ContentFilterFinishReasonError` or `OutputParseError`. The events carry the parsed values too.
    * @internal
    */
-  constructor(stream: ChatCompletionStream<unknown, ChatCompletionMessageToolCall>, params: ChatCompletionCreateParams) {
+  constructor(stream: ChatCompletionStream<unknown, ChatCompletionMessageToolCall>, params: ChatCompletionCreateParams, timeout?: number) {
     super(() => ChatCompletionStream.chunksOf(stream), stream.controller);
     this.#params = params;
-    this.parseWith(new StreamParsing(params, true));
+    this.parseWith(new StreamParsing(params, true, timeout));
   }
 
   /**

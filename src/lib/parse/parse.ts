@@ -4,6 +4,8 @@
  * tool call (validated and typed from its tool). The finish reasons that make an output unusable (`length`, `content_filter`) and
  * output that is not what the schema says become typed errors.
  */
+import { APIConnectionTimeoutError, APIUserAbortError, type RequestTarget } from '../../errors';
+import { within, type Wait } from '../../wait';
 import { ContentFilterFinishReasonError, LengthFinishReasonError, OutputParseError } from '../errors';
 import type {
   ChatCompletion,
@@ -207,6 +209,25 @@ function parseToolCall(call: ChatCompletionMessageToolCall, tools: ChatCompletio
 }
 
 type OutputParseIssues = ConstructorParameters<typeof OutputParseError>[0]['issues'];
+
+/**
+ * A parsing as a promise, bounded when it waits on a schema that validates asynchronously: past
+ * the call's `timeout` an `APIConnectionTimeoutError`, after its `signal` an `APIUserAbortError`
+ * (the schema is left to settle, its outcome ignored). No timer or listener is left behind.
+ * @internal
+ */
+export async function settleParsing<T>(parsing: MaybePromise<T>, wait: Wait, target: RequestTarget): Promise<T> {
+  if (!(parsing instanceof Promise)) return parsing;
+  let outcome: { value: T } | undefined;
+  try {
+    outcome = await within(parsing, wait.timeout, wait.signal);
+  } catch (error) {
+    if (wait.signal?.aborted) throw new APIUserAbortError(target, wait.signal.reason);
+    throw error;
+  }
+  if (outcome === undefined) throw new APIConnectionTimeoutError(target, wait.timeout, { hook: 'schema validating the reply', option: 'timeout' });
+  return outcome.value;
+}
 
 /** `f(value)`: at once for a value, once it resolves for a promise (not named `then`: a module exporting `then` is a thenable to `import()`). @internal */
 export function andThen<T, R>(value: MaybePromise<T>, f: (value: T) => R): MaybePromise<Awaited<R>> {

@@ -8,8 +8,12 @@
  */
 import type { ChatCompletion, ChatCompletionCreateParams, ChatCompletionTool } from '../../generated/types.gen';
 import type { StreamParser } from '../../stream/chat-events';
-import { APIUserAbortError } from '../../errors';
-import { parseChatCompletion, parseContent, type MaybePromise } from './parse';
+import type { RequestTarget } from '../../errors';
+import { DEFAULTS } from '../../options';
+import { parseChatCompletion, parseContent, settleParsing, type MaybePromise } from './parse';
+
+/** What an error of the final parse names. */
+const TARGET: RequestTarget = { method: 'POST', path: '/chat/completions' };
 import { PartialJSON } from './partial-json';
 import { parserOf } from '../schema/schema-hooks';
 
@@ -42,12 +46,15 @@ class Growing {
 export class StreamParsing implements StreamParser {
   readonly #params: ChatCompletionCreateParams;
   readonly #always: boolean;
+  readonly #timeout: number;
   #content: Growing | undefined;
   #calls = new Map<number, Growing>();
 
-  constructor(params: ChatCompletionCreateParams, always = false) {
+  /** `timeout`: how long the final parse may wait on a schema that validates asynchronously (ms). */
+  constructor(params: ChatCompletionCreateParams, always = false, timeout: number = DEFAULTS.timeout) {
     this.#params = params;
     this.#always = always;
+    this.#timeout = timeout;
   }
 
   partialContent(snapshot: string): unknown {
@@ -92,7 +99,8 @@ export class StreamParsing implements StreamParser {
       // Only what carries a schema (or a strict tool) is parsed, and only then does a `length` finish throw.
       if (parserOf(format) || tools.length) parsing = parseChatCompletion(completion, parserOf(format) ? { ...rest, tools, response_format: format! } : { ...rest, tools });
     }
-    if (parsing instanceof Promise) return abortable(parsing as Promise<ChatCompletion>, signal);
+    // Bounded like parse(): the call's `timeout`, and the stream's signal (`stream.abort()`).
+    if (parsing instanceof Promise) return settleParsing(parsing as Promise<ChatCompletion>, { timeout: this.#timeout, signal }, TARGET);
     if (parsing !== undefined) return parsing as ChatCompletion;
     // Nothing to parse: the messages say so, as the official client's stream() does.
     return { ...completion, choices: completion.choices.map((choice) => ({ ...choice, message: { ...choice.message, parsed: null } })) };
@@ -112,16 +120,6 @@ export class StreamParsing implements StreamParser {
   #parses(tool: ChatCompletionTool | undefined): boolean {
     return tool !== undefined && (this.#always || parserOf(tool) !== undefined || tool.function.strict === true);
   }
-}
-
-/** `promise`, or `APIUserAbortError` once `signal` aborts (a schema whose validation never settles does not hold the stream). */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(new APIUserAbortError({ method: 'POST', path: '/chat/completions' }, signal.reason));
-    if (signal.aborted) return abort();
-    signal.addEventListener('abort', abort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
-  });
 }
 
 /** No completion yet: the events parse a text before the completion exists (their errors are not thrown). */

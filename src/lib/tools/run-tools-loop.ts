@@ -7,7 +7,7 @@ import { APIConnectionTimeoutError, APIUserAbortError, type RequestTarget } from
 import type { ChatCompletionCreateParams, ChatCompletionMessageToolCall, ChatCompletionTool } from '../../generated/types.gen';
 import type { RequestOptions } from '../../options';
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionsResource as ChatCompletions } from '../../resources/chat';
-import { parseChatCompletion, type ParsedChatCompletion } from '../parse/parse';
+import { parseChatCompletion, settleParsing, type ParsedChatCompletion } from '../parse/parse';
 import type { RunSink, RunToolsParams } from './run-tools-params';
 import type { ToolEntry } from './run-tools-table';
 import { toAssistantMessage } from './run-tools-messages';
@@ -46,7 +46,8 @@ export class Loop<ParsedT> {
       const params: ChatCompletionCreateParams = { ...rest, tools: definitions, messages: [...this.runner.messages] };
       const raw = stream === true ? await this.streamed(params, round) : await this.completions.create(params as ChatCompletionCreateParamsNonStreaming, this.options);
       // Arguments that fail their schema are answered below, not thrown.
-      const completion = (await parseChatCompletion(raw, { ...params, tools: this.body.tools as ChatCompletionTool[] }, { badArguments: 'skip' })) as unknown as ParsedChatCompletion<ParsedT>;
+      const parsing = parseChatCompletion(raw, { ...params, tools: this.body.tools as ChatCompletionTool[] }, { badArguments: 'skip' });
+      const completion = (await settleParsing(parsing, this.completions.waitOf(this.options), TARGET)) as unknown as ParsedChatCompletion<ParsedT>;
       this.runner.emit({ type: 'completion', round, completion });
       const message = completion.choices[0]?.message ?? { role: 'assistant', content: null, refusal: null, parsed: null };
       this.runner.emit({ type: 'message', round, message: toAssistantMessage(message) });

@@ -80,7 +80,7 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
     this.#done = import('./run-tools-loop')
       .then(({ Loop, RunnerEvents, StreamParsing }) => {
         // A streaming run tells the stream's events too, parsed from its format and tools.
-        const parser = body.stream === true ? new StreamParsing(body as unknown as ChatCompletionCreateParams) : undefined;
+        const parser = body.stream === true ? new StreamParsing(body as unknown as ChatCompletionCreateParams, false, completions.waitOf(requestOptions).timeout) : undefined;
         this.#tap = new RunnerEvents(this.#listeners, parser);
         return new Loop(this, completions, body, tools, { ...requestOptions, signal }, maxRounds, toolTimeout).run();
       })
