@@ -36,6 +36,10 @@ import { root } from './artifact';
  * Lowered to 26 100 B and 27 800 B (measured 25 829 B and 27 457 B): the SSE reader and
  * eventsource-parser load with the first stream (`import()` in stream/events.ts), and the merged
  * chunks (scripts/merge-chunks.mjs) compress better than the small ones did.
+ * Measured 25 988 B and 27 605 B on 2026-11-27 (+159 B and +148 B): the body readers read through
+ * stream/read-text.ts so that a read's bytes are freed once decoded, and `runTools()`'s
+ * `toolTimeout` and the bounded wait on an asynchronous schema need the call's timeout up front
+ * (`waitOf`, the named timeout check); the rest of both loads with `import()`.
  * Lower them as the size work lands; raise one only with a reason in the commit message. The
  * target for `streamingChat` is 12 KiB.
  */
