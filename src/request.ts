@@ -20,7 +20,7 @@ import { isCredentialName, mask } from './mask';
 import type { HeadersInit, QueryInit, ResolvedOptions } from './options';
 import { readErrorBody, type Reader } from './response';
 import { link as linkSignals } from './signals';
-import { within, type Wait } from './wait';
+import { untilAborted, within, type Wait } from './wait';
 
 /** Redirects followed before giving up (the fetch standard's limit). */
 const MAX_REDIRECTS = 20;
@@ -138,14 +138,16 @@ async function fetchFollowingRedirects(
   target: RequestTarget,
   trace: Trace | undefined,
 ): Promise<Response> {
-  if (init.redirect !== undefined) return fetchImpl(url, init);
+  // Each fetch ends when the attempt's signal aborts, even one (a `fetch` option) that ignores it.
+  const fetchOnce = (href: string, init: RequestInit) => untilAborted(Promise.resolve(fetchImpl(href, init)), init.signal);
+  if (init.redirect !== undefined) return fetchOnce(url, init);
   let current = new URL(url);
   let request: RequestInit = { ...init, redirect: 'manual' };
   for (let hop = 0; ; hop++) {
-    const response = await fetchImpl(current.href, request);
+    const response = await fetchOnce(current.href, request);
     // A browser hides where a manual redirect goes; it also enforces CORS and mixed-content rules
     // itself, so there the runtime may follow.
-    if (response.type === 'opaqueredirect') return fetchImpl(current.href, { ...request, redirect: 'follow' });
+    if (response.type === 'opaqueredirect') return fetchOnce(current.href, { ...request, redirect: 'follow' });
     const location = response.headers.get('location');
     if (!isRedirect(response.status) || location === null) return response;
     void response.body?.cancel().catch(() => {});

@@ -63,3 +63,31 @@ export function within<T>(promise: Promise<T>, ms: number, signal?: AbortSignal)
     else signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/**
+ * `promise`, or a rejection with `signal.reason` as soon as the signal aborts, whether or not
+ * `promise` listens to it: a `fetch` option that ignores its signal cannot hold a call past its
+ * timeout or its caller's abort. A response that arrives after the abort has its body cancelled,
+ * so that its connection is not held either. Leaves no listener behind.
+ */
+export function untilAborted(promise: Promise<Response>, signal: AbortSignal | null | undefined): Promise<Response> {
+  if (!signal) return promise;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      reject(signal.reason);
+      promise.then((late) => void late.body?.cancel().catch(() => {}), () => {});
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (response) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(response);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

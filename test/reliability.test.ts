@@ -59,6 +59,42 @@ async function textOf(stream: AsyncIterable<ChatCompletionChunk>) {
 }
 
 describe('faults: typed outcome and attempts seen', () => {
+  // A `fetch` option is the caller's code: one that ignores its signal must not hold the call.
+  it('a fetch option that never settles and ignores its signal → APIConnectionTimeoutError at each attempt\'s timeout', async () => {
+    let calls = 0;
+    const c = client('http://127.0.0.1:9/v1', {
+      timeout: 100,
+      maxRetries: 1,
+      fetch: () => {
+        calls++;
+        return new Promise<Response>(() => {});
+      },
+    });
+    const error = await outcome(() => c.models.list());
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect((error as Error).message).toBe('Request timed out after 100 ms: GET /v1/models');
+    expect(calls).toBe(2);
+  });
+
+  it("the same fetch: the caller's signal ends the call at once with APIUserAbortError", async () => {
+    const c = client('http://127.0.0.1:9/v1', { fetch: () => new Promise<Response>(() => {}) });
+    const controller = new AbortController();
+    const pending = outcome(() => c.models.list({ signal: controller.signal }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    controller.abort();
+    expect(await pending).toBeInstanceOf(APIUserAbortError);
+  });
+
+  it('a response that such a fetch gives after the timeout has its body cancelled', async () => {
+    let deliver: ((response: Response) => void) | undefined;
+    let cancelled = false;
+    const c = client('http://127.0.0.1:9/v1', { timeout: 50, maxRetries: 0, fetch: () => new Promise<Response>((resolve) => (deliver = resolve)) });
+    expect(await outcome(() => c.models.list())).toBeInstanceOf(APIConnectionTimeoutError);
+    deliver!(new Response(new ReadableStream({ cancel: () => void (cancelled = true) }), { headers: { 'content-type': 'application/json' } }));
+    for (let i = 0; i < 100 && !cancelled; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(cancelled).toBe(true);
+  });
+
   it('connection refused → APIConnectionError (ECONNREFUSED) after every retry', async () => {
     const closed = await startFaultServer(() => {});
     await closed.close(); // the port is now closed
