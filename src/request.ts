@@ -107,9 +107,9 @@ export async function attempt<T>(p: Prepared, read: Reader<T>, number: number, b
     if (p.hooks) response = await p.hooks.afterResponse(response);
     trace?.response(response, started);
     if (response.ok) {
-      return await read({ response, call, abort: link.abort, clearTimer: link.clearTimer, release: link.release, log, trace });
+      return await read({ response, call, signal: link.signal, abort: link.abort, clearTimer: link.clearTimer, release: link.release, log, trace });
     }
-    const errorBody = await readErrorBody(response);
+    const errorBody = await readErrorBody(response, link.signal);
     trace?.errorBody(response.status, errorBody);
     error = APIError.fromResponse(target, response.status, response.headers, errorBody, response.status === 404 ? missingV1(baseURL) : undefined);
   } catch (cause) {

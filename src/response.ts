@@ -16,6 +16,11 @@ export interface Sent {
   response: Response;
   /** The call: where it went (`target`), the caller's `signal`, `maxBodySize`, `maxEventSize`. */
   call: CallDescription;
+  /**
+   * The attempt's signal: aborted by its timeout, the caller's signal or `abort()`. Readers stop
+   * reading when it aborts, even a body that does not listen to it (one a `fetch` option made).
+   */
+  signal: AbortSignal;
   /** Aborts the HTTP request (a stream's `break`, its idle timeout). */
   abort(reason?: unknown): void;
   /** Stop the attempt's timeout (a stream switches to its idle timeout once headers arrive). */
@@ -43,7 +48,7 @@ export const readJSON: Reader<{ response: Response; body: unknown; text: string;
   try {
     const { response, call } = sent;
     const { target, maxBodySize } = call;
-    const { text, truncated, bytes } = await readText(response, maxBodySize);
+    const { text, truncated, bytes } = await readText(response, maxBodySize, sent.signal);
     sent.trace?.body(response.status, bytes, text);
     if (truncated) {
       throw bodyError(target, response, `the body is larger than maxBodySize (${maxBodySize} bytes; read ${bytes})`, text.slice(0, 1024), undefined, undefined);
@@ -69,8 +74,8 @@ export const readNothing: Reader<Response> = async (sent) => {
 };
 
 /** The body of an error response: JSON when it parses (whatever the content-type), else the text. */
-export async function readErrorBody(response: Response): Promise<unknown> {
-  const { text, truncated } = await readText(response, MAX_ERROR_BODY_BYTES);
+export async function readErrorBody(response: Response, signal?: AbortSignal): Promise<unknown> {
+  const { text, truncated } = await readText(response, MAX_ERROR_BODY_BYTES, signal);
   return truncated ? `${text}…` : jsonOrText(text);
 }
 
@@ -89,19 +94,28 @@ function describeNonJSON(text: string, headers: Headers): string {
 }
 
 
-/** The text of a body, or `undefined` with `truncated: true` past `maxBytes` (the body is cancelled). */
+/**
+ * The text of a body, or `undefined` with `truncated: true` past `maxBytes` (the body is
+ * cancelled). When `signal` aborts, the body is cancelled and the read throws its reason, even
+ * for a body that does not listen to the signal (its pending read then ends as if done).
+ */
 export async function readText(
   response: Response,
   maxBytes: number,
+  signal?: AbortSignal,
 ): Promise<{ text: string; truncated: boolean; bytes: number }> {
   if (!response.body) return { text: '', truncated: false, bytes: 0 };
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let text = '';
   let bytes = 0;
+  const onAbort = () => void reader.cancel(signal?.reason).catch(() => {});
+  signal?.addEventListener('abort', onAbort, { once: true });
   try {
     for (;;) {
+      if (signal?.aborted) throw signal.reason;
       const { done, value } = await reader.read();
+      if (signal?.aborted) throw signal.reason;
       if (done) return { text: text + decoder.decode(), truncated: false, bytes };
       bytes += value.byteLength;
       if (bytes > maxBytes) {
@@ -113,6 +127,7 @@ export async function readText(
       text += decoder.decode(value, { stream: true });
     }
   } finally {
+    signal?.removeEventListener('abort', onAbort);
     reader.releaseLock();
   }
 }

@@ -95,6 +95,42 @@ describe('faults: typed outcome and attempts seen', () => {
     expect(cancelled).toBe(true);
   });
 
+  /** A `fetch` option whose body sends `first` and then nothing, and does not listen to any signal. */
+  const stalledBody = (type: string, first = '') => ({
+    fetch: async () =>
+      new Response(
+        new ReadableStream({
+          start(controller) {
+            if (first) controller.enqueue(new TextEncoder().encode(first));
+          },
+        }),
+        { headers: { 'content-type': type } },
+      ),
+  });
+
+  it('a fetch option whose JSON body stalls and ignores the abort → APIConnectionTimeoutError at timeout', async () => {
+    const c = client('http://127.0.0.1:9/v1', { timeout: 100, maxRetries: 0, ...stalledBody('application/json', '{"object":"li') });
+    const error = await outcome(() => c.models.list());
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect((error as Error).message).toBe('Request timed out after 100 ms: GET /v1/models');
+  });
+
+  it('a fetch option whose event stream stalls and ignores the abort → APIConnectionTimeoutError at streamIdleTimeout, before or after a chunk', async () => {
+    const first = sse(chunk('hi'));
+    const after = client('http://127.0.0.1:9/v1', { streamIdleTimeout: 150, maxRetries: 0, ...stalledBody('text/event-stream', first) });
+    const stream = await after.chat.completions.create({ model: 'm', messages, stream: true });
+    const texts: string[] = [];
+    const error = await outcome(async () => {
+      for await (const c of stream) texts.push(c.choices[0]?.delta.content ?? '');
+    });
+    expect(texts).toEqual(['hi']);
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect((error as Error).message).toMatch(/^Stream stalled: no event for 150 ms \(streamIdleTimeout\)/);
+
+    const before = client('http://127.0.0.1:9/v1', { streamIdleTimeout: 150, maxRetries: 0, ...stalledBody('text/event-stream') });
+    expect(await outcome(() => before.chat.completions.create({ model: 'm', messages, stream: true }))).toBeInstanceOf(APIConnectionTimeoutError);
+  });
+
   it('connection refused → APIConnectionError (ECONNREFUSED) after every retry', async () => {
     const closed = await startFaultServer(() => {});
     await closed.close(); // the port is now closed

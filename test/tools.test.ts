@@ -5,7 +5,7 @@
  * that has tool calls as the first reply of a run.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import * as zm from 'zod/mini';
 import {
@@ -358,17 +358,25 @@ describe('runTools()', () => {
     expect(sent(1).messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 's', content: '21 °C' });
   });
 
-  it('by default a tool is bounded too (10 minutes): an aborted run leaves that timer behind no more than the tool', async () => {
+  it('by default a tool is bounded too (10 minutes), and an aborted run clears that bound at once', async () => {
     const { tool, seen } = neverSettles();
     server.enqueue(calls(['h', 'get_weather', '{"city":"Paris","unit":null}']));
-    const timers = pendingTimers();
-    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [tool] });
-    while (seen.signal === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(pendingTimers()).toBeGreaterThan(timers); // the tool's bound is running
-    runner.abort();
-    await expect(runner.done()).rejects.toBeInstanceOf(APIUserAbortError);
-    expect(seen.signal.aborted).toBe(true);
-    expect(pendingTimers()).toBeLessThanOrEqual(timers);
+    const set = vi.spyOn(globalThis, 'setTimeout');
+    const clear = vi.spyOn(globalThis, 'clearTimeout');
+    try {
+      // The requests' own timeout set apart, so that the only 10-minute timer is the tool's bound.
+      const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [tool] }, { timeout: 30_000 });
+      while (seen.signal === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+      const bound = set.mock.results[set.mock.calls.findIndex((call) => call[1] === 10 * 60 * 1000)]?.value as unknown;
+      expect(bound).toBeDefined();
+      runner.abort();
+      await expect(runner.done()).rejects.toBeInstanceOf(APIUserAbortError);
+      expect(seen.signal.aborted).toBe(true);
+      expect(clear).toHaveBeenCalledWith(bound);
+    } finally {
+      set.mockRestore();
+      clear.mockRestore();
+    }
   });
 
   it.each([-1, Number.NaN, 2 ** 31, '5000', Number.POSITIVE_INFINITY])('toolTimeout %s is refused at the call site', (value) => {

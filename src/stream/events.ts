@@ -229,7 +229,7 @@ class EventIterator<T> implements ObservableIterator<T> {
     // as a stream: some servers send events under them.
     if (MARKUP.test(type)) throw await markupPage(this.#sent, type);
     const tooLarge = () => bodyError(target, response, `a stream event is larger than maxEventSize (${this.#sent.call.maxEventSize} characters)`, undefined, 'stream event');
-    return this.#sse.readEventBatches(response.body, { idle: this.#idle, maxEventSize: this.#sent.call.maxEventSize, tooLarge });
+    return this.#sse.readEventBatches(response.body, { idle: this.#idle, maxEventSize: this.#sent.call.maxEventSize, tooLarge, signal: this.#sent.signal });
   }
 
   /**
@@ -339,7 +339,7 @@ class EventIterator<T> implements ObservableIterator<T> {
 async function notAStream(sent: Sent): Promise<InferenceError> {
   const { response } = sent;
   const { target } = sent.call;
-  const { text } = await readText(response, sent.call.maxBodySize);
+  const { text } = await readText(response, sent.call.maxBodySize, sent.signal);
   const body = jsonOrText(text);
   if (isErrorEvent(body)) return APIError.fromResponse(target, response.status, response.headers, body);
   return bodyError(target, response, 'expected an event stream (text/event-stream), got a JSON body', body);
@@ -355,7 +355,7 @@ const MAX_PAGE = 64 * 1024;
 async function markupPage(sent: Sent, type: string): Promise<InferenceError> {
   const { response } = sent;
   const { target } = sent.call;
-  const { text, truncated } = await readText(response, MAX_PAGE);
+  const { text, truncated } = await readText(response, MAX_PAGE, sent.signal);
   return bodyError(target, response, `expected an event stream (text/event-stream), got HTML or XML (${type}), probably from a proxy`, truncated ? `${text}…` : text, 'stream');
 }
 

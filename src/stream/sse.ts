@@ -142,10 +142,17 @@ export async function* readEventBatches(
     maxEventSize?: number | undefined;
     /** The error to throw past `maxEventSize`. */
     tooLarge?: () => Error;
+    /**
+     * The request's signal: when it aborts (the idle timeout, `break`, the caller), the body is
+     * cancelled and the read throws its reason, even for a body that does not listen to it.
+     */
+    signal?: AbortSignal | undefined;
   } = {},
 ): AsyncGenerator<EventSourceMessage[]> {
-  const { idle, maxEventSize, tooLarge = () => new RangeError(`An event exceeded ${maxEventSize} characters`) } = options;
+  const { idle, maxEventSize, tooLarge = () => new RangeError(`An event exceeded ${maxEventSize} characters`), signal } = options;
   const reader = body.getReader();
+  const onAbort = () => void reader.cancel(signal?.reason).catch(() => {});
+  signal?.addEventListener('abort', onAbort, { once: true });
   // Strips a leading BOM, as the SSE spec asks; `stream: true` keeps split UTF-8 sequences whole.
   const decoder = new TextDecoder();
   let batch: EventSourceMessage[] = [];
@@ -173,6 +180,7 @@ export async function* readEventBatches(
     for (;;) {
       idle?.waiting();
       const text = await nextText(reader, decoder);
+      if (signal?.aborted) throw signal.reason; // a body cancelled by the abort reads as done: that is no end
       if (text === undefined) {
         idle?.received();
         // A server that closes without the final blank line still sent its last event.
@@ -201,6 +209,7 @@ export async function* readEventBatches(
       if (finished) return;
     }
   } finally {
+    signal?.removeEventListener('abort', onAbort);
     if (!finished) void reader.cancel().catch(() => {}); // not awaited: a body that was tee'd (msw, a cloning fetch) cancels only when every copy does
     reader.releaseLock();
   }
