@@ -12,10 +12,10 @@ import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParams
 import { checkBody } from '../../resources/check-body';
 import type { RequestTarget } from '../../errors';
 import type { ParsedChatCompletionFor } from './parse';
+import type { ParsedChatCompletionStream } from './parse-stream';
 
 /** What a `parse()` error after the reply names (the request's own errors name the request). */
 const TARGET: RequestTarget = { method: 'POST', path: '/chat/completions (parse)' };
-import type { ParsedChatCompletionStream } from './parse-stream';
 
 /** `parse()` without streaming. */
 export function parseCall<Params extends ChatCompletionCreateParamsNonStreaming>(

@@ -11,11 +11,11 @@ import type { StreamParser } from '../../stream/chat-events';
 import type { RequestTarget } from '../../errors';
 import { DEFAULTS } from '../../options';
 import { parseChatCompletion, parseContent, settleParsing, type MaybePromise } from './parse';
+import { PartialJSON } from './partial-json';
+import { parserOf } from '../schema/schema-hooks';
 
 /** What an error of the final parse names. */
 const TARGET: RequestTarget = { method: 'POST', path: '/chat/completions' };
-import { PartialJSON } from './partial-json';
-import { parserOf } from '../schema/schema-hooks';
 
 /** One partial JSON value fed from a text that grows: only what was not fed yet goes in. */
 class Growing {

@@ -13,13 +13,13 @@ import type { ToolEntry } from './run-tools-table';
 import { toAssistantMessage } from './run-tools-messages';
 import { within } from '../../wait';
 
-/** What a run's errors name: its requests, all to the one endpoint. */
-const TARGET: RequestTarget = { method: 'POST', path: '/chat/completions (runTools)' };
-
 // The runner's events are worked out here, in the lazily loaded part of runTools(), too; a
 // streaming run's events carry parsed values (stream-parser.ts).
 export { RunnerEvents } from './runner-events';
 export { StreamParsing } from '../parse/stream-parser';
+
+/** What a run's errors name: its requests, all to the one endpoint. */
+const TARGET: RequestTarget = { method: 'POST', path: '/chat/completions (runTools)' };
 
 /** One run of the loop. Kept apart from the runner so the runner's public surface stays small. */
 export class Loop<ParsedT> {
