@@ -36,18 +36,21 @@ import { root } from './artifact';
  * Lowered to 26 100 B and 27 800 B (measured 25 829 B and 27 457 B): the SSE reader and
  * eventsource-parser load with the first stream (`import()` in stream/events.ts), and the merged
  * chunks (scripts/merge-chunks.mjs) compress better than the small ones did.
- * Measured 25 988 B and 27 605 B on 2026-11-27 (+159 B and +148 B): the body readers read through
- * stream/read-text.ts so that a read's bytes are freed once decoded, and `runTools()`'s
- * `toolTimeout` and the bounded wait on an asynchronous schema need the call's timeout up front
- * (`waitOf`, the named timeout check); the rest of both loads with `import()`.
+ * Raised to 26 400 B and 28 050 B (measured 26 133 B and 27 755 B, + ~1%) on 2026-11-27 for the
+ * caller's code that could hang a call, up front: a `fetch` option that ignores its signal ends
+ * with it (`untilAborted`), a body that ignores it is cancelled when it aborts (`readText`),
+ * `runTools()`'s `toolTimeout` and the bounded wait on an asynchronous schema need the call's
+ * timeout (`waitOf`, the named timeout check), and the body readers read through
+ * stream/read-text.ts so that a read's bytes are freed once decoded (+304 B and +298 B in all;
+ * the rest of these changes loads with `import()`).
  * Lower them as the size work lands; raise one only with a reason in the commit message. The
  * target for `streamingChat` is 12 KiB.
  */
 export const CEILINGS = {
   /** `new Client(...)` + one streaming `chat.completions.create` iterated with `for await`. */
-  streamingChat: 26_100,
+  streamingChat: 26_400,
   /** Everything `model-inference-sdk` exports (`export * from`), i.e. no tree-shaking by the user. */
-  wholeEntry: 27_800,
+  wholeEntry: 28_050,
 } as const;
 
 export const TARGET_STREAMING_CHAT = 12 * 1024;
