@@ -9,6 +9,7 @@ import { APIError, type RequestTarget } from './errors';
 import { bodyError } from './validation-error';
 import type { Trace } from './debug';
 import { jsonOrText } from './json';
+import { cancelOnAbort } from './stream/read-text';
 import type { Log } from './log';
 
 /** A response whose status was 2xx, handed to a `Reader` inside its attempt. */
@@ -109,8 +110,7 @@ export async function readText(
   const decoder = new TextDecoder();
   let text = '';
   let bytes = 0;
-  const onAbort = () => void reader.cancel(signal?.reason).catch(() => {});
-  signal?.addEventListener('abort', onAbort, { once: true });
+  const unlink = cancelOnAbort(reader, signal);
   try {
     for (;;) {
       if (signal?.aborted) throw signal.reason;
@@ -127,7 +127,7 @@ export async function readText(
       text += decoder.decode(value, { stream: true });
     }
   } finally {
-    signal?.removeEventListener('abort', onAbort);
+    unlink();
     reader.releaseLock();
   }
 }

@@ -1,4 +1,8 @@
 /**
+ * Reading a body: its next read as text, and its cancellation when a signal aborts.
+ */
+
+/**
  * The next read of a body as text, `undefined` at its end (`stream: true` keeps a UTF-8 sequence
  * split across reads whole; the caller flushes the decoder at the end).
  *
@@ -10,4 +14,16 @@
 export async function nextText(reader: ReadableStreamDefaultReader<Uint8Array>, decoder: TextDecoder): Promise<string | undefined> {
   const { done, value } = await reader.read();
   return done ? undefined : decoder.decode(value, { stream: true });
+}
+
+/**
+ * Cancels the body `reader` reads when `signal` aborts, so that a pending read ends (as done) even
+ * for a body that does not listen to the signal (one a `fetch` option made). The caller checks the
+ * signal after each read; the returned function removes the listener.
+ */
+export function cancelOnAbort(reader: ReadableStreamDefaultReader<Uint8Array>, signal: AbortSignal | undefined): () => void {
+  if (!signal) return () => {};
+  const onAbort = () => void reader.cancel(signal.reason).catch(() => {});
+  signal.addEventListener('abort', onAbort, { once: true });
+  return () => signal.removeEventListener('abort', onAbort);
 }

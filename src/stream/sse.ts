@@ -8,7 +8,7 @@
  * not count the consumer's own pauses.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { nextText } from './read-text';
+import { cancelOnAbort, nextText } from './read-text';
 
 export type { EventSourceMessage };
 
@@ -151,8 +151,7 @@ export async function* readEventBatches(
 ): AsyncGenerator<EventSourceMessage[]> {
   const { idle, maxEventSize, tooLarge = () => new RangeError(`An event exceeded ${maxEventSize} characters`), signal } = options;
   const reader = body.getReader();
-  const onAbort = () => void reader.cancel(signal?.reason).catch(() => {});
-  signal?.addEventListener('abort', onAbort, { once: true });
+  const unlink = cancelOnAbort(reader, signal);
   // Strips a leading BOM, as the SSE spec asks; `stream: true` keeps split UTF-8 sequences whole.
   const decoder = new TextDecoder();
   let batch: EventSourceMessage[] = [];
@@ -209,7 +208,7 @@ export async function* readEventBatches(
       if (finished) return;
     }
   } finally {
-    signal?.removeEventListener('abort', onAbort);
+    unlink();
     if (!finished) void reader.cancel().catch(() => {}); // not awaited: a body that was tee'd (msw, a cloning fetch) cancels only when every copy does
     reader.releaseLock();
   }

@@ -7,7 +7,7 @@ import { APIUserAbortError, InferenceError } from '../errors';
 import { ResponseValidationError } from '../validation-error';
 import { DEFAULTS } from '../options';
 import type { ObservableIterator, StreamObserver } from '../iterator';
-import { nextText } from './read-text';
+import { cancelOnAbort, nextText } from './read-text';
 
 // The iterator types live below this file (hooks.ts needs them, and options.ts needs hooks.ts).
 export type { ObservableIterator, StreamObserver } from '../iterator';
@@ -193,8 +193,7 @@ export class Stream<T> implements AsyncIterable<T> {
     };
     async function* lines(): AsyncGenerator<T> {
       const reader = body.getReader();
-      const onAbort = () => void reader.cancel(controller.signal.reason).catch(() => {});
-      controller.signal.addEventListener('abort', onAbort, { once: true });
+      const unlink = cancelOnAbort(reader, controller.signal);
       const decoder = new TextDecoder();
       let buffer = '';
       let finished = false;
@@ -222,7 +221,7 @@ export class Stream<T> implements AsyncIterable<T> {
           }
         }
       } finally {
-        controller.signal.removeEventListener('abort', onAbort);
+        unlink();
         if (!finished) void reader.cancel().catch(() => {}); // not awaited: a body that was tee'd (msw, a cloning fetch) cancels only when every copy does
         reader.releaseLock();
       }
