@@ -108,7 +108,9 @@ export class APIPromise<T> implements PromiseLike<T> {
   }
 
   /** As `Promise.prototype.catch`. */
-  catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<WithRequestID<T> | R> {
+  catch<R = never>(
+    onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null,
+  ): Promise<WithRequestID<T> | R> {
     return this.then(undefined, onrejected);
   }
 
@@ -135,7 +137,10 @@ export class APIPromise<T> implements PromiseLike<T> {
  * const { object, data } = await client.models.list(); // 'list', Model[]
  * ```
  */
-export class PagePromise<Page extends { data: Item[] }, Item> extends APIPromise<Page> implements AsyncIterable<Item> {
+export class PagePromise<Page extends { data: Item[] }, Item>
+  extends APIPromise<Page>
+  implements AsyncIterable<Item>
+{
   /** Every item of the list, in order (the request is made once, when iteration starts). */
   async *[Symbol.asyncIterator](): AsyncGenerator<Item> {
     const page = await this;
@@ -148,10 +153,23 @@ export class PagePromise<Page extends { data: Item[] }, Item> extends APIPromise
  * instance and is left alone, as are lists). Not enumerable (the default of `defineProperty`), so
  * the body serializes and compares as sent; a field of that name the server sent is kept.
  */
-function addRequestID<T>(result: { data?: T; response: Response }): { data?: T; response: Response } {
+function addRequestID<T>(result: { data?: T; response: Response }): {
+  data?: T;
+  response: Response;
+} {
   const data: unknown = result.data;
-  if (typeof data === 'object' && data !== null && Object.getPrototypeOf(data) === Object.prototype && Object.isExtensible(data) && !Object.hasOwn(data, '_request_id')) {
-    Object.defineProperty(data, '_request_id', { value: result.response.headers.get('x-request-id'), writable: true, configurable: true });
+  if (
+    typeof data === 'object' &&
+    data !== null &&
+    Object.getPrototypeOf(data) === Object.prototype &&
+    Object.isExtensible(data) &&
+    !Object.hasOwn(data, '_request_id')
+  ) {
+    Object.defineProperty(data, '_request_id', {
+      value: result.response.headers.get('x-request-id'),
+      writable: true,
+      configurable: true,
+    });
   }
   return result;
 }

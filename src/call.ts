@@ -27,19 +27,39 @@ export function jsonCall<T, P extends APIPromise<T> = APIPromise<T>>(
   normalize: Normalizer<T>,
   Kind: new (run: Runner<T>) => P = APIPromise as unknown as new (run: Runner<T>) => P,
 ): P {
-  return new Kind(withHooks(ctx, call, async (raw, hooks) => {
-    if (raw) return { response: await send(ctx, call, readNothing, hooks) };
-    return send(ctx, call, async (sent) => {
-      const { response, body, text, target } = await readJSON(sent);
-      const check = validator(normalize, { mode: ctx.options.validation, log: ctx.log, target, status: response.status, headers: response.headers });
-      try {
-        return { data: check(body, text), response };
-      } catch (error) {
-        if (error instanceof InferenceError) throw error;
-        throw bodyError(target, response, `the body could not be read (${String(error)})`, body, undefined, undefined);
-      }
-    }, hooks);
-  }));
+  return new Kind(
+    withHooks(ctx, call, async (raw, hooks) => {
+      if (raw) return { response: await send(ctx, call, readNothing, hooks) };
+      return send(
+        ctx,
+        call,
+        async (sent) => {
+          const { response, body, text, target } = await readJSON(sent);
+          const check = validator(normalize, {
+            mode: ctx.options.validation,
+            log: ctx.log,
+            target,
+            status: response.status,
+            headers: response.headers,
+          });
+          try {
+            return { data: check(body, text), response };
+          } catch (error) {
+            if (error instanceof InferenceError) throw error;
+            throw bodyError(
+              target,
+              response,
+              `the body could not be read (${String(error)})`,
+              body,
+              undefined,
+              undefined,
+            );
+          }
+        },
+        hooks,
+      );
+    }),
+  );
 }
 
 /** The events of a stream, each read by one normalizer and nothing else. */
@@ -54,30 +74,41 @@ export function streamCall<T, S extends Stream<T>>(
   read: EventReader<T>,
   wrap: (source: () => AsyncIterator<T>, controller: AbortController) => S,
 ): APIPromise<S> {
-  return new APIPromise<S>(withHooks(ctx, call, async (raw, hooks) => {
-    if (raw) return { response: await send(ctx, call, readNothing, hooks) };
-    let response!: Response;
-    const reader = readStream<T>({
-      read,
-      validation: ctx.options.validation,
-      log: ctx.log,
-      idleTimeout: call.streamIdleTimeout,
-      // With hooks, they follow the stream from its first chunk on.
-      wrap: hooks ? hooks.wrap(wrap) : wrap,
-    });
-    const data = await send(ctx, call, (sent) => {
-      response = sent.response;
-      return reader(sent);
-    }, hooks);
-    return { data: data as S, response };
-  }));
+  return new APIPromise<S>(
+    withHooks(ctx, call, async (raw, hooks) => {
+      if (raw) return { response: await send(ctx, call, readNothing, hooks) };
+      let response!: Response;
+      const reader = readStream<T>({
+        read,
+        validation: ctx.options.validation,
+        log: ctx.log,
+        idleTimeout: call.streamIdleTimeout,
+        // With hooks, they follow the stream from its first chunk on.
+        wrap: hooks ? hooks.wrap(wrap) : wrap,
+      });
+      const data = await send(
+        ctx,
+        call,
+        (sent) => {
+          response = sent.response;
+          return reader(sent);
+        },
+        hooks,
+      );
+      return { data: data as S, response };
+    }),
+  );
 }
 
 /**
  * The call as it is without hooks (the only cost then: this check), or run by hook-runner.ts,
  * loaded the first time a call has hooks: it gives `run` the call's hooks.
  */
-function withHooks<T>(ctx: RequestContext, call: CallDescription, run: (raw: boolean, hooks: CallHooks | undefined) => ReturnType<Runner<T>>): Runner<T> {
+function withHooks<T>(
+  ctx: RequestContext,
+  call: CallDescription,
+  run: (raw: boolean, hooks: CallHooks | undefined) => ReturnType<Runner<T>>,
+): Runner<T> {
   if (!ctx.options.hooks && !call.hooks) return (raw) => run(raw, undefined);
   return async (raw) => (await import('./hook-runner')).runCall(ctx, call, raw, run);
 }

@@ -125,9 +125,16 @@ export class Client {
         mode === 'off'
           ? undefined
           : async (body, wait) =>
-              (await (preflight ??= import('./preflight').then(
-                ({ Preflight }) => new Preflight(mode, (slug, signal) => this.models.retrieve(slug, { signal, maxRetries: 0 }), log),
-              ))).check(body, wait),
+              (
+                await (preflight ??= import('./preflight').then(
+                  ({ Preflight }) =>
+                    new Preflight(
+                      mode,
+                      (slug, signal) => this.models.retrieve(slug, { signal, maxRetries: 0 }),
+                      log,
+                    ),
+                ))
+              ).check(body, wait),
     };
     if (typeof apiKey === 'string') log.addSecret(apiKey);
     this.models = new Models(ctx);
@@ -158,7 +165,10 @@ async function callKeyFunction(fn: () => string | Promise<string>): Promise<stri
   try {
     key = await fn();
   } catch (error) {
-    throw new InferenceError(`The \`apiKey\` function failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new InferenceError(
+      `The \`apiKey\` function failed: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
   if (typeof key !== 'string' || key === '') {
     throw new InferenceError('The `apiKey` function must return a non-empty string.');

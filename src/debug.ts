@@ -34,11 +34,21 @@ export function trace(log: Log, method: string, url: string): Trace {
   const body = (text: string) => maskBody(text, log.secrets);
   return {
     request(attempt, attempts, headers, text) {
-      safely(() => log.debug(`→ ${where} (attempt ${attempt} of ${attempts})`, { headers: redactHeaders(headers), ...(text === undefined ? {} : { body: body(text) }) }));
+      safely(() =>
+        log.debug(`→ ${where} (attempt ${attempt} of ${attempts})`, {
+          headers: redactHeaders(headers),
+          ...(text === undefined ? {} : { body: body(text) }),
+        }),
+      );
     },
     response(response, started) {
       const id = response.headers.get('x-request-id');
-      safely(() => log.debug(`← ${response.status} ${where} in ${Date.now() - started} ms${id ? ` (request id ${id})` : ''}`, { headers: redactHeaders(response.headers) }));
+      safely(() =>
+        log.debug(
+          `← ${response.status} ${where} in ${Date.now() - started} ms${id ? ` (request id ${id})` : ''}`,
+          { headers: redactHeaders(response.headers) },
+        ),
+      );
     },
     body(status, bytes, text) {
       safely(() => log.debug(`${status} ${where} body (${bytes} bytes):`, body(text)));
@@ -46,13 +56,24 @@ export function trace(log: Log, method: string, url: string): Trace {
     errorBody(status, value) {
       // A parsed error body as bounded text too (`preview` stops early and goes no deeper than
       // 32 levels: a body nested as deep as JSON.parse allows would overflow JSON.stringify).
-      safely(() => log.debug(`${status} ${where} error body:`, body(typeof value === 'string' ? value : preview(value, MAX_BODY + 1))));
+      safely(() =>
+        log.debug(
+          `${status} ${where} error body:`,
+          body(typeof value === 'string' ? value : preview(value, MAX_BODY + 1)),
+        ),
+      );
     },
     redirect(status, from, next, to) {
-      safely(() => log.debug(`${status} redirect: ${method} ${maskQuery(from)} → ${next} ${maskQuery(to)}`));
+      safely(() =>
+        log.debug(`${status} redirect: ${method} ${maskQuery(from)} → ${next} ${maskQuery(to)}`),
+      );
     },
     streamEnd(events, started, ending) {
-      safely(() => log.debug(`${where}: stream ended: ${events} ${events === 1 ? 'event' : 'events'} in ${Date.now() - started} ms (${ending})`));
+      safely(() =>
+        log.debug(
+          `${where}: stream ended: ${events} ${events === 1 ? 'event' : 'events'} in ${Date.now() - started} ms (${ending})`,
+        ),
+      );
     },
   };
 }
@@ -104,8 +125,10 @@ export function maskBody(text: string, secrets: readonly string[], max = MAX_BOD
   let out = maskText(cut ? text.slice(0, max + longest) : text, secrets).replace(
     // A value cut off at the end (no closing quote) is masked too.
     /"([^"\\]*)"(\s*:\s*)"[^"\\]*(?:\\.[^"\\]*)*(?:"|$)/g,
-    (whole, name: string, colon: string) => (isCredentialName(name) ? `"${name}"${colon}"${MASK}"` : whole),
+    (whole, name: string, colon: string) =>
+      isCredentialName(name) ? `"${name}"${colon}"${MASK}"` : whole,
   );
-  if (cut) out = `${out.slice(0, Math.max(0, Math.min(max, out.length - longest)))}… (${text.length} characters in all)`;
+  if (cut)
+    out = `${out.slice(0, Math.max(0, Math.min(max, out.length - longest)))}… (${text.length} characters in all)`;
   return out;
 }

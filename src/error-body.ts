@@ -32,13 +32,19 @@ const MAX_TEXT = 300;
  */
 export function readErrorBody(body: unknown): ErrorDetails {
   if (typeof body === 'string') return fromText(body);
-  if (!isRecord(body)) return details(body === undefined || body === null ? 'no body' : preview(body));
+  if (!isRecord(body))
+    return details(body === undefined || body === null ? 'no body' : preview(body));
 
   const inner = body.error;
   if (isRecord(inner)) return fromObject(inner);
   // A gateway's `{"error":"Internal Server Error","message":"OpenAI API Error (401): …"}`: the
   // string is the reason phrase, the cause is in `message`.
-  if (typeof inner === 'string') return details(typeof body.message === 'string' && body.message.trim() !== '' ? body.message : inner, undefined, codeOf(body.code));
+  if (typeof inner === 'string')
+    return details(
+      typeof body.message === 'string' && body.message.trim() !== '' ? body.message : inner,
+      undefined,
+      codeOf(body.code),
+    );
 
   if ('detail' in body) return details(fromDetail(body.detail));
   if (typeof body.message === 'string') return fromObject(body);
@@ -46,7 +52,8 @@ export function readErrorBody(body: unknown): ErrorDetails {
 }
 
 function fromObject(obj: Record<string, unknown>): ErrorDetails {
-  const message = typeof obj.message === 'string' && obj.message !== '' ? obj.message : preview(obj);
+  const message =
+    typeof obj.message === 'string' && obj.message !== '' ? obj.message : preview(obj);
   const result = details(
     message,
     typeof obj.type === 'string' ? obj.type : undefined,
@@ -55,7 +62,8 @@ function fromObject(obj: Record<string, unknown>): ErrorDetails {
   );
   // Groq's in-band errors carry `status_code: 400`; Azure's error objects `status: 400`.
   const status = obj.status_code ?? obj.status;
-  if (typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599) result.status = status;
+  if (typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599)
+    result.status = status;
   return result;
 }
 
@@ -65,17 +73,25 @@ function fromDetail(detail: unknown): string {
   if (Array.isArray(detail)) {
     const parts = detail.slice(0, 20).map((d) => {
       if (!isRecord(d)) return scalar(d);
-      const msg = Array.isArray(d.msg) ? d.msg.map(scalar).join(', ') : d.msg === undefined ? preview(d) : scalar(d.msg);
+      const msg = Array.isArray(d.msg)
+        ? d.msg.map(scalar).join(', ')
+        : d.msg === undefined
+          ? preview(d)
+          : scalar(d.msg);
       return Array.isArray(d.loc) ? `${d.loc.map(scalar).join('.')}: ${msg}` : msg;
     });
-    return truncate(parts.join('; ') + (detail.length > 20 ? ` (and ${detail.length - 20} more)` : ''));
+    return truncate(
+      parts.join('; ') + (detail.length > 20 ? ` (and ${detail.length - 20} more)` : ''),
+    );
   }
   return preview(detail);
 }
 
 /** A string or number as itself, anything else as a short JSON preview. */
 function scalar(value: unknown): string {
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : preview(value);
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? String(value)
+    : preview(value);
 }
 
 /**
@@ -87,7 +103,8 @@ export function preview(value: unknown, max = MAX_TEXT): string {
   let out = '';
   const put = (v: unknown, depth: number): boolean => {
     if (typeof v === 'string') out += JSON.stringify(v.slice(0, max));
-    else if (typeof v !== 'object' || v === null) out += typeof v === 'number' && !Number.isFinite(v) ? 'null' : String(v);
+    else if (typeof v !== 'object' || v === null)
+      out += typeof v === 'number' && !Number.isFinite(v) ? 'null' : String(v);
     else if (depth > 32) out += '…';
     else if (Array.isArray(v)) {
       out += '[';
@@ -95,7 +112,12 @@ export function preview(value: unknown, max = MAX_TEXT): string {
       out += ']';
     } else {
       out += '{';
-      Object.keys(v).some((key, i) => ((out += `${i ? ',' : ''}${JSON.stringify(key)}:`), put((v as Record<string, unknown>)[key], depth + 1)));
+      Object.keys(v).some(
+        (key, i) => (
+          (out += `${i ? ',' : ''}${JSON.stringify(key)}:`),
+          put((v as Record<string, unknown>)[key], depth + 1)
+        ),
+      );
       out += '}';
     }
     return out.length > max; // enough: stop
@@ -110,7 +132,9 @@ function fromText(text: string): ErrorDetails {
   if (/^<(!doctype|html|head|body)/i.test(trimmed)) {
     // A proxy or gateway page (nginx, Cloudflare): its title is the only useful part.
     const title = /<title[^>]*>([^<]*)<\/title>/i.exec(trimmed)?.[1]?.trim();
-    return details(`the server answered with an HTML page${title ? ` ("${truncate(title)}")` : ''}`);
+    return details(
+      `the server answered with an HTML page${title ? ` ("${truncate(title)}")` : ''}`,
+    );
   }
   return details(truncate(trimmed));
 }

@@ -66,7 +66,9 @@ export class InferenceError extends Error {
  * }
  * ```
  */
-export class APIError<TStatus extends number | undefined = number | undefined> extends InferenceError {
+export class APIError<
+  TStatus extends number | undefined = number | undefined,
+> extends InferenceError {
   override name = 'APIError';
   /** HTTP status, or `undefined` when no response arrived. */
   readonly status: TStatus;
@@ -113,12 +115,19 @@ export class APIError<TStatus extends number | undefined = number | undefined> e
    * from the body, whatever shape it has (see `readErrorBody`).
    * @internal
    */
-  static fromResponse(target: RequestTarget, status: number, headers: Headers, body: unknown, hint?: string): APIError<number> {
+  static fromResponse(
+    target: RequestTarget,
+    status: number,
+    headers: Headers,
+    body: unknown,
+    hint?: string,
+  ): APIError<number> {
     const details = readErrorBody(body);
     const init = { headers, error: body, details };
     // An error inside a 200 (OpenRouter) has no error status; its numeric code stands in, and
     // without one the status stays the one the server sent.
-    const effective = status >= 400 ? status : (details.status ?? statusFromCode(details.code) ?? status);
+    const effective =
+      status >= 400 ? status : (details.status ?? statusFromCode(details.code) ?? status);
     const message = `${effective} ${target.method} ${target.path}: ${details.message}${hint ? ` (${hint})` : ''}`;
     const Class = classForStatus(effective);
     return Class ? new Class(effective, message, init) : new APIError(effective, message, init);
@@ -172,7 +181,8 @@ export class APIConnectionError extends APIError<undefined> {
   constructor(target: RequestTarget, init: { cause?: unknown; message?: string } = {}) {
     super(
       undefined,
-      init.message ?? `Connection error: ${target.method} ${target.path}: ${describeCause(init.cause)}${target.host ? ` reaching ${target.host}` : ''}`,
+      init.message ??
+        `Connection error: ${target.method} ${target.path}: ${describeCause(init.cause)}${target.host ? ` reaching ${target.host}` : ''}`,
       { cause: init.cause },
     );
   }
@@ -202,19 +212,24 @@ export class APIConnectionTimeoutError extends APIConnectionError {
   constructor(
     target: RequestTarget,
     timeoutMs: number,
-    phase: 'request' | 'apiKey' | 'stream' | 'keep-alive' | { hook: string; option: 'timeout' | 'streamIdleTimeout' | 'toolTimeout' } = 'request',
+    phase:
+      | 'request'
+      | 'apiKey'
+      | 'stream'
+      | 'keep-alive'
+      | { hook: string; option: 'timeout' | 'streamIdleTimeout' | 'toolTimeout' } = 'request',
   ) {
     super(target, {
       message:
         typeof phase === 'object'
           ? `The ${phase.hook} did not settle within ${timeoutMs} ms (${phase.option}): ${target.method} ${target.path}`
           : phase === 'stream'
-          ? `Stream stalled: no event for ${timeoutMs} ms (streamIdleTimeout): ${target.method} ${target.path}`
-          : phase === 'keep-alive'
-            ? `Stream stalled: no event for ${timeoutMs} ms (streamIdleTimeout), only keep-alive comments: ${target.method} ${target.path}`
-            : phase === 'apiKey'
-              ? `The \`apiKey\` function did not return within the timeout (${timeoutMs} ms): ${target.method} ${target.path}`
-              : `Request timed out after ${timeoutMs} ms: ${target.method} ${target.path}`,
+            ? `Stream stalled: no event for ${timeoutMs} ms (streamIdleTimeout): ${target.method} ${target.path}`
+            : phase === 'keep-alive'
+              ? `Stream stalled: no event for ${timeoutMs} ms (streamIdleTimeout), only keep-alive comments: ${target.method} ${target.path}`
+              : phase === 'apiKey'
+                ? `The \`apiKey\` function did not return within the timeout (${timeoutMs} ms): ${target.method} ${target.path}`
+                : `Request timed out after ${timeoutMs} ms: ${target.method} ${target.path}`,
     });
   }
 }
@@ -259,7 +274,10 @@ export class ModelNotReadyError extends InferenceError {
   readonly waited: number;
 
   constructor(model: string, waited: number, why = 'is_ready stayed false', cause?: unknown) {
-    super(`Model ${JSON.stringify(model)} was not ready after ${waited} ms (${why}).`, cause === undefined ? undefined : { cause });
+    super(
+      `Model ${JSON.stringify(model)} was not ready after ${waited} ms (${why}).`,
+      cause === undefined ? undefined : { cause },
+    );
     this.model = model;
     this.waited = waited;
   }
@@ -291,7 +309,9 @@ export class PreflightError extends InferenceError {
     /** The model's `max_output_length`. */
     readonly limit: number,
   ) {
-    super(`${param} is ${requested}, but ${JSON.stringify(model)} generates at most ${limit} tokens (max_output_length).`);
+    super(
+      `${param} is ${requested}, but ${JSON.stringify(model)} generates at most ${limit} tokens (max_output_length).`,
+    );
   }
 }
 
@@ -303,7 +323,8 @@ export class PreflightError extends InferenceError {
  * const name: HookName = 'beforeRequest';
  * ```
  */
-export type HookName = 'beforeRequest' | 'afterResponse' | 'beforeRetry' | 'onChunk' | 'onError' | 'onEnd';
+export type HookName =
+  'beforeRequest' | 'afterResponse' | 'beforeRetry' | 'onChunk' | 'onError' | 'onEnd';
 
 /**
  * A hook (the `hooks` option) threw, or returned something it may not: the call failed because of
@@ -349,7 +370,10 @@ export class ListenerError extends InferenceError {
   readonly event: string;
   /** `after`: what had already gone wrong, when the listener threw while the stream or run was failing. */
   constructor(event: string, thrown: unknown, after?: { what: 'stream' | 'run'; error: unknown }) {
-    const had = after === undefined ? '' : `; the ${after.what} had ${after.error instanceof APIUserAbortError ? 'been aborted' : `failed: ${messageOf(after.error)}`}`;
+    const had =
+      after === undefined
+        ? ''
+        : `; the ${after.what} had ${after.error instanceof APIUserAbortError ? 'been aborted' : `failed: ${messageOf(after.error)}`}`;
     super(`The '${event}' listener threw: ${messageOf(thrown)}${had}`, { cause: thrown });
     this.event = event;
   }
@@ -420,7 +444,12 @@ function classForStatus(status: number): StatusErrorClass | undefined {
 
 /** A provider code such as `429`, `"401"` or `502` names an HTTP error status; `"tool_use_failed"` does not. */
 function statusFromCode(code: string | number | undefined): number | undefined {
-  const n = typeof code === 'number' ? code : typeof code === 'string' && /^\d{3}$/.test(code) ? Number(code) : NaN;
+  const n =
+    typeof code === 'number'
+      ? code
+      : typeof code === 'string' && /^\d{3}$/.test(code)
+        ? Number(code)
+        : NaN;
   return n >= 400 && n <= 599 ? n : undefined;
 }
 

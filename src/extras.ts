@@ -22,6 +22,8 @@
  * if (typeof groq?.id === 'string') console.log(groq.id);
  * ```
  */
-export function extras<Fields extends object = Record<string, unknown>>(value: object): Readonly<Partial<Fields>> & Readonly<Record<string, unknown>> {
+export function extras<Fields extends object = Record<string, unknown>>(
+  value: object,
+): Readonly<Partial<Fields>> & Readonly<Record<string, unknown>> {
   return value as Readonly<Partial<Fields>> & Readonly<Record<string, unknown>>;
 }

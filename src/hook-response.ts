@@ -18,8 +18,15 @@ export function maskedResponse(response: Response, secrets: readonly string[]): 
   const keys = secrets.filter((secret) => secret.length >= MIN_SECRET);
   // A status a Response cannot be made with (0: an opaque response) has nothing readable anyway.
   if (keys.length === 0 || response.status < 200 || response.status > 599) return response;
-  const body = response.body === null || NULL_BODY.has(response.status) ? null : response.body.pipeThrough(maskBytes(keys));
-  const shown = new Response(body, { status: response.status, statusText: maskText(response.statusText, keys), headers: mask(response.headers, keys) });
+  const body =
+    response.body === null || NULL_BODY.has(response.status)
+      ? null
+      : response.body.pipeThrough(maskBytes(keys));
+  const shown = new Response(body, {
+    status: response.status,
+    statusText: maskText(response.statusText, keys),
+    headers: mask(response.headers, keys),
+  });
   // Read-only getters of a made Response: kept as fetch gave them.
   Object.defineProperties(shown, {
     url: { value: maskText(response.url, keys) },
@@ -40,12 +47,16 @@ function maskBytes(keys: readonly string[]): TransformStream<Uint8Array, Uint8Ar
   const star = encoder.encode(MASK);
   let held: Uint8Array | undefined;
 
-  const pass = (chunk: Uint8Array, last: boolean, controller: TransformStreamDefaultController<Uint8Array>) => {
+  const pass = (
+    chunk: Uint8Array,
+    last: boolean,
+    controller: TransformStreamDefaultController<Uint8Array>,
+  ) => {
     const bytes = held === undefined ? chunk : concat([held, chunk]);
     held = undefined;
     const pieces: Uint8Array[] = [];
     let from = 0;
-    for (let at = nextCandidate(bytes, patterns, 0); at >= 0; ) {
+    for (let at = nextCandidate(bytes, patterns, 0); at >= 0;) {
       const match = matchAt(bytes, at, patterns);
       if (match === 'partial' && !last) {
         held = bytes.slice(at);
@@ -86,7 +97,11 @@ function nextCandidate(bytes: Uint8Array, patterns: readonly Uint8Array[], from:
 }
 
 /** The length of the key found whole at `at`; `'partial'` when the bytes end inside one; else `undefined`. */
-function matchAt(bytes: Uint8Array, at: number, patterns: readonly Uint8Array[]): number | 'partial' | undefined {
+function matchAt(
+  bytes: Uint8Array,
+  at: number,
+  patterns: readonly Uint8Array[],
+): number | 'partial' | undefined {
   let partial = false;
   for (const pattern of patterns) {
     let n = 0;

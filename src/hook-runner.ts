@@ -17,7 +17,13 @@
  * shared with the request path alone would be split out of the entry chunk of a user's bundle.
  */
 import type { Runner } from './api-promise';
-import { APIConnectionTimeoutError, APIUserAbortError, HookError, InferenceError, type APIError } from './errors';
+import {
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  HookError,
+  InferenceError,
+  type APIError,
+} from './errors';
 import type { CompletionUsage } from './generated/types.gen';
 import type { CallHooks, CallSummary, HookInfo, HookName, Hooks, RetryInfo } from './hooks';
 import type { ObservableIterator } from './iterator';
@@ -28,7 +34,14 @@ import { closest, didYouMean } from './suggest';
 import type { CallDescription } from './call-description';
 import type { RequestContext } from './request';
 
-const HOOK_NAMES: readonly HookName[] = ['beforeRequest', 'afterResponse', 'beforeRetry', 'onChunk', 'onError', 'onEnd'];
+const HOOK_NAMES: readonly HookName[] = [
+  'beforeRequest',
+  'afterResponse',
+  'beforeRetry',
+  'onChunk',
+  'onError',
+  'onEnd',
+];
 
 /** One hooks object and how a `HookError` names it. */
 interface Entry {
@@ -109,7 +122,12 @@ class Call implements CallHooks {
     };
   }
 
-  async beforeRequest(url: string, init: RequestInit, attempt: number, signal: AbortSignal): Promise<{ url: string; init: RequestInit }> {
+  async beforeRequest(
+    url: string,
+    init: RequestInit,
+    attempt: number,
+    signal: AbortSignal,
+  ): Promise<{ url: string; init: RequestInit }> {
     this.info.attempt = this.#attempts = attempt;
     this.#attemptSignal = signal;
     const entries = this.#with('beforeRequest');
@@ -121,20 +139,40 @@ class Call implements CallHooks {
       if (isCredentialName(name)) withheld.push([name, value]);
     });
     for (const [name] of withheld) headers.delete(name);
-    const original = new Request(url, { method: init.method ?? 'GET', headers, body: init.body ?? null, signal });
+    const original = new Request(url, {
+      method: init.method ?? 'GET',
+      headers,
+      body: init.body ?? null,
+      signal,
+    });
     let request = original;
     for (const entry of entries) {
-      const out = await this.#run(entry, 'beforeRequest', () => entry.hooks.beforeRequest!(request, this.info));
+      const out = await this.#run(entry, 'beforeRequest', () =>
+        entry.hooks.beforeRequest!(request, this.info),
+      );
       if (out === undefined) continue;
-      if (!isLike<Request>(out, 'url', 'arrayBuffer')) throw this.#error(entry, 'beforeRequest', `returned ${describe(out)}; expected a Request or nothing`);
+      if (!isLike<Request>(out, 'url', 'arrayBuffer'))
+        throw this.#error(
+          entry,
+          'beforeRequest',
+          `returned ${describe(out)}; expected a Request or nothing`,
+        );
       request = out;
     }
     const sent = new Headers(request.headers);
     // A hook may set its own credentials (a signature, another scheme): those win.
     for (const [name, value] of withheld) if (!sent.has(name)) sent.set(name, value);
     const { body: _body, ...rest } = init;
-    const body = request === original ? init.body : request.body === null ? undefined : new Uint8Array(await request.arrayBuffer());
-    return { url: request.url, init: { ...rest, method: request.method, headers: sent, ...(body == null ? {} : { body }) } };
+    const body =
+      request === original
+        ? init.body
+        : request.body === null
+          ? undefined
+          : new Uint8Array(await request.arrayBuffer());
+    return {
+      url: request.url,
+      init: { ...rest, method: request.method, headers: sent, ...(body == null ? {} : { body }) },
+    };
   }
 
   async afterResponse(response: Response): Promise<Response> {
@@ -144,9 +182,16 @@ class Call implements CallHooks {
     if (entries.length > 0) response = maskedResponse(response, this.#log.secrets);
     for (const entry of entries) {
       try {
-        const out = await this.#run(entry, 'afterResponse', () => entry.hooks.afterResponse!(response, this.info));
+        const out = await this.#run(entry, 'afterResponse', () =>
+          entry.hooks.afterResponse!(response, this.info),
+        );
         if (out === undefined) continue;
-        if (!isLike<Response>(out, 'status', 'headers')) throw this.#error(entry, 'afterResponse', `returned ${describe(out)}; expected a Response or nothing`);
+        if (!isLike<Response>(out, 'status', 'headers'))
+          throw this.#error(
+            entry,
+            'afterResponse',
+            `returned ${describe(out)}; expected a Response or nothing`,
+          );
         response = out;
       } catch (error) {
         void response.body?.cancel().catch(() => {}); // nobody reads it now
@@ -164,14 +209,17 @@ class Call implements CallHooks {
     info.error = error;
     info.delay = delay;
     try {
-      for (const entry of this.#with('beforeRetry')) await this.#run(entry, 'beforeRetry', () => entry.hooks.beforeRetry!(info as RetryInfo));
+      for (const entry of this.#with('beforeRetry'))
+        await this.#run(entry, 'beforeRetry', () => entry.hooks.beforeRetry!(info as RetryInfo));
     } finally {
       delete info.error;
       delete info.delay;
     }
   }
 
-  wrap<T, S>(wrap: (source: () => ObservableIterator<T>, controller: AbortController) => S): (source: () => ObservableIterator<T>, controller: AbortController) => S {
+  wrap<T, S>(
+    wrap: (source: () => ObservableIterator<T>, controller: AbortController) => S,
+  ): (source: () => ObservableIterator<T>, controller: AbortController) => S {
     return (source, controller) => {
       const follow = this.#stream<T>(controller.signal);
       return wrap(() => follow(source()), controller);
@@ -196,7 +244,10 @@ class Call implements CallHooks {
       // The chunk hooks in order, from `from`. Synchronous hooks cost no promise per chunk; an
       // async one is awaited before the chunk is handed over, and the ones after it run then.
       const secrets = this.#log.secrets;
-      const chunk = (result: IteratorResult<T>, from: number): IteratorResult<T> | Promise<IteratorResult<T>> => {
+      const chunk = (
+        result: IteratorResult<T>,
+        from: number,
+      ): IteratorResult<T> | Promise<IteratorResult<T>> => {
         // A chunk that quotes the key (a model echoing it) reaches the hooks masked, a copy; the
         // check allocates nothing, and a chunk without the key is handed over as it is.
         const given = mentions(result.value, secrets) ? mask(result.value, secrets) : result.value;
@@ -271,7 +322,12 @@ class Call implements CallHooks {
       error = mask(error, this.#log.secrets);
       const failed = error instanceof Error ? `; the call had failed: ${error.message}` : '';
       for (const entry of this.#with('onError')) {
-        await this.#run(entry, 'onError', () => entry.hooks.onError!(error as InferenceError, this.info), failed).catch((e: unknown) => (failure ??= e));
+        await this.#run(
+          entry,
+          'onError',
+          () => entry.hooks.onError!(error as InferenceError, this.info),
+          failed,
+        ).catch((e: unknown) => (failure ??= e));
       }
     }
     const summary: CallSummary = {
@@ -290,17 +346,31 @@ class Call implements CallHooks {
       timeToFirstChunk: this.#firstChunk,
     };
     for (const entry of this.#with('onEnd')) {
-      await this.#run(entry, 'onEnd', () => entry.hooks.onEnd!(summary, this.info)).catch((e: unknown) => (failure ??= e));
+      await this.#run(entry, 'onEnd', () => entry.hooks.onEnd!(summary, this.info)).catch(
+        (e: unknown) => (failure ??= e),
+      );
     }
     // Hooks given up on because the call was aborted: the abort the call already had stands.
-    return failure instanceof APIUserAbortError && error instanceof APIUserAbortError ? error : (failure ?? error);
+    return failure instanceof APIUserAbortError && error instanceof APIUserAbortError
+      ? error
+      : (failure ?? error);
   }
 
   /** What a summary takes from a completion or a chunk (chat and legacy completions only). */
   #read(value: unknown): void {
     const { operation } = this.info;
-    if ((operation !== 'chat' && operation !== 'completions') || typeof value !== 'object' || value === null) return;
-    const v = value as { id?: unknown; model?: unknown; usage?: CompletionUsage | null; choices?: unknown };
+    if (
+      (operation !== 'chat' && operation !== 'completions') ||
+      typeof value !== 'object' ||
+      value === null
+    )
+      return;
+    const v = value as {
+      id?: unknown;
+      model?: unknown;
+      usage?: CompletionUsage | null;
+      choices?: unknown;
+    };
     if (typeof v.id === 'string' && v.id !== '') this.#id ??= v.id;
     if (typeof v.model === 'string' && v.model !== '') this.#model ??= v.model;
     if (v.usage) this.#usage = v.usage;
@@ -308,7 +378,8 @@ class Call implements CallHooks {
     for (let i = 0; i < v.choices.length; i++) {
       const choice = v.choices[i] as { index?: unknown; finish_reason?: unknown } | null;
       const reason = choice?.finish_reason;
-      if (typeof reason === 'string') this.#reasons.set(typeof choice!.index === 'number' ? choice!.index : i, reason);
+      if (typeof reason === 'string')
+        this.#reasons.set(typeof choice!.index === 'number' ? choice!.index : i, reason);
     }
   }
 
@@ -360,7 +431,15 @@ class Call implements CallHooks {
       if (ms !== undefined) {
         timer = setTimeout(() => {
           done();
-          reject(mask(new APIConnectionTimeoutError(this.#call.target, ms, { hook: `${hook} hook of ${entry.source}`, option: option ?? 'timeout' }), this.#log.secrets));
+          reject(
+            mask(
+              new APIConnectionTimeoutError(this.#call.target, ms, {
+                hook: `${hook} hook of ${entry.source}`,
+                option: option ?? 'timeout',
+              }),
+              this.#log.secrets,
+            ),
+          );
         }, ms);
       }
     });
@@ -373,33 +452,50 @@ class Call implements CallHooks {
    * (whichever is shorter), and until the caller's signal aborts (or `stream.abort()`, for `onChunk`).
    */
   #bounds(hook: HookName): Bounds {
-    if (hook === 'beforeRequest' || hook === 'afterResponse') return { signals: [this.#attemptSignal] };
+    if (hook === 'beforeRequest' || hook === 'afterResponse')
+      return { signals: [this.#attemptSignal] };
     // `stream.abort()` (and `break`, which aborts the stream too) gives up on a pending onChunk;
     // the hooks that tell of the end are what follows it, so they are not given up on for it.
     const { signal, timeout, streamIdleTimeout } = this.#call;
     const signals = hook === 'onChunk' ? [signal, this.#streamSignal] : [signal];
-    if (this.#streamSignal !== undefined && streamIdleTimeout < timeout) return { signals, ms: streamIdleTimeout, option: 'streamIdleTimeout' };
+    if (this.#streamSignal !== undefined && streamIdleTimeout < timeout)
+      return { signals, ms: streamIdleTimeout, option: 'streamIdleTimeout' };
     return { signals, ms: timeout, option: 'timeout' };
   }
 
   /** The error for a hook given up on because a signal aborted: the caller's abort, or the attempt's timeout. */
   #aborted(entry: Entry, hook: HookName): APIError {
     const { signal, target, timeout } = this.#call;
-    const user = signal?.aborted ? signal : this.#streamSignal?.aborted ? this.#streamSignal : undefined;
+    const user = signal?.aborted
+      ? signal
+      : this.#streamSignal?.aborted
+        ? this.#streamSignal
+        : undefined;
     const error = user
       ? new APIUserAbortError(target, user.reason)
       : // Only the attempt's signal is left: its timer fired (request.ts makes its error a timeout too).
-        new APIConnectionTimeoutError(target, timeout, { hook: `${hook} hook of ${entry.source}`, option: 'timeout' });
+        new APIConnectionTimeoutError(target, timeout, {
+          hook: `${hook} hook of ${entry.source}`,
+          option: 'timeout',
+        });
     return mask(error, this.#log.secrets);
   }
 
   /** The `HookError` for what a hook threw. */
   #threw(entry: Entry, hook: HookName, error: unknown, suffix = ''): HookError {
-    return this.#error(entry, hook, `threw: ${error instanceof Error ? error.message : String(error)}${suffix}`, error);
+    return this.#error(
+      entry,
+      hook,
+      `threw: ${error instanceof Error ? error.message : String(error)}${suffix}`,
+      error,
+    );
   }
 
   #error(entry: Entry, hook: HookName, what: string, cause?: unknown): HookError {
-    const error = new HookError(`${this.info.operation}: the ${hook} hook of ${entry.source} ${what}`, cause === undefined ? undefined : { cause });
+    const error = new HookError(
+      `${this.info.operation}: the ${hook} hook of ${entry.source} ${what}`,
+      cause === undefined ? undefined : { cause },
+    );
     return mask(Object.assign(error, { hook, source: entry.source }), this.#log.secrets);
   }
 }
@@ -410,15 +506,20 @@ function entries(hooks: Hooks | readonly Hooks[] | undefined, from: 'client' | '
   const where = from === 'client' ? 'new Client({ hooks })' : 'The request option `hooks`';
   return (Array.isArray(hooks) ? (hooks as readonly unknown[]) : [hooks]).map((value, i) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw new InferenceError(`${where}: hooks must be an object of hook functions, or an array of them; got ${describe(value)}${Array.isArray(hooks) ? ` at [${i}]` : ''}.`);
+      throw new InferenceError(
+        `${where}: hooks must be an object of hook functions, or an array of them; got ${describe(value)}${Array.isArray(hooks) ? ` at [${i}]` : ''}.`,
+      );
     }
     const object = value as Record<string, unknown>;
     for (const key of Object.keys(object)) {
       const hook = object[key];
       if (key === 'name') {
-        if (hook !== undefined && typeof hook !== 'string') throw new InferenceError(`${where}: \`name\` must be a string; got ${describe(hook)}.`);
+        if (hook !== undefined && typeof hook !== 'string')
+          throw new InferenceError(`${where}: \`name\` must be a string; got ${describe(hook)}.`);
       } else if (!(HOOK_NAMES as readonly string[]).includes(key)) {
-        throw new InferenceError(`${where}: unknown hook \`${key}\`.${didYouMean(closest(key, HOOK_NAMES), '`')} Hooks: ${HOOK_NAMES.join(', ')}.`);
+        throw new InferenceError(
+          `${where}: unknown hook \`${key}\`.${didYouMean(closest(key, HOOK_NAMES), '`')} Hooks: ${HOOK_NAMES.join(', ')}.`,
+        );
       } else if (hook !== undefined && typeof hook !== 'function') {
         throw new InferenceError(`${where}: \`${key}\` must be a function; got ${describe(hook)}.`);
       }
@@ -438,9 +539,19 @@ function isLike<T>(value: unknown, ...keys: string[]): value is T {
 }
 
 function describe(value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object of another kind' : `a ${typeof value}`;
+  return value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'an array'
+      : typeof value === 'object'
+        ? 'an object of another kind'
+        : `a ${typeof value}`;
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }

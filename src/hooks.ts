@@ -4,7 +4,13 @@
  * call that has any, so that a client without hooks neither runs nor downloads it.
  */
 import type { APIError, InferenceError } from './errors';
-import type { ChatCompletionChunk, ChatCompletionCreateParams, Completion, CompletionCreateParams, CompletionUsage } from './generated/types.gen';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParams,
+  Completion,
+  CompletionCreateParams,
+  CompletionUsage,
+} from './generated/types.gen';
 import type { ObservableIterator } from './iterator';
 
 /**
@@ -122,7 +128,8 @@ export interface HookInfo {
   /** Whether the call streams (`stream: true`). */
   readonly stream: boolean;
   /** The request body as the caller passed it (do not change it); `undefined` for a GET. */
-  readonly body: Readonly<ChatCompletionCreateParams> | Readonly<CompletionCreateParams> | undefined;
+  readonly body:
+    Readonly<ChatCompletionCreateParams> | Readonly<CompletionCreateParams> | undefined;
   /** The attempt, from 1 (the first try): 2 is the first retry. */
   readonly attempt: number;
   /** When the call started (`Date.now()`), before any wait of the client's own (pre-flight, key function). */
@@ -197,7 +204,12 @@ export interface CallSummary {
  */
 export interface CallHooks {
   /** Runs `beforeRequest`: what to send (credential headers withheld from the hooks, added back after them). */
-  beforeRequest(url: string, init: RequestInit, attempt: number, signal: AbortSignal): Promise<{ url: string; init: RequestInit }>;
+  beforeRequest(
+    url: string,
+    init: RequestInit,
+    attempt: number,
+    signal: AbortSignal,
+  ): Promise<{ url: string; init: RequestInit }>;
   /** Runs `afterResponse`: the response to go on with. */
   afterResponse(response: Response): Promise<Response>;
   /** Runs `beforeRetry` before the wait for attempt number `attempt`. */
@@ -206,5 +218,7 @@ export interface CallHooks {
    * `wrap` (which makes a `Stream` around an iterator) with the hooks following the stream: its
    * chunks and its end. Applied after the first chunk was read (a failure before it is the attempt's).
    */
-  wrap<T, S>(wrap: (source: () => ObservableIterator<T>, controller: AbortController) => S): (source: () => ObservableIterator<T>, controller: AbortController) => S;
+  wrap<T, S>(
+    wrap: (source: () => ObservableIterator<T>, controller: AbortController) => S,
+  ): (source: () => ObservableIterator<T>, controller: AbortController) => S;
 }

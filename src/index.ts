@@ -26,7 +26,14 @@
 
 // The client and its options
 export { Client } from './client';
-export type { ClientOptions, RequestOptions, ValidationMode, HeadersInit, QueryInit, FetchOptions } from './options';
+export type {
+  ClientOptions,
+  RequestOptions,
+  ValidationMode,
+  HeadersInit,
+  QueryInit,
+  FetchOptions,
+} from './options';
 export type { LogLevel, Logger } from './log';
 export type { PreflightMode } from './options';
 export type { Hooks, HookInfo, RetryInfo, CallSummary, HookName, HookOperation } from './hooks';
@@ -37,7 +44,12 @@ export type { WithResponse, WithRequestID } from './api-promise';
 
 // Resources
 export type { Models, WaitUntilReadyOptions } from './resources/models';
-export type { Chat, ChatCompletions, ChatCompletionParseParams, ChatCompletionStreamParams } from './lib/chat';
+export type {
+  Chat,
+  ChatCompletions,
+  ChatCompletionParseParams,
+  ChatCompletionStreamParams,
+} from './lib/chat';
 export type { Completions } from './resources/completions';
 
 // Fields a server sends beyond the documented ones
@@ -82,7 +94,13 @@ export type { CostEstimate } from './lib/cost';
 // zodResponseFormat and zodFunction live in 'model-inference-sdk/helpers/zod' (they load zod's JSON
 // Schema conversion, which the main entry never imports at startup).
 export type { ZodFunctionOptions } from './lib/schema/schema-helpers';
-export type { AutoParseableResponseFormat, AutoParseableTool, RunnableZodTool, ToolContext, ToolFunction } from './lib/schema/schema-hooks';
+export type {
+  AutoParseableResponseFormat,
+  AutoParseableTool,
+  RunnableZodTool,
+  ToolContext,
+  ToolFunction,
+} from './lib/schema/schema-hooks';
 export type { StandardSchema, StandardResult, InferOutput, JSONSchema } from './lib/schema/schema';
 export type {
   ParsedChatCompletion,
@@ -118,7 +136,12 @@ export type {
 export type { ChatCompletionRunnerEvents, FunctionToolCall } from './lib/tools/runner-events';
 export { toAssistantMessage } from './lib/tools/run-tools-messages';
 export { readReasoning } from './lib/reasoning';
-export { LengthFinishReasonError, ContentFilterFinishReasonError, OutputParseError, CostEstimateError } from './lib/errors';
+export {
+  LengthFinishReasonError,
+  ContentFilterFinishReasonError,
+  OutputParseError,
+  CostEstimateError,
+} from './lib/errors';
 
 // Resource types, generated from spec/openapi.yaml
 export type * from './generated/types.gen';

@@ -100,6 +100,9 @@ export class Log {
 
   #line(message: string, rest: unknown[]): [string, ...unknown[]] {
     const secrets = this.#secrets;
-    return [`[model-inference-sdk] ${maskText(message, secrets)}`, ...rest.map((value) => mask(value, secrets))];
+    return [
+      `[model-inference-sdk] ${maskText(message, secrets)}`,
+      ...rest.map((value) => mask(value, secrets)),
+    ];
   }
 }

@@ -15,7 +15,15 @@ export const MASK = '***';
 /** Shorter secrets are not masked: "k" would garble every message and no real key is that short. */
 export const MIN_SECRET = 4;
 /** Fields that name things, never quote them: left alone even when a short key occurs in them. */
-const IDENTIFIERS = new Set<PropertyKey>(['name', 'code', 'type', 'param', 'syscall', 'errno', 'status']);
+const IDENTIFIERS = new Set<PropertyKey>([
+  'name',
+  'code',
+  'type',
+  'param',
+  'syscall',
+  'errno',
+  'status',
+]);
 
 /**
  * Header names treated as credentials: by rule, not by list, because every gateway names its own
@@ -24,7 +32,10 @@ const IDENTIFIERS = new Set<PropertyKey>(['name', 'code', 'type', 'param', 'sysc
  * idempotency key is no credential: seeing it repeat is how one reads a retry.
  */
 export function isCredentialName(name: string): boolean {
-  return /auth|key|token|secret|cookie|session|passw|credential|signature/i.test(name) && !/^idempotency-key$/i.test(name);
+  return (
+    /auth|key|token|secret|cookie|session|passw|credential|signature/i.test(name) &&
+    !/^idempotency-key$/i.test(name)
+  );
 }
 
 /**
@@ -35,17 +46,22 @@ export function isCredentialName(name: string): boolean {
  */
 export function isCredentialParam(name: string): boolean {
   if (isCredentialName(name)) return true;
-  const words = name.replace(/([a-z\d])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z\d]+/);
+  const words = name
+    .replace(/([a-z\d])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z\d]+/);
   return words.some((word) => /^(?:sig|code|pass|pwd|jwt|otp|sas|hmac|ticket)$/.test(word));
 }
 
 /** `text` with every occurrence of every secret replaced by `***`. */
 export function maskText(text: string, secrets: readonly string[]): string {
-  for (const secret of secrets) if (secret.length >= MIN_SECRET && text.includes(secret)) text = text.split(secret).join(MASK);
+  for (const secret of secrets)
+    if (secret.length >= MIN_SECRET && text.includes(secret)) text = text.split(secret).join(MASK);
   return text;
 }
 
-const has = (text: string, secrets: readonly string[]) => secrets.some((secret) => secret.length >= MIN_SECRET && text.includes(secret));
+const has = (text: string, secrets: readonly string[]) =>
+  secrets.some((secret) => secret.length >= MIN_SECRET && text.includes(secret));
 
 /** Past this depth a value is not copied key by key (a recursive walk would overflow the stack). */
 const MAX_DEPTH = 64;
@@ -56,10 +72,17 @@ const MAX_DEPTH = 64;
  * holds a secret is replaced by `'***'` as a whole.
  */
 export function mask<T>(value: T, secrets: readonly string[]): T {
-  return secrets.some((secret) => secret.length >= MIN_SECRET) ? (walk(value, secrets, new Map(), 0) as T) : value;
+  return secrets.some((secret) => secret.length >= MIN_SECRET)
+    ? (walk(value, secrets, new Map(), 0) as T)
+    : value;
 }
 
-function walk(value: unknown, secrets: readonly string[], seen: Map<object, unknown>, depth: number): unknown {
+function walk(
+  value: unknown,
+  secrets: readonly string[],
+  seen: Map<object, unknown>,
+  depth: number,
+): unknown {
   if (typeof value === 'string') return maskText(value, secrets);
   if (typeof value !== 'object' || value === null) return value;
   if (seen.has(value)) return seen.get(value);
@@ -75,14 +98,16 @@ function walk(value: unknown, secrets: readonly string[], seen: Map<object, unkn
   } else if (typeof Request === 'function' && value instanceof Request) {
     // A new request without the secret (and without its body).
     const headers = walk(value.headers, secrets, seen, depth) as Headers;
-    if (headers !== value.headers || has(value.url, secrets)) out = new Request(maskText(value.url, secrets), { method: value.method, headers });
+    if (headers !== value.headers || has(value.url, secrets))
+      out = new Request(maskText(value.url, secrets), { method: value.method, headers });
   } else if (Array.isArray(value)) {
     const items = value.map((item: unknown) => walk(item, secrets, seen, depth + 1));
     if (items.some((item, i) => item !== value[i])) out = items;
   } else {
     const proto = Object.getPrototypeOf(value) as object | null;
     const error = value instanceof Error;
-    if (error || proto === Object.prototype || proto === null) out = copyOwn(value, proto, error, secrets, seen, depth + 1);
+    if (error || proto === Object.prototype || proto === null)
+      out = copyOwn(value, proto, error, secrets, seen, depth + 1);
   }
   seen.set(value, out);
   return out;
@@ -93,15 +118,33 @@ function walk(value: unknown, secrets: readonly string[], seen: Map<object, unkn
  * object when nothing changed. An error whose message lives on its prototype (DOMException)
  * becomes a plain `Error` of the same name.
  */
-function copyOwn(value: object, proto: object | null, error: boolean, secrets: readonly string[], seen: Map<object, unknown>, depth: number): object {
-  const descriptors = Object.getOwnPropertyDescriptors(value) as Record<PropertyKey, PropertyDescriptor>;
+function copyOwn(
+  value: object,
+  proto: object | null,
+  error: boolean,
+  secrets: readonly string[],
+  seen: Map<object, unknown>,
+  depth: number,
+): object {
+  const descriptors = Object.getOwnPropertyDescriptors(value) as Record<
+    PropertyKey,
+    PropertyDescriptor
+  >;
   let changed = false;
   if (error) {
     const { message, stack } = value as Error;
     // `stack` may be an accessor (newer V8) and `message` inherited: read both, keep them as data.
-    for (const [key, text] of [['message', message], ['stack', stack]] as const) {
+    for (const [key, text] of [
+      ['message', message],
+      ['stack', stack],
+    ] as const) {
       if (typeof text === 'string' && has(text, secrets)) {
-        descriptors[key] = { value: maskText(text, secrets), writable: true, configurable: true, enumerable: false };
+        descriptors[key] = {
+          value: maskText(text, secrets),
+          writable: true,
+          configurable: true,
+          enumerable: false,
+        };
         changed = true;
       }
     }
@@ -109,7 +152,12 @@ function copyOwn(value: object, proto: object | null, error: boolean, secrets: r
   }
   for (const key of Reflect.ownKeys(descriptors)) {
     const descriptor = descriptors[key]!;
-    if (!('value' in descriptor) || IDENTIFIERS.has(key) || ((key === 'message' || key === 'stack') && error)) continue;
+    if (
+      !('value' in descriptor) ||
+      IDENTIFIERS.has(key) ||
+      ((key === 'message' || key === 'stack') && error)
+    )
+      continue;
     const masked = walk(descriptor.value, secrets, seen, depth);
     if (masked !== descriptor.value) {
       descriptor.value = masked;
@@ -134,7 +182,8 @@ export function mentions(value: unknown, secrets: readonly string[], depth = 0):
     for (const item of value) if (mentions(item, secrets, depth + 1)) return true;
     return false;
   }
-  for (const key in value) if (mentions((value as Record<string, unknown>)[key], secrets, depth + 1)) return true;
+  for (const key in value)
+    if (mentions((value as Record<string, unknown>)[key], secrets, depth + 1)) return true;
   return false;
 }
 

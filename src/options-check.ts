@@ -6,7 +6,16 @@ import { isBrowser, readEnv } from './env';
 import { InferenceError } from './errors';
 import { closest, didYouMean } from './suggest';
 import { LOG_LEVELS, type LogLevel, type Logger } from './log';
-import { CLIENT_OPTIONS, DEFAULTS, REQUEST_OPTIONS, type ClientOptions, type HeadersInit, type RequestOptions, type ResolvedOptions, type ValidationMode } from './options';
+import {
+  CLIENT_OPTIONS,
+  DEFAULTS,
+  REQUEST_OPTIONS,
+  type ClientOptions,
+  type HeadersInit,
+  type RequestOptions,
+  type ResolvedOptions,
+  type ValidationMode,
+} from './options';
 
 const VALIDATION_MODES: readonly ValidationMode[] = ['error', 'warn', 'off'];
 
@@ -30,7 +39,8 @@ export function resolveClientOptions(options: ClientOptions): {
     throw new InferenceError('`apiKey` must be a string or a function returning one.');
   }
   // Named as the user gave it: the option, or the environment variable it came from.
-  if (typeof apiKey === 'string') assertHeaderValue(options.apiKey === undefined ? 'INFERENCE_API_KEY' : 'apiKey', apiKey, false);
+  if (typeof apiKey === 'string')
+    assertHeaderValue(options.apiKey === undefined ? 'INFERENCE_API_KEY' : 'apiKey', apiKey, false);
 
   const baseURL = options.baseURL ?? readEnv('INFERENCE_BASE_URL');
   if (baseURL === undefined || baseURL === '') {
@@ -50,7 +60,9 @@ export function resolveClientOptions(options: ClientOptions): {
   const logger = options.logger ?? console;
   const logLevel = options.logLevel ?? envLogLevel(logger) ?? DEFAULTS.logLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
-    throw new InferenceError(`\`logLevel\` must be one of ${LOG_LEVELS.join(', ')}; got ${JSON.stringify(logLevel)}.`);
+    throw new InferenceError(
+      `\`logLevel\` must be one of ${LOG_LEVELS.join(', ')}; got ${JSON.stringify(logLevel)}.`,
+    );
   }
   const validation = options.validation ?? DEFAULTS.validation;
   if (!VALIDATION_MODES.includes(validation)) {
@@ -60,15 +72,20 @@ export function resolveClientOptions(options: ClientOptions): {
   }
   const preflight = options.preflight ?? DEFAULTS.preflight;
   if (!(['off', 'warn', 'error'] as const).includes(preflight)) {
-    throw new InferenceError(`\`preflight\` must be one of off, warn, error; got ${JSON.stringify(preflight)}.`);
+    throw new InferenceError(
+      `\`preflight\` must be one of off, warn, error; got ${JSON.stringify(preflight)}.`,
+    );
   }
   if (options.fetch !== undefined && typeof options.fetch !== 'function') {
     throw new InferenceError('`fetch` must be a function with the signature of the global fetch.');
   }
   checkHeaders(options.defaultHeaders, 'defaultHeaders');
-  if (options.defaultBody !== undefined) checkBodyFields(options.defaultBody, 'new Client', 'defaultBody');
+  if (options.defaultBody !== undefined)
+    checkBodyFields(options.defaultBody, 'new Client', 'defaultBody');
   if (options.idempotencyKeys !== undefined && typeof options.idempotencyKeys !== 'boolean') {
-    throw new InferenceError(`\`idempotencyKeys\` must be true or false; got ${JSON.stringify(options.idempotencyKeys)}.`);
+    throw new InferenceError(
+      `\`idempotencyKeys\` must be true or false; got ${JSON.stringify(options.idempotencyKeys)}.`,
+    );
   }
 
   return {
@@ -77,7 +94,10 @@ export function resolveClientOptions(options: ClientOptions): {
       baseURL: normaliseBaseURL(baseURL),
       timeout: checkTimeout(options.timeout ?? DEFAULTS.timeout, 'timeout'),
       maxRetries: checkRetries(options.maxRetries ?? DEFAULTS.maxRetries, 'maxRetries'),
-      streamIdleTimeout: checkTimeout(options.streamIdleTimeout ?? DEFAULTS.streamIdleTimeout, 'streamIdleTimeout'),
+      streamIdleTimeout: checkTimeout(
+        options.streamIdleTimeout ?? DEFAULTS.streamIdleTimeout,
+        'streamIdleTimeout',
+      ),
       maxBodySize: checkSize(options.maxBodySize ?? DEFAULTS.maxBodySize, 'maxBodySize'),
       maxEventSize: checkSize(options.maxEventSize ?? DEFAULTS.maxEventSize, 'maxEventSize'),
       fetch: options.fetch,
@@ -97,7 +117,11 @@ export function resolveClientOptions(options: ClientOptions): {
 }
 
 /** Check per-request options at the call site; `hasBody` is false for calls that send none (GETs). */
-export function checkRequestOptions(options: RequestOptions | undefined, method: string, hasBody = true): void {
+export function checkRequestOptions(
+  options: RequestOptions | undefined,
+  method: string,
+  hasBody = true,
+): void {
   if (options === undefined) return;
   if (typeof options !== 'object' || options === null) {
     throw new InferenceError(`${method}: request options must be an object.`);
@@ -105,12 +129,15 @@ export function checkRequestOptions(options: RequestOptions | undefined, method:
   rejectUnknown(options, Object.keys(REQUEST_OPTIONS), method);
   if (options.timeout !== undefined) checkTimeout(options.timeout, 'timeout');
   if (options.maxRetries !== undefined) checkRetries(options.maxRetries, 'maxRetries');
-  if (options.streamIdleTimeout !== undefined) checkTimeout(options.streamIdleTimeout, 'streamIdleTimeout');
+  if (options.streamIdleTimeout !== undefined)
+    checkTimeout(options.streamIdleTimeout, 'streamIdleTimeout');
   if (options.maxBodySize !== undefined) checkSize(options.maxBodySize, 'maxBodySize');
   if (options.maxEventSize !== undefined) checkSize(options.maxEventSize, 'maxEventSize');
   if (options.idempotencyKey !== undefined && options.idempotencyKey !== false) {
     if (typeof options.idempotencyKey !== 'string' || options.idempotencyKey === '') {
-      throw new InferenceError(`${method}: \`idempotencyKey\` must be a non-empty string, or false to send none.`);
+      throw new InferenceError(
+        `${method}: \`idempotencyKey\` must be a non-empty string, or false to send none.`,
+      );
     }
     assertHeaderValue('idempotencyKey', options.idempotencyKey);
   }
@@ -119,7 +146,10 @@ export function checkRequestOptions(options: RequestOptions | undefined, method:
   }
   checkHeaders(options.headers, 'headers');
   if (options.extraBody !== undefined) {
-    if (!hasBody) throw new InferenceError(`${method}: \`extraBody\` adds fields to a JSON body, and this call sends none.`);
+    if (!hasBody)
+      throw new InferenceError(
+        `${method}: \`extraBody\` adds fields to a JSON body, and this call sends none.`,
+      );
     checkBodyFields(options.extraBody, method, 'extraBody');
   }
 }
@@ -130,12 +160,17 @@ export function checkRequestOptions(options: RequestOptions | undefined, method:
  * without a member or key that would rewrite the body around that check (`bodyHazard`).
  */
 function checkBodyFields(fields: unknown, where: string, option: string): void {
-  const proto: unknown = typeof fields === 'object' && fields !== null ? Object.getPrototypeOf(fields) : undefined;
+  const proto: unknown =
+    typeof fields === 'object' && fields !== null ? Object.getPrototypeOf(fields) : undefined;
   if (proto !== Object.prototype && proto !== null) {
-    throw new InferenceError(`${where}: \`${option}\` must be a plain object of body fields, like { top_k: 40 }.`);
+    throw new InferenceError(
+      `${where}: \`${option}\` must be a plain object of body fields, like { top_k: 40 }.`,
+    );
   }
   if (Object.hasOwn(fields as object, 'stream')) {
-    throw new InferenceError(`${where}: \`stream\` goes in the body, not in \`${option}\`: the SDK reads the response by it.`);
+    throw new InferenceError(
+      `${where}: \`stream\` goes in the body, not in \`${option}\`: the SDK reads the response by it.`,
+    );
   }
   const hazard = bodyHazard(fields as object);
   if (hazard) throw new InferenceError(`${where}: \`${option}\` has ${hazard}.`);
@@ -155,7 +190,8 @@ export function bodyHazard(fields: object): string | undefined {
     return 'a `toJSON` method, which would replace the body as sent; pass the fields themselves';
   }
   for (const key of ['__proto__', 'constructor']) {
-    if (Object.hasOwn(fields, key)) return `a \`${key}\` key, which a server may read as the prototype of the body (and \`stream\` from it); leave it out`;
+    if (Object.hasOwn(fields, key))
+      return `a \`${key}\` key, which a server may read as the prototype of the body (and \`stream\` from it); leave it out`;
   }
   return undefined;
 }
@@ -169,12 +205,16 @@ export function bodyHazard(fields: object): string | undefined {
 export function assertHeaderValue(name: string, value: string, isHeader = true): void {
   const what = isHeader ? `Header "${name}"` : `\`${name}\``;
   if (/[\r\n\0]/.test(value)) {
-    throw new InferenceError(`${what} contains a line break or NUL character, which HTTP headers cannot carry.`);
+    throw new InferenceError(
+      `${what} contains a line break or NUL character, which HTTP headers cannot carry.`,
+    );
   }
   // eslint-disable-next-line no-control-regex -- the range is the point: Latin-1 is U+0000 to U+00FF
   const outside = /[^\u0000-\u00ff]/.exec(value);
   if (outside) {
-    throw new InferenceError(`${what} has a character HTTP headers cannot carry (outside Latin-1, at position ${outside.index})${isHeader ? '; encode it first' : ''}.`);
+    throw new InferenceError(
+      `${what} has a character HTTP headers cannot carry (outside Latin-1, at position ${outside.index})${isHeader ? '; encode it first' : ''}.`,
+    );
   }
 }
 
@@ -188,7 +228,9 @@ function checkHeaders(headers: HeadersInit | undefined, option: string): void {
   }
   for (const [name, value] of Object.entries(headers)) {
     if (!HEADER_NAME.test(name)) {
-      throw new InferenceError(`\`${option}\`: ${JSON.stringify(name)} is not a valid header name.`);
+      throw new InferenceError(
+        `\`${option}\`: ${JSON.stringify(name)} is not a valid header name.`,
+      );
     }
     if (value === null || value === undefined) continue;
     if (typeof value !== 'string') {
@@ -203,7 +245,9 @@ function normaliseBaseURL(value: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new InferenceError(`\`baseURL\` is not a valid URL: ${JSON.stringify(value)}. Expected e.g. "https://host/v1".`);
+    throw new InferenceError(
+      `\`baseURL\` is not a valid URL: ${JSON.stringify(value)}. Expected e.g. "https://host/v1".`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new InferenceError(`\`baseURL\` must be an http or https URL; got ${url.protocol}`);
@@ -223,7 +267,9 @@ function normaliseBaseURL(value: string): string {
 /** A timeout option: milliseconds that `setTimeout` can wait (`where` names the call, if any). */
 export function checkTimeout(value: number, name: string, where?: string): number {
   if (typeof value !== 'number' || !(value >= 0) || value > 2_147_483_647) {
-    throw new InferenceError(`${where === undefined ? '' : `${where}: `}\`${name}\` must be a number of milliseconds from 0 to 2147483647; got ${String(value)}.`);
+    throw new InferenceError(
+      `${where === undefined ? '' : `${where}: `}\`${name}\` must be a number of milliseconds from 0 to 2147483647; got ${String(value)}.`,
+    );
   }
   return value;
 }
@@ -237,7 +283,9 @@ function checkSize(value: number, name: string): number {
 
 function checkRetries(value: number, name: string): number {
   if (!Number.isInteger(value) || value < 0) {
-    throw new InferenceError(`\`${name}\` must be a whole number, 0 or more; got ${String(value)}.`);
+    throw new InferenceError(
+      `\`${name}\` must be a whole number, 0 or more; got ${String(value)}.`,
+    );
   }
   return value;
 }
@@ -263,7 +311,8 @@ function envLogLevel(logger: Logger): LogLevel | undefined {
 function rejectUnknown(options: object, known: readonly string[], where: string): void {
   for (const name of Object.keys(options)) {
     if (known.includes(name)) continue;
-    throw new InferenceError(`${where}: unknown option \`${name}\`.${didYouMean(closest(name, known), '`')} Known options: ${known.join(', ')}.`);
+    throw new InferenceError(
+      `${where}: unknown option \`${name}\`.${didYouMean(closest(name, known), '`')} Known options: ${known.join(', ')}.`,
+    );
   }
 }
-

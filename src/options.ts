@@ -6,7 +6,6 @@
 import type { Hooks } from './hooks';
 import type { LogLevel, Logger } from './log';
 
-
 /**
  * `'off'` (default): no check. `'warn'`: log a warning and send. `'error'`: reject with `PreflightError`.
  *
@@ -57,7 +56,8 @@ export type ValidationMode = 'error' | 'warn' | 'off';
  * const client = new Client({ fetchOptions: { dispatcher: new Agent({ connections: 16 }) } });
  * ```
  */
-export type FetchOptions = Omit<RequestInit, 'method' | 'body' | 'headers' | 'signal'> & Record<string, unknown>;
+export type FetchOptions = Omit<RequestInit, 'method' | 'body' | 'headers' | 'signal'> &
+  Record<string, unknown>;
 
 /**
  * Options of `new Client(options)`. Every one is optional.

@@ -3,7 +3,12 @@
  * `chat.completions.parse()`, `stream()` and `runTools()` give them. Types only, in the core so
  * that `ChatCompletionStream` (stream/) can be typed with them; the parsing is in lib/parse/parse.ts.
  */
-import type { ChatCompletion, ChatCompletionChoice, ChatCompletionMessage, ChatCompletionMessageToolCall } from './generated/types.gen';
+import type {
+  ChatCompletion,
+  ChatCompletionChoice,
+  ChatCompletionMessage,
+  ChatCompletionMessageToolCall,
+} from './generated/types.gen';
 
 /**
  * A tool call with its arguments parsed: typed from its tool when the tool came from `zodFunction()`.
@@ -17,7 +22,10 @@ import type { ChatCompletion, ChatCompletionChoice, ChatCompletionMessage, ChatC
  * }
  * ```
  */
-export type ParsedFunctionToolCall<Name extends string = string, Args = unknown> = Omit<ChatCompletionMessageToolCall, 'function'> & {
+export type ParsedFunctionToolCall<Name extends string = string, Args = unknown> = Omit<
+  ChatCompletionMessageToolCall,
+  'function'
+> & {
   function: Omit<ChatCompletionMessageToolCall['function'], 'name'> & {
     name: Name;
     /**
@@ -41,7 +49,10 @@ export type ParsedFunctionToolCall<Name extends string = string, Args = unknown>
  * }
  * ```
  */
-export type ParsedChatCompletionMessage<ParsedT = null, ToolCall = ParsedFunctionToolCall> = Omit<ChatCompletionMessage, 'tool_calls'> & {
+export type ParsedChatCompletionMessage<ParsedT = null, ToolCall = ParsedFunctionToolCall> = Omit<
+  ChatCompletionMessage,
+  'tool_calls'
+> & {
   /**
    * The structured output: validated and typed with `zodResponseFormat`, JSON-parsed for another
    * `json_schema` or `json_object` format. `null` when the model refused (see `refusal`), only
@@ -66,7 +77,10 @@ export type ParsedChatCompletionMessage<ParsedT = null, ToolCall = ParsedFunctio
  * console.log(completion.choices.filter(answered).length, 'usable answers');
  * ```
  */
-export type ParsedChoice<ParsedT = null, ToolCall = ParsedFunctionToolCall> = Omit<ChatCompletionChoice, 'message'> & {
+export type ParsedChoice<ParsedT = null, ToolCall = ParsedFunctionToolCall> = Omit<
+  ChatCompletionChoice,
+  'message'
+> & {
   message: ParsedChatCompletionMessage<ParsedT, ToolCall>;
 };
 
@@ -88,6 +102,9 @@ export type ParsedChoice<ParsedT = null, ToolCall = ParsedFunctionToolCall> = Om
  * console.log(completion.usage?.total_tokens, completion.choices[0]?.message.parsed?.celsius);
  * ```
  */
-export type ParsedChatCompletion<ParsedT = null, ToolCall = ParsedFunctionToolCall> = Omit<ChatCompletion, 'choices'> & {
+export type ParsedChatCompletion<ParsedT = null, ToolCall = ParsedFunctionToolCall> = Omit<
+  ChatCompletion,
+  'choices'
+> & {
   choices: ParsedChoice<ParsedT, ToolCall>[];
 };

@@ -17,7 +17,8 @@ export function formatPath(path: readonly PropertyKey[]): string {
 export function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let current = root;
   for (const key of path) {
-    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, key)) return undefined;
+    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, key))
+      return undefined;
     current = (current as Record<PropertyKey, unknown>)[key];
   }
   return current;

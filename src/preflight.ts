@@ -16,7 +16,6 @@ import type { PreflightMode } from './options';
 import type { Wait } from './wait';
 import { within } from './wait';
 
-
 /** How long a model's limits are trusted before they are fetched again. */
 const TTL_MS = 10 * 60 * 1000;
 
@@ -44,7 +43,10 @@ export class Preflight {
    * Resolves when the body may be sent; rejects with `PreflightError` in mode `'error'`, or with
    * the signal's reason when the caller aborts while the limits are being fetched.
    */
-  async check(body: { model?: unknown; max_tokens?: unknown; max_completion_tokens?: unknown }, wait?: Wait): Promise<void> {
+  async check(
+    body: { model?: unknown; max_tokens?: unknown; max_completion_tokens?: unknown },
+    wait?: Wait,
+  ): Promise<void> {
     if (this.mode === 'off' || typeof body.model !== 'string') return;
     const [param, requested] =
       typeof body.max_completion_tokens === 'number'
@@ -57,7 +59,10 @@ export class Preflight {
     // Only a whole number of 1 or more is a limit: -1, 0, 1.5 or NaN from a server would refuse
     // every call, so the call goes out unchecked and the server decides.
     if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1) {
-      if (limit !== undefined) this.log.debug(`preflight: ${body.model} reports max_output_length ${typeof limit === 'number' ? String(limit) : `of type ${typeof limit}`}, not a limit; sending unchecked`);
+      if (limit !== undefined)
+        this.log.debug(
+          `preflight: ${body.model} reports max_output_length ${typeof limit === 'number' ? String(limit) : `of type ${typeof limit}`}, not a limit; sending unchecked`,
+        );
       return;
     }
     if (requested <= limit) return;
@@ -73,7 +78,10 @@ export class Preflight {
     lookup.waiting++;
     try {
       const got = await within(lookup.model, wait.timeout, wait.signal);
-      if (!got) this.log.debug(`preflight: no limits for ${slug} within ${wait.timeout} ms; sending unchecked`);
+      if (!got)
+        this.log.debug(
+          `preflight: no limits for ${slug} within ${wait.timeout} ms; sending unchecked`,
+        );
       return got?.value;
     } finally {
       // Nobody else waits: cancel the lookup instead of letting it run for nobody.
@@ -88,7 +96,13 @@ export class Preflight {
     const hit = this.#cache.get(slug);
     if (hit && Date.now() - hit.at < TTL_MS) return hit;
     const controller = new AbortController();
-    const lookup: Lookup = { at: Date.now(), model: undefined as never, settled: false, waiting: 0, controller };
+    const lookup: Lookup = {
+      at: Date.now(),
+      model: undefined as never,
+      settled: false,
+      waiting: 0,
+      controller,
+    };
     // A model the server cannot describe (another server, no GET /models/{slug}) is not checked.
     let request: Promise<Model>;
     try {
@@ -104,7 +118,12 @@ export class Preflight {
       (error: unknown) => {
         lookup.settled = true;
         // An answer (404: no such model here) is kept; a failure to get one is tried again next time.
-        const answered = error instanceof APIError && error.status !== undefined && error.status < 500 && error.status !== 429 && error.status !== 408;
+        const answered =
+          error instanceof APIError &&
+          error.status !== undefined &&
+          error.status < 500 &&
+          error.status !== 429 &&
+          error.status !== 408;
         if (!answered && this.#cache.get(slug) === lookup) this.#cache.delete(slug);
         this.log.debug(`preflight: could not read the limits of ${slug}: ${String(error)}`);
         return undefined;

@@ -11,7 +11,14 @@
  *
  * Every error leaving the request path has the API key masked (mask.ts): servers echo keys back.
  */
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, InferenceError, type RequestTarget } from './errors';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  InferenceError,
+  type RequestTarget,
+} from './errors';
 import type { Trace } from './debug';
 import type { CallDescription } from './call-description';
 import type { CallHooks } from './hooks';
@@ -47,7 +54,11 @@ export interface Prepared {
 }
 
 /** Everything before the first byte is sent; every wait ends with the caller's signal and within the timeout. */
-export async function prepare(ctx: RequestContext, call: CallDescription, hooks: CallHooks | undefined): Promise<Prepared> {
+export async function prepare(
+  ctx: RequestContext,
+  call: CallDescription,
+  hooks: CallHooks | undefined,
+): Promise<Prepared> {
   const { options: client, log } = ctx;
   const { target, timeout, signal: userSignal } = call;
 
@@ -75,10 +86,18 @@ export async function prepare(ctx: RequestContext, call: CallDescription, hooks:
 
   const headers = buildHeaders(apiKey, call, client);
   // Loaded only when debug logging is on: nobody else pays for formatting log lines.
-  const trace = log.enabled('debug') ? (await import('./debug')).trace(log, call.method, call.url) : undefined;
+  const trace = log.enabled('debug')
+    ? (await import('./debug')).trace(log, call.method, call.url)
+    : undefined;
   return {
     call,
-    init: { ...client.fetchOptions, ...call.fetchOptions, method: call.method, headers, ...(call.json === undefined ? {} : { body: call.json }) },
+    init: {
+      ...client.fetchOptions,
+      ...call.fetchOptions,
+      method: call.method,
+      headers,
+      ...(call.json === undefined ? {} : { body: call.json }),
+    },
     // Looked up per request, so that msw (which patches globalThis.fetch) and test doubles work.
     fetch: client.fetch ?? globalThis.fetch,
     log,
@@ -92,33 +111,76 @@ export async function prepare(ctx: RequestContext, call: CallDescription, hooks:
  * may retry (a status, a connection error, a timeout, a reader's error), or any other error as
  * final; every error with the key masked.
  */
-export async function attempt<T>(p: Prepared, read: Reader<T>, number: number, baseURL: string): Promise<T> {
+export async function attempt<T>(
+  p: Prepared,
+  read: Reader<T>,
+  number: number,
+  baseURL: string,
+): Promise<T> {
   const { call, log, trace } = p;
   const { target, signal: userSignal } = call;
   const started = Date.now();
-  trace?.request(number, call.maxRetries + 1, p.init.headers as Headers, p.init.body as string | undefined);
+  trace?.request(
+    number,
+    call.maxRetries + 1,
+    p.init.headers as Headers,
+    p.init.body as string | undefined,
+  );
   // The caller's signal and the attempt's timeout, as one signal; released when the attempt ends.
-  const link = linkSignals([userSignal], { ms: call.timeout, reason: () => new DOMException('The request timed out.', 'TimeoutError') });
+  const link = linkSignals([userSignal], {
+    ms: call.timeout,
+    reason: () => new DOMException('The request timed out.', 'TimeoutError'),
+  });
   let error: APIError;
   try {
     // Hooks (when the call has any) see the request without its credentials, within the timeout.
-    const { url, init } = p.hooks ? await p.hooks.beforeRequest(call.url, p.init, number, link.signal) : { url: call.url, init: p.init };
-    let response = await fetchFollowingRedirects(p.fetch, url, { ...init, signal: link.signal }, target, trace);
+    const { url, init } = p.hooks
+      ? await p.hooks.beforeRequest(call.url, p.init, number, link.signal)
+      : { url: call.url, init: p.init };
+    let response = await fetchFollowingRedirects(
+      p.fetch,
+      url,
+      { ...init, signal: link.signal },
+      target,
+      trace,
+    );
     if (p.hooks) response = await p.hooks.afterResponse(response);
     trace?.response(response, started);
     if (response.ok) {
-      return await read({ response, call, signal: link.signal, abort: link.abort, clearTimer: link.clearTimer, release: link.release, log, trace });
+      return await read({
+        response,
+        call,
+        signal: link.signal,
+        abort: link.abort,
+        clearTimer: link.clearTimer,
+        release: link.release,
+        log,
+        trace,
+      });
     }
     const errorBody = await readErrorBody(response, link.signal);
     trace?.errorBody(response.status, errorBody);
-    error = APIError.fromResponse(target, response.status, response.headers, errorBody, response.status === 404 ? missingV1(baseURL) : undefined);
+    error = APIError.fromResponse(
+      target,
+      response.status,
+      response.headers,
+      errorBody,
+      response.status === 404 ? missingV1(baseURL) : undefined,
+    );
   } catch (cause) {
     link.release();
-    if (userSignal?.aborted) throw mask(new APIUserAbortError(target, userSignal.reason), log.secrets);
+    if (userSignal?.aborted)
+      throw mask(new APIUserAbortError(target, userSignal.reason), log.secrets);
     // The server answered and its answer is wrong (ResponseValidationError), or the SDK refused
     // to go on (a redirect): final, not for the retry loop.
-    if (cause instanceof InferenceError && !(cause instanceof APIError)) throw mask(cause, log.secrets);
-    error = cause instanceof APIError ? cause : link.timedOut ? new APIConnectionTimeoutError(target, call.timeout) : new APIConnectionError(target, { cause });
+    if (cause instanceof InferenceError && !(cause instanceof APIError))
+      throw mask(cause, log.secrets);
+    error =
+      cause instanceof APIError
+        ? cause
+        : link.timedOut
+          ? new APIConnectionTimeoutError(target, call.timeout)
+          : new APIConnectionError(target, { cause });
   }
   link.release();
   throw mask(error, log.secrets);
@@ -139,7 +201,8 @@ async function fetchFollowingRedirects(
   trace: Trace | undefined,
 ): Promise<Response> {
   // Each fetch ends when the attempt's signal aborts, even one (a `fetch` option) that ignores it.
-  const fetchOnce = (href: string, init: RequestInit) => untilAborted(Promise.resolve(fetchImpl(href, init)), init.signal);
+  const fetchOnce = (href: string, init: RequestInit) =>
+    untilAborted(Promise.resolve(fetchImpl(href, init)), init.signal);
   if (init.redirect !== undefined) return fetchOnce(url, init);
   let current = new URL(url);
   let request: RequestInit = { ...init, redirect: 'manual' };
@@ -147,20 +210,28 @@ async function fetchFollowingRedirects(
     const response = await fetchOnce(current.href, request);
     // A browser hides where a manual redirect goes; it also enforces CORS and mixed-content rules
     // itself, so there the runtime may follow.
-    if (response.type === 'opaqueredirect') return fetchOnce(current.href, { ...request, redirect: 'follow' });
+    if (response.type === 'opaqueredirect')
+      return fetchOnce(current.href, { ...request, redirect: 'follow' });
     const location = response.headers.get('location');
     if (!isRedirect(response.status) || location === null) return response;
     void response.body?.cancel().catch(() => {});
 
-    const refuse = (why: string) => new APIError(response.status, `${response.status} ${target.method} ${target.path}: ${why}`, { headers: response.headers });
-    if (hop >= MAX_REDIRECTS) throw refuse(`more than ${MAX_REDIRECTS} redirects; the last went to ${current.origin}${current.pathname}`);
+    const refuse = (why: string) =>
+      new APIError(response.status, `${response.status} ${target.method} ${target.path}: ${why}`, {
+        headers: response.headers,
+      });
+    if (hop >= MAX_REDIRECTS)
+      throw refuse(
+        `more than ${MAX_REDIRECTS} redirects; the last went to ${current.origin}${current.pathname}`,
+      );
     let next: URL;
     try {
       next = new URL(location, current);
     } catch {
       throw refuse('the redirect has no valid location');
     }
-    if (!/^https?:$/.test(next.protocol)) throw refuse(`refused to follow a redirect to ${next.protocol}`);
+    if (!/^https?:$/.test(next.protocol))
+      throw refuse(`refused to follow a redirect to ${next.protocol}`);
     if (current.protocol === 'https:' && next.protocol === 'http:') {
       throw refuse(`refused to follow a redirect from https to http (${next.origin})`);
     }
@@ -170,14 +241,22 @@ async function fetchFollowingRedirects(
     }
     // As fetch does: 303 (and 301/302 after a POST) continue as a GET without the body.
     let { method, body } = request;
-    if ((response.status === 303 && method !== 'HEAD') || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+    if (
+      (response.status === 303 && method !== 'HEAD') ||
+      ((response.status === 301 || response.status === 302) && method === 'POST')
+    ) {
       method = 'GET';
       body = undefined;
       headers.delete('content-type');
     }
     trace?.redirect(response.status, current.href, method ?? 'GET', next.href);
     const { body: _previous, ...rest } = request;
-    request = { ...rest, headers, ...(method === undefined ? {} : { method }), ...(body === undefined || body === null ? {} : { body }) };
+    request = {
+      ...rest,
+      headers,
+      ...(method === undefined ? {} : { method }),
+      ...(body === undefined || body === null ? {} : { body }),
+    };
     current = next;
   }
 }
@@ -201,7 +280,11 @@ function missingV1(baseURL: string): string | undefined {
  * Join base URL and path, keeping the base URL's own query (Azure's `?api-version=…`), then apply
  * default and per-request query parameters (`null` removes one).
  */
-export function buildURL(baseURL: string, path: string, ...queries: (QueryInit | undefined)[]): string {
+export function buildURL(
+  baseURL: string,
+  path: string,
+  ...queries: (QueryInit | undefined)[]
+): string {
   const url = new URL(baseURL);
   url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
   for (const query of queries) {
@@ -222,7 +305,8 @@ function buildHeaders(apiKey: string, call: CallDescription, client: ResolvedOpt
   if (call.json !== undefined) headers.set('content-type', 'application/json');
   // One key for all attempts: a server that saw the first attempt can recognise the retry. A
   // default like the others, so `headers: { 'idempotency-key': null }` removes it too.
-  if (call.method === 'POST' && client.idempotencyKeys) headers.set('idempotency-key', newIdempotencyKey());
+  if (call.method === 'POST' && client.idempotencyKeys)
+    headers.set('idempotency-key', newIdempotencyKey());
   // No telemetry headers (x-stainless-*, user-agent overrides): they trigger CORS preflights
   // that third-party servers reject. Names and values were checked with the options.
   for (const layer of [client.defaultHeaders, call.headers] as (HeadersInit | undefined)[]) {
@@ -241,6 +325,8 @@ function buildHeaders(apiKey: string, call: CallDescription, client: ResolvedOpt
 function newIdempotencyKey(): string {
   return (
     crypto.randomUUID?.() ??
-    '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (c) => (+c ^ (crypto.getRandomValues(new Uint8Array(1))[0]! & (15 >> (+c / 4)))).toString(16))
+    '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (c) =>
+      (+c ^ (crypto.getRandomValues(new Uint8Array(1))[0]! & (15 >> (+c / 4)))).toString(16),
+    )
   );
 }

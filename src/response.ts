@@ -45,14 +45,26 @@ export type Reader<T> = (sent: Sent) => Promise<T>;
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /** Read the whole body as JSON within the attempt's timeout. */
-export const readJSON: Reader<{ response: Response; body: unknown; text: string; target: RequestTarget }> = async (sent) => {
+export const readJSON: Reader<{
+  response: Response;
+  body: unknown;
+  text: string;
+  target: RequestTarget;
+}> = async (sent) => {
   try {
     const { response, call } = sent;
     const { target, maxBodySize } = call;
     const { text, truncated, bytes } = await readText(response, maxBodySize, sent.signal);
     sent.trace?.body(response.status, bytes, text);
     if (truncated) {
-      throw bodyError(target, response, `the body is larger than maxBodySize (${maxBodySize} bytes; read ${bytes})`, text.slice(0, 1024), undefined, undefined);
+      throw bodyError(
+        target,
+        response,
+        `the body is larger than maxBodySize (${maxBodySize} bytes; read ${bytes})`,
+        text.slice(0, 1024),
+        undefined,
+        undefined,
+      );
     }
     let body: unknown;
     try {
@@ -61,7 +73,8 @@ export const readJSON: Reader<{ response: Response; body: unknown; text: string;
       throw bodyError(target, response, describeNonJSON(text, response.headers), text);
     }
     // Some gateways (OpenRouter) report failures as a 200 whose body is an error object.
-    if (isErrorEnvelope(body)) throw APIError.fromResponse(target, response.status, response.headers, body);
+    if (isErrorEnvelope(body))
+      throw APIError.fromResponse(target, response.status, response.headers, body);
     return { response, body, text, target };
   } finally {
     sent.release();
@@ -80,7 +93,6 @@ export async function readErrorBody(response: Response, signal?: AbortSignal): P
   return truncated ? `${text}…` : jsonOrText(text);
 }
 
-
 function isErrorEnvelope(body: unknown): boolean {
   if (typeof body !== 'object' || body === null) return false;
   const error = (body as { error?: unknown }).error;
@@ -90,10 +102,10 @@ function isErrorEnvelope(body: unknown): boolean {
 function describeNonJSON(text: string, headers: Headers): string {
   const type = headers.get('content-type') ?? 'no content-type';
   if (text.trim() === '') return `expected a JSON body, got an empty body (${type})`;
-  if (/^\s*</.test(text)) return `expected a JSON body, got HTML or XML (${type}), probably from a proxy`;
+  if (/^\s*</.test(text))
+    return `expected a JSON body, got HTML or XML (${type}), probably from a proxy`;
   return `expected a JSON body, got text that is not valid JSON (${type}; ${text.length} characters)`;
 }
-
 
 /**
  * The text of a body, or `undefined` with `truncated: true` past `maxBytes` (the body is

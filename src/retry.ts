@@ -16,18 +16,27 @@ import type { Reader } from './response';
 import { sleep } from './wait';
 
 /** Send the call and read its response with `read`, retrying as the policy allows. */
-export async function send<T>(ctx: RequestContext, call: CallDescription, read: Reader<T>, hooks?: CallHooks): Promise<T> {
+export async function send<T>(
+  ctx: RequestContext,
+  call: CallDescription,
+  read: Reader<T>,
+  hooks?: CallHooks,
+): Promise<T> {
   const p = await prepare(ctx, call, hooks);
   const { target, signal: userSignal, maxRetries } = call;
   const { log } = ctx;
   for (let n = 0; ; n++) {
-    if (userSignal?.aborted) throw mask(new APIUserAbortError(target, userSignal.reason), log.secrets);
+    if (userSignal?.aborted)
+      throw mask(new APIUserAbortError(target, userSignal.reason), log.secrets);
     try {
       return await attempt(p, read, n + 1, ctx.options.baseURL);
     } catch (error) {
-      const delay = error instanceof APIError && n < maxRetries ? retryDelayFor(error, n + 1) : undefined;
+      const delay =
+        error instanceof APIError && n < maxRetries ? retryDelayFor(error, n + 1) : undefined;
       if (delay === undefined) throw error;
-      log.info(`${(error as APIError).message}; retrying in ${Math.round(delay)} ms (attempt ${n + 2} of ${maxRetries + 1})`);
+      log.info(
+        `${(error as APIError).message}; retrying in ${Math.round(delay)} ms (attempt ${n + 2} of ${maxRetries + 1})`,
+      );
       await hooks?.beforeRetry(error as APIError, delay, n + 2);
       try {
         await sleep(delay, userSignal);
@@ -42,7 +51,11 @@ export async function send<T>(ctx: RequestContext, call: CallDescription, read: 
 function retryDelayFor(error: APIError, retry: number): number | undefined {
   if (error instanceof APIUserAbortError) return undefined;
   if (error instanceof APIConnectionError) return retryDelay(retry, undefined);
-  if (error.status === undefined || !isRetryableStatus(error.status, error.headers ?? new Headers())) return undefined;
+  if (
+    error.status === undefined ||
+    !isRetryableStatus(error.status, error.headers ?? new Headers())
+  )
+    return undefined;
   return retryDelay(retry, error.headers);
 }
 
@@ -70,7 +83,11 @@ export function isRetryableStatus(status: number, headers: Headers): boolean {
  * How long to wait before retry number `retry` (1 for the first retry), or `undefined` to stop
  * because the server asked for a wait longer than `MAX_RETRY_AFTER_MS`.
  */
-export function retryDelay(retry: number, headers: Headers | undefined, random = Math.random): number | undefined {
+export function retryDelay(
+  retry: number,
+  headers: Headers | undefined,
+  random = Math.random,
+): number | undefined {
   const asked = headers ? retryAfterMs(headers) : undefined;
   if (asked !== undefined) return asked > MAX_RETRY_AFTER_MS ? undefined : asked;
   // Exponential backoff with up to 25 % jitter, so that many clients do not retry in step.
@@ -100,4 +117,3 @@ function parseNumber(value: string | null): number | undefined {
   const n = Number(value);
   return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
-

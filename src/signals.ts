@@ -33,7 +33,10 @@ export interface Link {
  * A new signal that aborts when any of `sources` does, or `timeout.ms` milliseconds from now with
  * `timeout.reason()`.
  */
-export function link(sources: readonly (AbortSignal | undefined)[], timeout?: { ms: number; reason?: () => unknown }): Link {
+export function link(
+  sources: readonly (AbortSignal | undefined)[],
+  timeout?: { ms: number; reason?: () => unknown },
+): Link {
   const controller = new AbortController();
   const releases = sources.map((source) => follow(source, controller));
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -61,7 +64,9 @@ export function link(sources: readonly (AbortSignal | undefined)[], timeout?: { 
  * sources hold it weakly: nothing to release), else a link that is never released.
  */
 export function anyOf(signals: readonly AbortSignal[]): AbortSignal {
-  return typeof AbortSignal.any === 'function' ? AbortSignal.any(signals as AbortSignal[]) : link(signals).signal;
+  return typeof AbortSignal.any === 'function'
+    ? AbortSignal.any(signals as AbortSignal[])
+    : link(signals).signal;
 }
 
 function noop(): void {}

@@ -29,7 +29,9 @@ export function closest(input: string, candidates: readonly string[]): string[] 
   if (extended.length === 1 && typed.length >= 3) return extended;
   // Up to one edit for short words, two from 6 letters on: more would suggest unrelated words.
   const limit = typed.length < 6 ? 1 : 2;
-  const scored = candidates.map((c) => ({ c, d: editDistance(typed, norm(c)) })).filter(({ d }) => d <= limit);
+  const scored = candidates
+    .map((c) => ({ c, d: editDistance(typed, norm(c)) }))
+    .filter(({ d }) => d <= limit);
   const best = Math.min(...scored.map(({ d }) => d));
   return scored.filter(({ d }) => d === best).map(({ c }) => c);
 }
@@ -49,7 +51,8 @@ function editDistance(a: string, b: string): number {
     for (let j = 1; j < cols; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let value = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, at(i - 2, j - 2) + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        value = Math.min(value, at(i - 2, j - 2) + 1);
       d[i * cols + j] = value;
     }
   }

@@ -33,7 +33,10 @@ export interface ValidationContext {
  * JSON the value was parsed from: an error's `raw` is parsed from it again, because the value itself
  * was partly rewritten by the time an issue is found.
  */
-export function validator<T>(normalize: Normalizer<T>, ctx: ValidationContext): (value: unknown, text?: string) => T {
+export function validator<T>(
+  normalize: Normalizer<T>,
+  ctx: ValidationContext,
+): (value: unknown, text?: string) => T {
   const cx: NormalizeContext = { issues: [] };
   return (value, text) => {
     const out = normalize(value, cx);

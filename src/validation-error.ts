@@ -70,12 +70,17 @@ export class ResponseValidationError extends InferenceError {
   ) {
     const list = init.issues
       .slice(0, 5)
-      .map((i) => `${i.path || '(body)'}: ${i.message}${i.received === undefined ? '' : ` (${preview(i.received)})`}`)
+      .map(
+        (i) =>
+          `${i.path || '(body)'}: ${i.message}${i.received === undefined ? '' : ` (${preview(i.received)})`}`,
+      )
       .join('; ');
     const more = init.issues.length > 5 ? ` (and ${init.issues.length - 5} more)` : '';
     super(
       `${init.where ?? `${init.status} ${target.method} ${target.path}`}: ${init.what ?? 'response'} cannot be read as the documented shape: ${list}${more}` +
-        (init.relaxable ? ". To accept such responses as sent, set `validation: 'warn'` (or 'off') on the client." : ''),
+        (init.relaxable
+          ? ". To accept such responses as sent, set `validation: 'warn'` (or 'off') on the client."
+          : ''),
     );
     this.issues = init.issues;
     this.raw = init.raw;
@@ -109,5 +114,11 @@ export function bodyError(
   what?: string,
   received: unknown = raw,
 ): ResponseValidationError {
-  return new ResponseValidationError(target, { issues: [{ path: '', message, received }], raw, status: response.status, headers: response.headers, what });
+  return new ResponseValidationError(target, {
+    issues: [{ path: '', message, received }],
+    raw,
+    status: response.status,
+    headers: response.headers,
+    what,
+  });
 }

@@ -34,7 +34,11 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * soon as the signal aborts (and with `promise`'s error). Leaves no timer or listener behind, so
  * a slow `apiKey` function or a shared lookup never holds a caller longer than it may wait.
  */
-export function within<T>(promise: Promise<T>, ms: number, signal?: AbortSignal): Promise<{ value: T } | undefined> {
+export function within<T>(
+  promise: Promise<T>,
+  ms: number,
+  signal?: AbortSignal,
+): Promise<{ value: T } | undefined> {
   return new Promise((resolve, reject) => {
     // Handlers first: a promise given up on must not end as an unhandled rejection later.
     promise.then(
@@ -70,12 +74,18 @@ export function within<T>(promise: Promise<T>, ms: number, signal?: AbortSignal)
  * timeout or its caller's abort. A response that arrives after the abort has its body cancelled,
  * so that its connection is not held either. Leaves no listener behind.
  */
-export function untilAborted(promise: Promise<Response>, signal: AbortSignal | null | undefined): Promise<Response> {
+export function untilAborted(
+  promise: Promise<Response>,
+  signal: AbortSignal | null | undefined,
+): Promise<Response> {
   if (!signal) return promise;
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       reject(signal.reason);
-      promise.then((late) => void late.body?.cancel().catch(() => {}), () => {});
+      promise.then(
+        (late) => void late.body?.cancel().catch(() => {}),
+        () => {},
+      );
     };
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });

@@ -13,7 +13,15 @@ import { createInterface } from 'node:readline';
 import type { ChatCompletionChunk, ChatCompletionCreateParams, Client } from '../index';
 import type { Command, CommandIO } from './command';
 import { interruptedExitCode, UsageError } from './command';
-import { chooseModel, CONNECTION_HELP, CONNECTION_OPTIONS, connect, outputFor, type ChosenModel, type Output } from './connection';
+import {
+  chooseModel,
+  CONNECTION_HELP,
+  CONNECTION_OPTIONS,
+  connect,
+  outputFor,
+  type ChosenModel,
+  type Output,
+} from './connection';
 import { explain, inCLIWords, type Endpoint } from './explain';
 import { defineCommand, integerFlag, numberFlag, paramFlags } from './parse-command';
 import { colourEnabled, createStyle } from './style';
@@ -65,7 +73,12 @@ interface ChatSettings {
 }
 
 /** Streams one reply to `messages`; cancelled by `signal`. */
-function reply(io: CommandIO, settings: ChatSettings, messages: Message[], signal: AbortSignal): Promise<StreamedReply> {
+function reply(
+  io: CommandIO,
+  settings: ChatSettings,
+  messages: Message[],
+  signal: AbortSignal,
+): Promise<StreamedReply> {
   const { client, chosen, output } = settings;
   const body = {
     model: chosen.slug,
@@ -114,7 +127,10 @@ export const chatCommand: Command = defineCommand({
   async run({ values, positionals }, io) {
     const maxTokens = integerFlag('--max-tokens', values['max-tokens'], 1, 10_000_000);
     const temperature = numberFlag('--temperature', values.temperature, 0, 2);
-    if (values.raw && values.json) throw new UsageError('--raw goes with the text output, not --json (JSON shows control characters as escapes).');
+    if (values.raw && values.json)
+      throw new UsageError(
+        '--raw goes with the text output, not --json (JSON shows control characters as escapes).',
+      );
     const params = paramFlags(values.param, {
       model: 'use -m',
       messages: 'the prompt and -s make them',
@@ -129,7 +145,10 @@ export const chatCommand: Command = defineCommand({
     if (prompt === undefined && !interactive) {
       prompt = stdin === undefined ? '' : (await readAll(stdin)).trim();
       if (io.signal.aborted) return interruptedExitCode(io.signal);
-      if (prompt === '') throw new UsageError('no prompt: pass one as an argument, pipe it on standard input, or run on a terminal for a session.');
+      if (prompt === '')
+        throw new UsageError(
+          'no prompt: pass one as an argument, pipe it on standard input, or run on a terminal for a session.',
+        );
     }
 
     const output = outputFor(io, values.verbose);
@@ -137,8 +156,19 @@ export const chatCommand: Command = defineCommand({
     let chosen: ChosenModel | undefined;
     try {
       chosen = await chooseModel(client, values.model, io, output, io.signal);
-      const settings: ChatSettings = { client, endpoint, chosen, output, json: values.json, raw: values.raw, maxTokens, temperature, params };
-      const messages: Message[] = values.system === undefined ? [] : [{ role: 'system', content: values.system }];
+      const settings: ChatSettings = {
+        client,
+        endpoint,
+        chosen,
+        output,
+        json: values.json,
+        raw: values.raw,
+        maxTokens,
+        temperature,
+        params,
+      };
+      const messages: Message[] =
+        values.system === undefined ? [] : [{ role: 'system', content: values.system }];
       if (interactive || prompt === undefined) return await session(io, settings, messages);
 
       messages.push({ role: 'user', content: prompt });
@@ -158,11 +188,16 @@ export const chatCommand: Command = defineCommand({
 });
 
 /** The interactive session: prompt, stream, repeat, until Ctrl-D or Ctrl-C twice. */
-async function session(io: CommandIO, settings: ChatSettings, messages: Message[]): Promise<number> {
+async function session(
+  io: CommandIO,
+  settings: ChatSettings,
+  messages: Message[],
+): Promise<number> {
   const { output } = settings;
   const terminal = io.terminal;
   // The terminal is a TTY: colours unless NO_COLOR (or TERM=dumb) says otherwise.
-  const style = terminal === undefined ? output.err : createStyle(colourEnabled(true, io.env ?? {}));
+  const style =
+    terminal === undefined ? output.err : createStyle(colourEnabled(true, io.env ?? {}));
   const say = (text: string): void => {
     if (terminal !== undefined) terminal.write(text);
     else io.stderr(text);
@@ -193,7 +228,9 @@ async function session(io: CommandIO, settings: ChatSettings, messages: Message[
       }
     } catch (error) {
       messages.pop();
-      io.stderr(`${output.err.red(printable(explain(error, settings.endpoint, settings.chosen.slug)))}\n`);
+      io.stderr(
+        `${output.err.red(printable(explain(error, settings.endpoint, settings.chosen.slug)))}\n`,
+      );
     } finally {
       untrap?.();
       io.signal.removeEventListener('abort', onStop);
@@ -237,7 +274,10 @@ function ask(
       rl.close();
       resolve(value);
     };
-    const onKey = (_text: string | undefined, key: { ctrl?: boolean; name?: string } | undefined): void => {
+    const onKey = (
+      _text: string | undefined,
+      key: { ctrl?: boolean; name?: string } | undefined,
+    ): void => {
       if (!(key?.ctrl === true && key.name === 'c')) armed = false;
     };
     const onStop = (): void => finish(undefined);

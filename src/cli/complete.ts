@@ -6,7 +6,14 @@
 import type { Completion } from '../index';
 import type { Command } from './command';
 import { interruptedExitCode, UsageError } from './command';
-import { chooseModel, CONNECTION_HELP, CONNECTION_OPTIONS, connect, outputFor, type ChosenModel } from './connection';
+import {
+  chooseModel,
+  CONNECTION_HELP,
+  CONNECTION_OPTIONS,
+  connect,
+  outputFor,
+  type ChosenModel,
+} from './connection';
 import { inCLIWords } from './explain';
 import { defineCommand, integerFlag, numberFlag, paramFlags } from './parse-command';
 import { completionText, readAll, streamReply, withCompletionText } from './stream-reply';
@@ -58,7 +65,10 @@ export const completeCommand: Command = defineCommand({
   async run({ values, positionals }, io) {
     const maxTokens = integerFlag('--max-tokens', values['max-tokens'], 1, 10_000_000);
     const temperature = numberFlag('--temperature', values.temperature, 0, 2);
-    if (values.raw && values.json) throw new UsageError('--raw goes with the text output, not --json (JSON shows control characters as escapes).');
+    if (values.raw && values.json)
+      throw new UsageError(
+        '--raw goes with the text output, not --json (JSON shows control characters as escapes).',
+      );
     const params = paramFlags(values.param, {
       model: 'use -m',
       prompt: 'pass the prompt as arguments or on standard input',
@@ -69,7 +79,8 @@ export const completeCommand: Command = defineCommand({
     });
     let prompt = positionals.join(' ').trim();
     if (prompt === '') {
-      if (io.stdin === undefined || io.stdin.isTTY === true) throw new UsageError('no prompt: pass one as an argument or pipe it on standard input.');
+      if (io.stdin === undefined || io.stdin.isTTY === true)
+        throw new UsageError('no prompt: pass one as an argument or pipe it on standard input.');
       prompt = (await readAll(io.stdin)).trim();
       if (io.signal.aborted) return interruptedExitCode(io.signal);
       if (prompt === '') throw new UsageError('no prompt: standard input was empty.');

@@ -98,7 +98,11 @@ export interface Connection {
  * try { console.log((await client.models.list()).data.length); } finally { await close(); }
  * ```
  */
-export async function connect(values: ConnectionValues, io: CommandIO, output: Output): Promise<Connection> {
+export async function connect(
+  values: ConnectionValues,
+  io: CommandIO,
+  output: Output,
+): Promise<Connection> {
   const env = io.env ?? {};
   const logger = stderrLogger(io);
   const common = { logger, ...(output.verbose ? { logLevel: 'debug' as const } : {}) };
@@ -117,8 +121,12 @@ export async function connect(values: ConnectionValues, io: CommandIO, output: O
   const apiKey = nonEmpty(values['api-key']) ?? nonEmpty(env['INFERENCE_API_KEY']);
   const flagURL = nonEmpty(values['base-url']);
   const baseURL = flagURL ?? nonEmpty(env['INFERENCE_BASE_URL']);
-  if (apiKey === undefined) throw new UsageError('no API key: set INFERENCE_API_KEY or pass --api-key (or try --mock).');
-  if (baseURL === undefined) throw new UsageError('no base URL: set INFERENCE_BASE_URL or pass --base-url (it ends in /v1), or try --mock.');
+  if (apiKey === undefined)
+    throw new UsageError('no API key: set INFERENCE_API_KEY or pass --api-key (or try --mock).');
+  if (baseURL === undefined)
+    throw new UsageError(
+      'no base URL: set INFERENCE_BASE_URL or pass --base-url (it ends in /v1), or try --mock.',
+    );
   const source = flagURL === undefined ? 'INFERENCE_BASE_URL' : '--base-url';
   checkBaseURL(baseURL, source);
   let client: Client;
@@ -129,7 +137,15 @@ export async function connect(values: ConnectionValues, io: CommandIO, output: O
     throw new UsageError(`${source}: ${error instanceof Error ? error.message : String(error)}`);
   }
   output.note(`base URL: ${printableURL(client.baseURL)}`);
-  return { client, endpoint: { baseURL: client.baseURL, source, flags: flagURL === undefined ? '' : `--base-url ${printableURL(flagURL)}` }, close: () => Promise.resolve() };
+  return {
+    client,
+    endpoint: {
+      baseURL: client.baseURL,
+      source,
+      flags: flagURL === undefined ? '' : `--base-url ${printableURL(flagURL)}`,
+    },
+    close: () => Promise.resolve(),
+  };
 }
 
 /** An http(s) URL, said in the CLI's words (the client's own check names its `baseURL` option). */
@@ -138,13 +154,19 @@ function checkBaseURL(value: string, source: string): void {
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`${source} is not a URL: '${withoutUserInfo(value)}'. It looks like https://host/v1.`);
+    throw new UsageError(
+      `${source} is not a URL: '${withoutUserInfo(value)}'. It looks like https://host/v1.`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`${source} must be an http:// or https:// URL, got '${url.protocol}'. It looks like https://host/v1.`);
+    throw new UsageError(
+      `${source} must be an http:// or https:// URL, got '${url.protocol}'. It looks like https://host/v1.`,
+    );
   }
   if (url.username !== '' || url.password !== '') {
-    throw new UsageError(`${source} must not hold a user name or password: give the key with INFERENCE_API_KEY or --api-key.`);
+    throw new UsageError(
+      `${source} must not hold a user name or password: give the key with INFERENCE_API_KEY or --api-key.`,
+    );
   }
 }
 
@@ -161,7 +183,12 @@ function checkBaseURL(value: string, source: string): void {
  * ```
  */
 export function checkSlug(slug: string, source?: string): string {
-  if (slug.trim() === '') throw new UsageError(source === undefined ? "missing <slug>: 'models get <vendor/model>'." : `${source} needs a model slug like acme/chat-1, got an empty one.`);
+  if (slug.trim() === '')
+    throw new UsageError(
+      source === undefined
+        ? "missing <slug>: 'models get <vendor/model>'."
+        : `${source} needs a model slug like acme/chat-1, got an empty one.`,
+    );
   // The client's own rule (models.retrieve): a file path as llama.cpp and vLLM list models
   // (`/models/qwen.gguf`) is an id; only `.` and a `..` segment, which could leave /models/, are not.
   if (slug === '.' || slug.split(/[/\\]/).includes('..')) {
@@ -221,7 +248,10 @@ export async function chooseModel(
 
 /** A logger for the SDK's own messages (warnings; requests with `--verbose`), on stderr. */
 function stderrLogger(io: CommandIO): Logger {
-  const write = (message: string, rest: unknown[]): void => io.stderr(`${printable(formatWithOptions({ colors: false, breakLength: Infinity }, message, ...rest))}\n`);
+  const write = (message: string, rest: unknown[]): void =>
+    io.stderr(
+      `${printable(formatWithOptions({ colors: false, breakLength: Infinity }, message, ...rest))}\n`,
+    );
   return {
     debug: (message, ...rest) => write(message, rest),
     info: (message, ...rest) => write(message, rest),

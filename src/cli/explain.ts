@@ -4,7 +4,13 @@
  *
  * @module
  */
-import { APIConnectionError, APIConnectionTimeoutError, APIError, AuthenticationError, NotFoundError } from '../index';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  AuthenticationError,
+  NotFoundError,
+} from '../index';
 import { CommandError, UsageError } from './command';
 
 /** Where the command was talking to, for the hints. */
@@ -35,7 +41,9 @@ export function explain(error: unknown, endpoint?: Endpoint, model?: string): st
   if (error instanceof APIConnectionError) {
     const where = hostAndPort(endpoint.baseURL);
     const headline =
-      error instanceof APIConnectionTimeoutError ? `no answer in time from ${where}` : `cannot connect to ${where}: ${connectionProblem(error)}`;
+      error instanceof APIConnectionTimeoutError
+        ? `no answer in time from ${where}`
+        : `cannot connect to ${where}: ${connectionProblem(error)}`;
     return `${headline}.\n  ${plain}\n  ${whereFrom(endpoint)} Check that a server is running there and that the URL is right.`;
   }
   if (error instanceof NotFoundError) {
@@ -59,7 +67,12 @@ export function explain(error: unknown, endpoint?: Endpoint, model?: string): st
  * try { await client.models.retrieve(slug); } catch (error) { throw inCLIWords(error, io.signal, endpoint, slug); }
  * ```
  */
-export function inCLIWords(error: unknown, signal: AbortSignal, endpoint: Endpoint, model?: string): unknown {
+export function inCLIWords(
+  error: unknown,
+  signal: AbortSignal,
+  endpoint: Endpoint,
+  model?: string,
+): unknown {
   if (signal.aborted || error instanceof UsageError || error instanceof CommandError) return error;
   return new CommandError(explain(error, endpoint, model), { cause: error });
 }
@@ -117,7 +130,9 @@ export function withoutUserInfo(value: string): string {
  */
 function isUnknownModel(error: APIError, model: string): boolean {
   if (error.code === 'model_not_found' || error.param === 'model') return true;
-  return [`\`${model}\``, `'${model}'`, `"${model}"`].some((quoted) => error.message.includes(quoted));
+  return [`\`${model}\``, `'${model}'`, `"${model}"`].some((quoted) =>
+    error.message.includes(quoted),
+  );
 }
 
 const PROBLEMS: Record<string, string> = {
@@ -136,7 +151,12 @@ const PROBLEMS: Record<string, string> = {
 /** What went wrong with the connection, from the codes in the error's cause chain. */
 function connectionProblem(error: Error): string {
   const causes: unknown[] = [];
-  for (let cause: unknown = error.cause; cause instanceof Error && causes.length < 8; cause = cause.cause) causes.push(cause);
+  for (
+    let cause: unknown = error.cause;
+    cause instanceof Error && causes.length < 8;
+    cause = cause.cause
+  )
+    causes.push(cause);
   for (const cause of causes) {
     const code = (cause as { code?: unknown }).code;
     if (typeof code !== 'string') continue;
@@ -146,6 +166,7 @@ function connectionProblem(error: Error): string {
   }
   const last = causes.at(-1);
   // fetch refuses some ports outright (the "bad ports" of the Fetch standard: 1, 9, 6000 …).
-  if (last instanceof Error && last.message === 'bad port') return 'fetch refuses to connect to this port (a blocked port): use another';
+  if (last instanceof Error && last.message === 'bad port')
+    return 'fetch refuses to connect to this port (a blocked port): use another';
   return last instanceof Error ? last.message : 'the request could not be sent';
 }

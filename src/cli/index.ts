@@ -14,7 +14,8 @@ const traps: (() => void)[] = [];
 const onSignal = (signal: NodeJS.Signals): void => {
   const trap = traps.at(-1);
   if (signal === 'SIGINT' && trap !== undefined) trap();
-  else if (stop.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 143); // a second signal: stop now
+  else if (stop.signal.aborted)
+    process.exit(signal === 'SIGINT' ? 130 : 143); // a second signal: stop now
   else stop.abort(signal);
 };
 process.on('SIGINT', onSignal);
@@ -37,7 +38,11 @@ const exitCode = await runCli(process.argv.slice(2), {
   stdoutIsTTY: process.stdout.isTTY === true,
   stderrIsTTY: process.stderr.isTTY === true,
   get terminal() {
-    return process.stdout.isTTY === true ? process.stdout : process.stderr.isTTY === true ? process.stderr : undefined;
+    return process.stdout.isTTY === true
+      ? process.stdout
+      : process.stderr.isTTY === true
+        ? process.stderr
+        : undefined;
   },
   trapInterrupt: (handler) => {
     traps.push(handler);

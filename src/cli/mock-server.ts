@@ -5,7 +5,14 @@
  *
  * @module
  */
-import { DEFAULT_MOCK_MODELS, startMockServer, type MockServer, type MockServerOptions, type RecordOptions, type ReplayOptions } from '../testing';
+import {
+  DEFAULT_MOCK_MODELS,
+  startMockServer,
+  type MockServer,
+  type MockServerOptions,
+  type RecordOptions,
+  type ReplayOptions,
+} from '../testing';
 import type { Command } from './command';
 import { CommandError, UsageError } from './command';
 import { withoutUserInfo } from './explain';
@@ -75,12 +82,15 @@ export const mockServerCommand: Command = defineCommand({
       chunkDelayMs: integerFlag('--chunk-delay', values['chunk-delay'], 0, 60_000) ?? 0,
     };
     const keys = values['api-key'];
-    if (keys !== undefined) options.apiKeys = Object.fromEntries(keys.map((key) => [key, 'all' as const]));
+    if (keys !== undefined)
+      options.apiKeys = Object.fromEntries(keys.map((key) => [key, 'all' as const]));
     const models = values.model;
     if (models !== undefined) options.models = models.map((id) => ({ id }));
     const cassette = cassetteFlags(values, io.env?.['INFERENCE_API_KEY']);
     if (cassette !== undefined && models !== undefined) {
-      throw new UsageError(`--model does not go with --${cassette.mode}: the models are the ${cassette.mode === 'record' ? "upstream's" : "cassette's"}.`);
+      throw new UsageError(
+        `--model does not go with --${cassette.mode}: the models are the ${cassette.mode === 'record' ? "upstream's" : "cassette's"}.`,
+      );
     }
     if (cassette?.mode === 'record') options.record = cassette.record;
     if (cassette?.mode === 'replay') options.replay = cassette.replay;
@@ -109,7 +119,8 @@ export const mockServerCommand: Command = defineCommand({
       else io.signal.addEventListener('abort', () => resolve(), { once: true });
     });
     await server.close();
-    const written = cassette?.mode === 'record' ? ` Cassette written: ${cassette.record.cassette}` : '';
+    const written =
+      cassette?.mode === 'record' ? ` Cassette written: ${cassette.record.cassette}` : '';
     io.stdout(`Stopped (${server.requests.length} requests served).${written}\n`);
     return 0;
   },
@@ -121,24 +132,38 @@ type CassetteFlags =
 
 /** `--record url --cassette file` or `--replay file`, with `--timing`, checked together. */
 function cassetteFlags(
-  values: { record?: string | undefined; cassette?: string | undefined; replay?: string | undefined; timing: boolean },
+  values: {
+    record?: string | undefined;
+    cassette?: string | undefined;
+    replay?: string | undefined;
+    timing: boolean;
+  },
   upstreamKey: string | undefined,
 ): CassetteFlags | undefined {
   const { record, cassette, replay, timing } = values;
   if (record !== undefined && replay !== undefined) {
-    throw new UsageError('--record and --replay do not go together: record once (--record <url> --cassette <file>), then replay (--replay <file>).');
+    throw new UsageError(
+      '--record and --replay do not go together: record once (--record <url> --cassette <file>), then replay (--replay <file>).',
+    );
   }
   if (record === undefined && cassette !== undefined) {
-    throw new UsageError(`--cassette goes with --record <url>; to answer from a cassette, use --replay ${cassette}.`);
+    throw new UsageError(
+      `--cassette goes with --record <url>; to answer from a cassette, use --replay ${cassette}.`,
+    );
   }
   if (replay !== undefined) {
-    return { mode: 'replay', replay: { cassette: replay, timing }, line: `  replaying: ${replay}${timing ? ' (at the recorded pace)' : ''}` };
+    return {
+      mode: 'replay',
+      replay: { cassette: replay, timing },
+      line: `  replaying: ${replay}${timing ? ' (at the recorded pace)' : ''}`,
+    };
   }
   if (record === undefined) {
     if (timing) throw new UsageError('--timing goes with --record or --replay.');
     return undefined;
   }
-  if (cassette === undefined) throw new UsageError('--record needs --cassette <file>: where to write what is recorded.');
+  if (cassette === undefined)
+    throw new UsageError('--record needs --cassette <file>: where to write what is recorded.');
   let url: URL | undefined;
   try {
     url = new URL(record);
@@ -146,7 +171,9 @@ function cassetteFlags(
     // said below
   }
   if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new UsageError(`--record needs the upstream's base URL, such as https://api.example.com/v1; got '${withoutUserInfo(record)}'.`);
+    throw new UsageError(
+      `--record needs the upstream's base URL, such as https://api.example.com/v1; got '${withoutUserInfo(record)}'.`,
+    );
   }
   const key = upstreamKey?.trim();
   return {
@@ -158,7 +185,9 @@ function cassetteFlags(
 }
 
 /** Starts the server; a port or address it cannot have is said in the CLI's words, with what to do. */
-async function listen(options: MockServerOptions & { port: number; host: string }): Promise<MockServer> {
+async function listen(
+  options: MockServerOptions & { port: number; host: string },
+): Promise<MockServer> {
   try {
     return await startMockServer(options);
   } catch (error) {
@@ -166,20 +195,35 @@ async function listen(options: MockServerOptions & { port: number; host: string 
     const code = (error as { code?: unknown }).code;
     const at = `${host.includes(':') ? `[${host}]` : host}:${port}`;
     if (code === 'EADDRINUSE') {
-      throw new CommandError(`${at} is already in use. Stop what listens there, pick another port with --port <n>, or let the system pick a free one with --port 0.`, { cause: error });
+      throw new CommandError(
+        `${at} is already in use. Stop what listens there, pick another port with --port <n>, or let the system pick a free one with --port 0.`,
+        { cause: error },
+      );
     }
     if (code === 'EACCES') {
-      throw new CommandError(`no permission to listen on ${at} (ports below 1024 usually need it). Use --port 8787, or --port 0 for a free one.`, { cause: error });
+      throw new CommandError(
+        `no permission to listen on ${at} (ports below 1024 usually need it). Use --port 8787, or --port 0 for a free one.`,
+        { cause: error },
+      );
     }
     if (code === 'EADDRNOTAVAIL') {
-      throw new CommandError(`cannot listen on ${host}: no such address on this machine. Use --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every interface).`, { cause: error });
+      throw new CommandError(
+        `cannot listen on ${host}: no such address on this machine. Use --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every interface).`,
+        { cause: error },
+      );
     }
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-      throw new CommandError(`cannot listen on ${host}: no such host. Use --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every interface).`, { cause: error });
+      throw new CommandError(
+        `cannot listen on ${host}: no such host. Use --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every interface).`,
+        { cause: error },
+      );
     }
     // A cassette that cannot be read or written says so itself, naming the file.
     const message = error instanceof Error ? error.message : '';
-    if (message.startsWith('model-inference-sdk/testing: ')) throw new CommandError(message.slice('model-inference-sdk/testing: '.length), { cause: error });
+    if (message.startsWith('model-inference-sdk/testing: '))
+      throw new CommandError(message.slice('model-inference-sdk/testing: '.length), {
+        cause: error,
+      });
     throw error;
   }
 }

@@ -7,7 +7,14 @@
 import { CostEstimateError, estimateCost, type CompletionUsage, type Model } from '../index';
 import type { Command } from './command';
 import { UsageError } from './command';
-import { checkSlug, CONNECTION_HELP, CONNECTION_OPTIONS, connect, outputFor, type Output } from './connection';
+import {
+  checkSlug,
+  CONNECTION_HELP,
+  CONNECTION_OPTIONS,
+  connect,
+  outputFor,
+  type Output,
+} from './connection';
 import { inCLIWords } from './explain';
 import { defineCommand } from './parse-command';
 import { jsonText, printable } from './safe-text';
@@ -57,13 +64,28 @@ export function pricesPerToken(model: Pick<Model, 'id' | 'pricing'>): Prices | u
 function readPrices(model: Pick<Model, 'id' | 'pricing'>): Prices | CostEstimateError | undefined {
   if (model.pricing === undefined) return undefined;
   // One prompt token, one cached prompt token and one completion token: each amount is a unit price.
-  const usage = { prompt_tokens: 2, completion_tokens: 1, total_tokens: 3, prompt_tokens_details: { cached_tokens: 1 } } as CompletionUsage;
+  const usage = {
+    prompt_tokens: 2,
+    completion_tokens: 1,
+    total_tokens: 3,
+    prompt_tokens_details: { cached_tokens: 1 },
+  } as CompletionUsage;
   try {
     const cost = estimateCost(usage, model);
-    return { prompt: cost.prompt, completion: cost.completion, cacheRead: cost.cacheRead, currency: cost.currency };
+    return {
+      prompt: cost.prompt,
+      completion: cost.completion,
+      cacheRead: cost.cacheRead,
+      currency: cost.currency,
+    };
   } catch (error) {
     // A price that is missing is "no prices"; one that is there but unusable is shown as invalid.
-    if (error instanceof CostEstimateError && error.raw !== undefined && !(error.field === 'pricing' && Array.isArray(error.raw))) return error;
+    if (
+      error instanceof CostEstimateError &&
+      error.raw !== undefined &&
+      !(error.field === 'pricing' && Array.isArray(error.raw))
+    )
+      return error;
     return undefined;
   }
 }
@@ -76,7 +98,8 @@ function formatPrices(model: Model): string {
 }
 
 const count = (n: number | undefined): string => (typeof n === 'number' ? String(n) : '-');
-const ready = (model: Model): string => (model.is_ready === undefined ? '-' : model.is_ready ? 'yes' : 'no');
+const ready = (model: Model): string =>
+  model.is_ready === undefined ? '-' : model.is_ready ? 'yes' : 'no';
 
 function table(models: readonly Model[], output: Output): string {
   if (models.length === 0) return 'No models are available to this key.\n';
@@ -89,19 +112,51 @@ function table(models: readonly Model[], output: Output): string {
     ready(m),
     formatPrices(m),
   ]);
-  const headers = ['slug', 'name', 'context', 'max output', 'features', 'ready', 'prices (prompt / completion / cache read)'];
+  const headers = [
+    'slug',
+    'name',
+    'context',
+    'max output',
+    'features',
+    'ready',
+    'prices (prompt / completion / cache read)',
+  ];
   const body = formatTable(headers, rows, output.out, {
     right: new Set([2, 3]),
-    paint: (column, padded, cell) => (column !== 5 ? padded : cell === 'yes' ? output.out.green(padded) : cell === 'no' ? output.out.yellow(padded) : padded),
+    paint: (column, padded, cell) =>
+      column !== 5
+        ? padded
+        : cell === 'yes'
+          ? output.out.green(padded)
+          : cell === 'no'
+            ? output.out.yellow(padded)
+            : padded,
   });
   return `${body}\n${output.out.dim("Prices are per token, in the service's currency.")}\n`;
 }
 
-const KNOWN = ['id', 'name', 'object', 'owned_by', 'created', 'context_length', 'max_output_length', 'input_modalities', 'output_modalities', 'supported_features', 'is_ready', 'pricing'];
+const KNOWN = [
+  'id',
+  'name',
+  'object',
+  'owned_by',
+  'created',
+  'context_length',
+  'max_output_length',
+  'input_modalities',
+  'output_modalities',
+  'supported_features',
+  'is_ready',
+  'pricing',
+];
 
 function details(model: Model, output: Output): string {
-  const list = (v: readonly string[] | undefined): string => (v === undefined ? '-' : v.length === 0 ? '(none)' : v.join(', '));
-  const created = typeof model.created === 'number' && model.created > 0 ? `${new Date(model.created * 1000).toISOString()} (${model.created})` : String(model.created ?? '-');
+  const list = (v: readonly string[] | undefined): string =>
+    v === undefined ? '-' : v.length === 0 ? '(none)' : v.join(', ');
+  const created =
+    typeof model.created === 'number' && model.created > 0
+      ? `${new Date(model.created * 1000).toISOString()} (${model.created})`
+      : String(model.created ?? '-');
   const prices = readPrices(model);
   const rows: [string, string][] = [
     ['slug', model.id],
@@ -109,7 +164,10 @@ function details(model: Model, output: Output): string {
     ['owned by', model.owned_by ?? '-'],
     ['created', created],
     ['context', model.context_length === undefined ? '-' : `${model.context_length} tokens`],
-    ['max output', model.max_output_length === undefined ? '-' : `${model.max_output_length} tokens`],
+    [
+      'max output',
+      model.max_output_length === undefined ? '-' : `${model.max_output_length} tokens`,
+    ],
     ['input', list(model.input_modalities)],
     ['output', list(model.output_modalities)],
     ['features', list(model.supported_features)],
@@ -121,16 +179,26 @@ function details(model: Model, output: Output): string {
         : prices instanceof CostEstimateError
           ? `invalid (${prices.field}; --json shows it as sent)`
           : `prompt ${prices.prompt}, completion ${prices.completion}, cache read ${prices.cacheRead} per token` +
-          (prices.currency === undefined ? " (the service's currency)" : ` (${prices.currency})`),
+            (prices.currency === undefined ? " (the service's currency)" : ` (${prices.currency})`),
     ],
   ];
   for (const [key, value] of Object.entries(model)) {
-    if (!KNOWN.includes(key)) rows.push([key, typeof value === 'string' ? value : JSON.stringify(value)]);
+    if (!KNOWN.includes(key))
+      rows.push([key, typeof value === 'string' ? value : JSON.stringify(value)]);
   }
   // The server's text (id, name, owner, its own fields): control characters and line breaks escaped.
-  const shown = rows.map(([k, v]) => [printable(k, { oneLine: true }), printable(v, { oneLine: true })] as const);
+  const shown = rows.map(
+    ([k, v]) => [printable(k, { oneLine: true }), printable(v, { oneLine: true })] as const,
+  );
   const width = Math.max(...shown.map(([k]) => k.length));
-  return shown.map(([k, v]) => `${output.out.bold(k.padEnd(width))}  ${k === 'ready' && v === 'yes' ? output.out.green(v) : k === 'ready' && v === 'no' ? output.out.yellow(v) : v}`).join('\n') + '\n';
+  return (
+    shown
+      .map(
+        ([k, v]) =>
+          `${output.out.bold(k.padEnd(width))}  ${k === 'ready' && v === 'yes' ? output.out.green(v) : k === 'ready' && v === 'no' ? output.out.yellow(v) : v}`,
+      )
+      .join('\n') + '\n'
+  );
 }
 
 /**
@@ -151,10 +219,14 @@ export const modelsCommand: Command = defineCommand({
   async run({ values, positionals }, io) {
     const [action = 'list', slug, ...extra] = positionals;
     if (action !== 'list' && action !== 'get') {
-      throw new UsageError(`unknown action '${action}'.${didYouMean(closest(action, ['list', 'get']))} Use 'models', 'models list' or 'models get <slug>'.`);
+      throw new UsageError(
+        `unknown action '${action}'.${didYouMean(closest(action, ['list', 'get']))} Use 'models', 'models list' or 'models get <slug>'.`,
+      );
     }
-    if (action === 'list' && slug !== undefined) throw new UsageError(`'models list' takes no argument, got '${slug}'.`);
-    if (action === 'get' && slug === undefined) throw new UsageError("missing <slug>: 'models get <vendor/model>'.");
+    if (action === 'list' && slug !== undefined)
+      throw new UsageError(`'models list' takes no argument, got '${slug}'.`);
+    if (action === 'get' && slug === undefined)
+      throw new UsageError("missing <slug>: 'models get <vendor/model>'.");
     if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0] ?? ''}'.`);
     if (slug !== undefined) checkSlug(slug);
 

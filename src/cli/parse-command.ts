@@ -73,31 +73,58 @@ export function parseCommand<O extends OptionSpecs>(
 ): ParsedCommand<O> {
   const options: OptionSpecs = { ...spec.options, help: HELP };
   const config = Object.fromEntries(
-    Object.entries(options).map(([name, o]) => [name, { type: o.type, ...(o.short === undefined ? {} : { short: o.short }), ...(o.multiple ? { multiple: true } : {}) }]),
+    Object.entries(options).map(([name, o]) => [
+      name,
+      {
+        type: o.type,
+        ...(o.short === undefined ? {} : { short: o.short }),
+        ...(o.multiple ? { multiple: true } : {}),
+      },
+    ]),
   );
   // Not strict: parseArgs then never throws, and every word comes back as a token to check here.
-  const { tokens } = parseArgs({ args: [...args], options: config, strict: false, allowPositionals: true, tokens: true });
+  const { tokens } = parseArgs({
+    args: [...args],
+    options: config,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
 
   const values: Record<string, unknown> = {};
-  for (const [name, o] of Object.entries(spec.options)) if (o.default !== undefined) values[name] = Array.isArray(o.default) ? [...o.default] : o.default;
+  for (const [name, o] of Object.entries(spec.options))
+    if (o.default !== undefined)
+      values[name] = Array.isArray(o.default) ? [...o.default] : o.default;
   const positionals: string[] = [];
   const given = new Set<string>();
   // Help wins over any mistake, even as the missing value of an option (`-m --help`).
-  const wantsHelp = tokens.some((t) => t.kind === 'option' && (t.name === 'help' || (t.inlineValue === false && (t.value === '--help' || t.value === '-h'))));
+  const wantsHelp = tokens.some(
+    (t) =>
+      t.kind === 'option' &&
+      (t.name === 'help' ||
+        (t.inlineValue === false && (t.value === '--help' || t.value === '-h'))),
+  );
   if (wantsHelp) return { values: values as OptionValues<O>, positionals, help: true };
 
   for (const token of tokens) {
     if (token.kind === 'option-terminator') continue;
     if (token.kind === 'positional') {
-      if (spec.positionals !== true) throw new UsageError(`unexpected argument '${token.value}': '${spec.name}' takes options only.`);
+      if (spec.positionals !== true)
+        throw new UsageError(
+          `unexpected argument '${token.value}': '${spec.name}' takes options only.`,
+        );
       positionals.push(token.value);
       continue;
     }
     const option = options[token.name];
-    if (option === undefined) throw new UsageError(unknownOption(token.rawName, args[token.index] ?? token.rawName, options));
+    if (option === undefined)
+      throw new UsageError(
+        unknownOption(token.rawName, args[token.index] ?? token.rawName, options),
+      );
     const label = labelOf(token.name, option);
     if (option.type === 'boolean') {
-      if (token.value !== undefined) throw new UsageError(`${label} takes no value, got '${args[token.index] ?? ''}'.`);
+      if (token.value !== undefined)
+        throw new UsageError(`${label} takes no value, got '${args[token.index] ?? ''}'.`);
       values[token.name] = true;
       continue;
     }
@@ -105,7 +132,9 @@ export function parseCommand<O extends OptionSpecs>(
     if (value === undefined) throw new UsageError(`${label} needs a value.`);
     // `-m --json`: the next word is an option, not the value the user forgot (negative numbers are values).
     if (!token.inlineValue && value.startsWith('-') && value !== '-' && !/^-\d/.test(value)) {
-      throw new UsageError(`${label} needs a value, got the option '${value}'. To pass a value that starts with '-', write --${token.name}=${value}.`);
+      throw new UsageError(
+        `${label} needs a value, got the option '${value}'. To pass a value that starts with '-', write --${token.name}=${value}.`,
+      );
     }
     if (option.multiple) {
       // The first value given replaces the default; later ones add to it.
@@ -165,7 +194,8 @@ function unknownOption(rawName: string, word: string, options: OptionSpecs): str
   const longs = Object.keys(options);
   if (rawName.startsWith('--')) {
     const suggestions = closest(rawName.slice(2), longs).map((name) => `--${name}`);
-    if (suggestions.length === 0 && rawName === '--version') return "unknown option '--version': the version is 'model-inference-sdk --version'.";
+    if (suggestions.length === 0 && rawName === '--version')
+      return "unknown option '--version': the version is 'model-inference-sdk --version'.";
     return `unknown option '${rawName}'.${didYouMean(suggestions)}`;
   }
   if (/^-[^-]{2,}/.test(word)) {
@@ -176,7 +206,11 @@ function unknownOption(rawName: string, word: string, options: OptionSpecs): str
   }
   const letter = rawName.slice(1);
   const suggestions = Object.entries(options)
-    .filter(([name, o]) => o.short?.toLowerCase() === letter.toLowerCase() || (o.short === undefined && name === letter))
+    .filter(
+      ([name, o]) =>
+        o.short?.toLowerCase() === letter.toLowerCase() ||
+        (o.short === undefined && name === letter),
+    )
     .map(([name, o]) => (o.short === undefined ? `--${name}` : `-${o.short}`));
   return `unknown option '${rawName}'.${didYouMean(suggestions)}`;
 }
@@ -190,7 +224,12 @@ function unknownOption(rawName: string, word: string, options: OptionSpecs): str
  * const maxTokens = integerFlag('--max-tokens', values['max-tokens'], 1, 1_000_000);
  * ```
  */
-export function integerFlag(flag: string, raw: string | undefined, min: number, max: number): number | undefined {
+export function integerFlag(
+  flag: string,
+  raw: string | undefined,
+  min: number,
+  max: number,
+): number | undefined {
   if (raw === undefined) return undefined;
   const value = Number(raw);
   if (raw.trim() === '' || !Number.isInteger(value) || value < min || value > max) {
@@ -208,7 +247,12 @@ export function integerFlag(flag: string, raw: string | undefined, min: number, 
  * const temperature = numberFlag('--temperature', values.temperature, 0, 2);
  * ```
  */
-export function numberFlag(flag: string, raw: string | undefined, min: number, max: number): number | undefined {
+export function numberFlag(
+  flag: string,
+  raw: string | undefined,
+  min: number,
+  max: number,
+): number | undefined {
   if (raw === undefined) return undefined;
   const value = Number(raw);
   if (raw.trim() === '' || !Number.isFinite(value) || value < min || value > max) {
@@ -261,16 +305,23 @@ function unsafeKey(value: unknown, at: string): { key: string; at: string } | un
  * paramFlags(['__proto__={"stream":false}'], {}); // UsageError: --param __proto__: '__proto__' would set …
  * ```
  */
-export function paramFlags(raw: readonly string[] | undefined, reserved: Readonly<Record<string, string>>): Record<string, unknown> | undefined {
+export function paramFlags(
+  raw: readonly string[] | undefined,
+  reserved: Readonly<Record<string, string>>,
+): Record<string, unknown> | undefined {
   if (raw === undefined || raw.length === 0) return undefined;
   const params: Record<string, unknown> = {};
   for (const item of raw) {
     const eq = item.indexOf('=');
     const name = eq < 0 ? '' : item.slice(0, eq).trim();
-    if (name === '') throw new UsageError(`--param must be name=value (e.g. --param top_k=40), got '${item}'.`);
+    if (name === '')
+      throw new UsageError(`--param must be name=value (e.g. --param top_k=40), got '${item}'.`);
     if (Object.hasOwn(params, name)) throw new UsageError(`--param ${name} is given twice.`);
     if (Object.hasOwn(reserved, name)) throw new UsageError(`--param ${name}: ${reserved[name]!}.`);
-    if (UNSAFE_KEYS.has(name)) throw new UsageError(`--param ${name}: ${UNSAFE_KEYS.get(name)!}; it is not a parameter a server takes.`);
+    if (UNSAFE_KEYS.has(name))
+      throw new UsageError(
+        `--param ${name}: ${UNSAFE_KEYS.get(name)!}; it is not a parameter a server takes.`,
+      );
     const text = item.slice(eq + 1);
     let value: unknown = text;
     try {
@@ -280,7 +331,9 @@ export function paramFlags(raw: readonly string[] | undefined, reserved: Readonl
     }
     const unsafe = unsafeKey(value, name);
     if (unsafe !== undefined) {
-      throw new UsageError(`--param ${name}: its value has the key '${unsafe.key}' (at ${unsafe.at}): ${UNSAFE_KEYS.get(unsafe.key)!}; leave it out.`);
+      throw new UsageError(
+        `--param ${name}: its value has the key '${unsafe.key}' (at ${unsafe.at}): ${UNSAFE_KEYS.get(unsafe.key)!}; leave it out.`,
+      );
     }
     params[name] = value;
   }

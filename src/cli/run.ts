@@ -15,7 +15,12 @@ import { printable } from './safe-text';
 import { closest, didYouMean } from '../suggest';
 import { packageVersion } from './version';
 
-const COMMANDS: readonly Command[] = [modelsCommand, chatCommand, completeCommand, mockServerCommand];
+const COMMANDS: readonly Command[] = [
+  modelsCommand,
+  chatCommand,
+  completeCommand,
+  mockServerCommand,
+];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -65,7 +70,9 @@ export async function runCli(argv: readonly string[], io: CommandIO): Promise<nu
     if (error instanceof UsageError) {
       // The message and the synopsis; the full help is one --help away.
       const synopsis = command.help.split('\n\n')[0] ?? '';
-      safe.stderr(`model-inference-sdk ${command.name}: ${printable((error as Error).message)}\n\n${synopsis}\nRun 'model-inference-sdk ${command.name} --help' for every option.\n`);
+      safe.stderr(
+        `model-inference-sdk ${command.name}: ${printable((error as Error).message)}\n\n${synopsis}\nRun 'model-inference-sdk ${command.name} --help' for every option.\n`,
+      );
       return 2;
     }
     if (io.signal.aborted) {
@@ -73,7 +80,11 @@ export async function runCli(argv: readonly string[], io: CommandIO): Promise<nu
       return interruptedExitCode(io.signal);
     }
     const message =
-      error instanceof CommandError ? error.message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      error instanceof CommandError
+        ? error.message
+        : error instanceof Error
+          ? `${error.name}: ${error.message}`
+          : String(error);
     // A server's words (an error message, a model id): escaped, so they cannot drive the terminal.
     safe.stderr(`model-inference-sdk ${command.name}: ${printable(message)}\n`);
     return 1;
@@ -86,8 +97,14 @@ function unknownCommand(name: string, rest: readonly string[]): string {
   if (name.startsWith('-')) {
     // `model-inference-sdk --mock models`: options go after the command.
     const later = rest.find((word) => names.includes(word));
-    const fix = later === undefined ? '' : ` Did you mean 'model-inference-sdk ${later} ${[name, ...rest.filter((w) => w !== later)].join(' ')}'?`;
-    const version = closest(name.replace(/^-+/, ''), ['version']).length > 0 || name === '-v' || name === '-V' ? " Did you mean '--version'?" : '';
+    const fix =
+      later === undefined
+        ? ''
+        : ` Did you mean 'model-inference-sdk ${later} ${[name, ...rest.filter((w) => w !== later)].join(' ')}'?`;
+    const version =
+      closest(name.replace(/^-+/, ''), ['version']).length > 0 || name === '-v' || name === '-V'
+        ? " Did you mean '--version'?"
+        : '';
     return `unknown option '${name}': options go after the command (model-inference-sdk <command> [options]).${fix || version}`;
   }
   return `unknown command '${name}'.${didYouMean(closest(name, names))}`;
@@ -100,17 +117,31 @@ function unknownCommand(name: string, rest: readonly string[]): string {
  * purpose), and the user name and password of a URL given (`--base-url`, `--record`,
  * INFERENCE_BASE_URL), even one that does not parse.
  */
-function secretsIn(args: readonly string[], env: CommandIO['env'], usesCredentials: boolean): string[] {
+function secretsIn(
+  args: readonly string[],
+  env: CommandIO['env'],
+  usesCredentials: boolean,
+): string[] {
   const secrets: string[] = [];
   const flag = (name: string): string[] =>
-    args.flatMap((arg, i) => (arg === name && args[i + 1] !== undefined ? [args[i + 1] as string] : arg.startsWith(`${name}=`) ? [arg.slice(name.length + 1)] : []));
+    args.flatMap((arg, i) =>
+      arg === name && args[i + 1] !== undefined
+        ? [args[i + 1] as string]
+        : arg.startsWith(`${name}=`)
+          ? [arg.slice(name.length + 1)]
+          : [],
+    );
   if (usesCredentials) secrets.push(...flag('--api-key'));
   const fromEnv = env?.['INFERENCE_API_KEY'];
-  if (fromEnv !== undefined && (usesCredentials || flag('--record').length > 0)) secrets.push(fromEnv);
-  for (const url of [...flag('--base-url'), ...flag('--record'), env?.['INFERENCE_BASE_URL'] ?? '']) secrets.push(...userInfo(url));
+  if (fromEnv !== undefined && (usesCredentials || flag('--record').length > 0))
+    secrets.push(fromEnv);
+  for (const url of [...flag('--base-url'), ...flag('--record'), env?.['INFERENCE_BASE_URL'] ?? ''])
+    secrets.push(...userInfo(url));
   // A key of a character or two would blank out ordinary text; real keys are long.
   // Longest first: a password inside a masked user-and-password leaves nothing behind.
-  return [...new Set(secrets.map((s) => s.trim()).filter((s) => s.length >= 4))].sort((a, b) => b.length - a.length);
+  return [...new Set(secrets.map((s) => s.trim()).filter((s) => s.length >= 4))].sort(
+    (a, b) => b.length - a.length,
+  );
 }
 
 /**
@@ -122,7 +153,8 @@ function userInfo(value: string): string[] {
   let info: string | undefined;
   try {
     const url = new URL(value);
-    if (url.username !== '' || url.password !== '') info = url.password === '' ? url.username : `${url.username}:${url.password}`;
+    if (url.username !== '' || url.password !== '')
+      info = url.password === '' ? url.username : `${url.username}:${url.password}`;
   } catch {
     // Everything between the scheme and the last '@': a password may hold a '/' or a '#'.
     info = /^[^:/?#]*:\/\/(.*)@/s.exec(value)?.[1];
@@ -144,7 +176,8 @@ function decode(part: string): string {
 /** The same io, with every secret replaced by `***` in what is written, and the secrets for a streamed reply to mask across its deltas. */
 function redacting(io: CommandIO, secrets: readonly string[]): CommandIO {
   if (secrets.length === 0) return io;
-  const clean = (text: string): string => secrets.reduce((t, secret) => t.split(secret).join('***'), text);
+  const clean = (text: string): string =>
+    secrets.reduce((t, secret) => t.split(secret).join('***'), text);
   return Object.create(io, {
     stdout: { value: (text: string) => io.stdout(clean(text)) },
     stderr: { value: (text: string) => io.stderr(clean(text)) },

@@ -23,7 +23,13 @@ const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|\r(?!\n)
 const CONTROLS_ONE_LINE = /[\u0000-\u001f\u007f-\u009f]/g;
 
 const escapeOne = (c: string): string =>
-  c === '\r' ? '\\r' : c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+  c === '\r'
+    ? '\\r'
+    : c === '\n'
+      ? '\\n'
+      : c === '\t'
+        ? '\\t'
+        : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
 
 /**
  * `text` with its control characters shown as escapes (`\x1b`, `\x07`, `\r`, `\x9b`); line feeds,
@@ -52,7 +58,10 @@ export function printable(text: string, options: { oneLine?: boolean } = {}): st
  * ```
  */
 export function jsonText(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value, null, indent).replace(
+    /[\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** Turns the deltas of a streamed reply into what may be printed; see {@link createStreamGuard}. */
@@ -81,7 +90,10 @@ export interface StreamGuard {
  * guard.end();                      // ''
  * ```
  */
-export function createStreamGuard(secrets: readonly string[], options: { raw: boolean }): StreamGuard {
+export function createStreamGuard(
+  secrets: readonly string[],
+  options: { raw: boolean },
+): StreamGuard {
   const keys = secrets.filter((s) => s.length >= 4);
   const clean = (text: string): string => (options.raw ? text : printable(text));
   let held = '';
@@ -111,7 +123,8 @@ export function createStreamGuard(secrets: readonly string[], options: { raw: bo
 /** The length of the longest end of `text` that is the start of `key` (shorter than the key). */
 function startOf(text: string, key: string): number {
   for (let i = Math.max(0, text.length - key.length + 1); i < text.length; i++) {
-    if (text.charCodeAt(i) === key.charCodeAt(0) && key.startsWith(text.slice(i))) return text.length - i;
+    if (text.charCodeAt(i) === key.charCodeAt(0) && key.startsWith(text.slice(i)))
+      return text.length - i;
   }
   return 0;
 }

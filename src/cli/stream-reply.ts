@@ -5,7 +5,12 @@
  *
  * @module
  */
-import { APIUserAbortError, type ChatCompletionChunk, type Completion, type CompletionUsage } from '../index';
+import {
+  APIUserAbortError,
+  type ChatCompletionChunk,
+  type Completion,
+  type CompletionUsage,
+} from '../index';
 import type { CommandIO } from './command';
 import type { Output } from './connection';
 import { createStreamGuard, jsonText, printable } from './safe-text';
@@ -56,8 +61,16 @@ export interface StreamReplyOptions<T> {
  * });
  * ```
  */
-export async function streamReply<T>(io: CommandIO, output: Output, options: StreamReplyOptions<T>): Promise<StreamedReply> {
-  const spinner = startSpinner(io.stderr, output.spinner, output.err.dim(`waiting for ${printable(options.label, { oneLine: true })}… (Ctrl-C cancels)`));
+export async function streamReply<T>(
+  io: CommandIO,
+  output: Output,
+  options: StreamReplyOptions<T>,
+): Promise<StreamedReply> {
+  const spinner = startSpinner(
+    io.stderr,
+    output.spinner,
+    output.err.dim(`waiting for ${printable(options.label, { oneLine: true })}… (Ctrl-C cancels)`),
+  );
   // The key masked even when it comes split across chunks, control characters escaped (JSON
   // escapes its own); the dispatcher masks each write, which cannot see across two.
   const guard = createStreamGuard(io.secrets ?? [], { raw: options.raw || options.json });
@@ -90,7 +103,8 @@ export async function streamReply<T>(io: CommandIO, output: Output, options: Str
   } finally {
     spinner.stop();
     const rest = guard.end();
-    if (waiting !== undefined) io.stdout(`${jsonText(options.withText(waiting, options.text(waiting) + rest))}\n`);
+    if (waiting !== undefined)
+      io.stdout(`${jsonText(options.withText(waiting, options.text(waiting) + rest))}\n`);
     else if (!options.json && rest !== '') io.stdout(rest);
     if (!options.json && text !== '' && !text.endsWith('\n')) io.stdout('\n');
   }
@@ -163,6 +177,8 @@ export function withCompletionText(chunk: Completion, text: string): Completion 
 export async function readAll(stdin: NodeJS.ReadableStream): Promise<string> {
   let text = '';
   const decoder = new TextDecoder();
-  for await (const chunk of stdin) text += typeof chunk === 'string' ? chunk : decoder.decode(chunk as Uint8Array, { stream: true });
+  for await (const chunk of stdin)
+    text +=
+      typeof chunk === 'string' ? chunk : decoder.decode(chunk as Uint8Array, { stream: true });
   return text + decoder.decode();
 }

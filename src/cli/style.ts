@@ -18,7 +18,10 @@ import { printable } from './safe-text';
  * colourEnabled(process.stdout.isTTY === true, process.env); // false in a pipe
  * ```
  */
-export function colourEnabled(isTTY: boolean, env: Readonly<Record<string, string | undefined>>): boolean {
+export function colourEnabled(
+  isTTY: boolean,
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
   if ((env['NO_COLOR'] ?? '') !== '') return false;
   const force = env['FORCE_COLOR'];
   if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
@@ -50,7 +53,14 @@ export function createStyle(enabled: boolean): Style {
     (open: number, close: number) =>
     (text: string): string =>
       enabled && text !== '' ? `\u001b[${open}m${text}\u001b[${close}m` : text;
-  return { bold: sgr(1, 22), dim: sgr(2, 22), red: sgr(31, 39), green: sgr(32, 39), yellow: sgr(33, 39), cyan: sgr(36, 39) };
+  return {
+    bold: sgr(1, 22),
+    dim: sgr(2, 22),
+    red: sgr(31, 39),
+    green: sgr(32, 39),
+    yellow: sgr(33, 39),
+    cyan: sgr(36, 39),
+  };
 }
 
 /** A running spinner; `stop()` erases it and is safe to call twice. */
@@ -71,7 +81,11 @@ const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '
  * spinner.stop();
  * ```
  */
-export function startSpinner(write: (text: string) => void, enabled: boolean, label: string): Spinner {
+export function startSpinner(
+  write: (text: string) => void,
+  enabled: boolean,
+  label: string,
+): Spinner {
   if (!enabled) return { stop: () => undefined };
   let frame = 0;
   const line = (): string => `${FRAMES[frame % FRAMES.length] ?? '-'} ${label}`;
@@ -109,16 +123,28 @@ export interface TableOptions {
  * // 'SLUG       CONTEXT\nmock/echo     8192\n'
  * ```
  */
-export function formatTable(headers: readonly string[], rawRows: readonly (readonly string[])[], style: Style, options: TableOptions = {}): string {
+export function formatTable(
+  headers: readonly string[],
+  rawRows: readonly (readonly string[])[],
+  style: Style,
+  options: TableOptions = {},
+): string {
   // Cells are a server's text (model ids, names): control characters and line breaks escaped.
   const rows = rawRows.map((row) => row.map((cell) => printable(cell, { oneLine: true })));
   const right = options.right ?? new Set<number>();
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const render = (cells: readonly string[], paint: (column: number, padded: string, cell: string) => string): string =>
+  const render = (
+    cells: readonly string[],
+    paint: (column: number, padded: string, cell: string) => string,
+  ): string =>
     cells
       .map((cell, i) => {
         const width = widths[i] ?? 0;
-        const padded = right.has(i) ? cell.padStart(width) : i === cells.length - 1 ? cell : cell.padEnd(width);
+        const padded = right.has(i)
+          ? cell.padStart(width)
+          : i === cells.length - 1
+            ? cell
+            : cell.padEnd(width);
         return paint(i, padded, cell);
       })
       .join('  ');
@@ -126,5 +152,8 @@ export function formatTable(headers: readonly string[], rawRows: readonly (reado
     headers.map((h) => h.toUpperCase()),
     (_i, padded) => style.bold(padded),
   );
-  return [header, ...rows.map((r) => render(r, options.paint ?? ((_i, padded) => padded)))].join('\n') + '\n';
+  return (
+    [header, ...rows.map((r) => render(r, options.paint ?? ((_i, padded) => padded)))].join('\n') +
+    '\n'
+  );
 }

@@ -32,5 +32,7 @@ export async function noteUsage(
   } catch {
     // No prices, or the model cannot be looked up: usage alone.
   }
-  output.note(`usage: ${usage.prompt_tokens} prompt + ${usage.completion_tokens} completion tokens${cost}`);
+  output.note(
+    `usage: ${usage.prompt_tokens} prompt + ${usage.completion_tokens} completion tokens${cost}`,
+  );
 }

@@ -16,9 +16,12 @@ import { readFileSync } from 'node:fs';
  * ```
  */
 export function packageVersion(): string {
-  for (let dir = new URL('./', import.meta.url); ; ) {
+  for (let dir = new URL('./', import.meta.url); ;) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as { name?: unknown; version?: unknown };
+      const pkg = JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as {
+        name?: unknown;
+        version?: unknown;
+      };
       if (pkg.name === 'model-inference-sdk' && typeof pkg.version === 'string') return pkg.version;
     } catch {
       // No package.json here (or not readable): look further up.

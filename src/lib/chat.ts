@@ -11,11 +11,26 @@ import { checkBody } from '../resources/check-body';
 import { anyOf } from '../signals';
 import { ChatCompletionStream } from '../stream/chat-stream';
 import type { RequestContext } from '../request';
-import { ChatCompletionsResource, type ChatCompletionCreateParamsNonStreaming, type ChatCompletionCreateParamsStreaming } from '../resources/chat';
-import type { ParsedChatCompletionFor, ParsedOutputOf, ParsedToolCallOf, StreamedOutputOf, StreamedToolCallOf } from './parse/parse';
+import {
+  ChatCompletionsResource,
+  type ChatCompletionCreateParamsNonStreaming,
+  type ChatCompletionCreateParamsStreaming,
+} from '../resources/chat';
+import type {
+  ParsedChatCompletionFor,
+  ParsedOutputOf,
+  ParsedToolCallOf,
+  StreamedOutputOf,
+  StreamedToolCallOf,
+} from './parse/parse';
 import { parseCall, parseStreamCall } from './parse/parse-call';
 import type { ParsedChatCompletionStream } from './parse/parse-stream';
-import { ChatCompletionRunner, ChatCompletionStreamingRunner, type RunToolsOptions, type RunToolsParams } from './tools/run-tools';
+import {
+  ChatCompletionRunner,
+  ChatCompletionStreamingRunner,
+  type RunToolsOptions,
+  type RunToolsParams,
+} from './tools/run-tools';
 
 /**
  * `parse()`'s body without streaming: the name the `openai` client gives it (`parse()` here also
@@ -43,7 +58,9 @@ export type ChatCompletionParseParams = ChatCompletionCreateParamsNonStreaming;
  * console.log(await client.chat.completions.stream(body).finalContent());
  * ```
  */
-export type ChatCompletionStreamParams = Omit<ChatCompletionCreateParams, 'stream'> & { stream?: true };
+export type ChatCompletionStreamParams = Omit<ChatCompletionCreateParams, 'stream'> & {
+  stream?: true;
+};
 
 /**
  * `client.chat.completions`: the next assistant message for a conversation.
@@ -81,8 +98,16 @@ export class ChatCompletions extends ChatCompletionsResource {
   parse<Params extends ChatCompletionCreateParamsStreaming>(
     body: Params,
     options?: RequestOptions,
-  ): APIPromise<ParsedChatCompletionStream<ParsedOutputOf<Params['response_format']>, ParsedToolCallOf<Params['tools']>>>;
-  parse<Params extends ChatCompletionCreateParamsNonStreaming>(body: Params, options?: RequestOptions): APIPromise<ParsedChatCompletionFor<Params>>;
+  ): APIPromise<
+    ParsedChatCompletionStream<
+      ParsedOutputOf<Params['response_format']>,
+      ParsedToolCallOf<Params['tools']>
+    >
+  >;
+  parse<Params extends ChatCompletionCreateParamsNonStreaming>(
+    body: Params,
+    options?: RequestOptions,
+  ): APIPromise<ParsedChatCompletionFor<Params>>;
   parse(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<unknown> {
     if (body.stream === true) {
       return parseStreamCall(this, { ...body, stream: true }, options, body);
@@ -116,12 +141,22 @@ export class ChatCompletions extends ChatCompletionsResource {
   stream<Params extends ChatCompletionStreamParams>(
     body: Params,
     options?: RequestOptions,
-  ): ChatCompletionStream<StreamedOutputOf<Params['response_format']>, StreamedToolCallOf<Params['tools']>> {
+  ): ChatCompletionStream<
+    StreamedOutputOf<Params['response_format']>,
+    StreamedToolCallOf<Params['tools']>
+  > {
     checkBody(body, 'chat.completions.stream', 'messages');
     checkRequestOptions(options, 'chat.completions.stream');
     return ChatCompletionStream.deferred(
-      (signal) => this.create({ ...body, stream: true }, { ...options, signal: options?.signal ? anyOf([options.signal, signal]) : signal }),
-      () => import('./parse/stream-parser').then(({ StreamParsing }) => new StreamParsing(body, false, this.waitOf(options).timeout)),
+      (signal) =>
+        this.create(
+          { ...body, stream: true },
+          { ...options, signal: options?.signal ? anyOf([options.signal, signal]) : signal },
+        ),
+      () =>
+        import('./parse/stream-parser').then(
+          ({ StreamParsing }) => new StreamParsing(body, false, this.waitOf(options).timeout),
+        ),
     );
   }
 
@@ -142,14 +177,27 @@ export class ChatCompletions extends ChatCompletionsResource {
    * console.log(await runner.finalContent());
    * ```
    */
-  runTools<Params extends RunToolsParams & { stream: true }>(body: Params, options?: RunToolsOptions): ChatCompletionStreamingRunner<ParsedOutputOf<Params['response_format']>>;
-  runTools<Params extends RunToolsParams & { stream?: false | null | undefined }>(body: Params, options?: RunToolsOptions): ChatCompletionRunner<ParsedOutputOf<Params['response_format']>>;
+  runTools<Params extends RunToolsParams & { stream: true }>(
+    body: Params,
+    options?: RunToolsOptions,
+  ): ChatCompletionStreamingRunner<ParsedOutputOf<Params['response_format']>>;
+  runTools<Params extends RunToolsParams & { stream?: false | null | undefined }>(
+    body: Params,
+    options?: RunToolsOptions,
+  ): ChatCompletionRunner<ParsedOutputOf<Params['response_format']>>;
   runTools<Params extends RunToolsParams>(
     body: Params,
     options?: RunToolsOptions,
-  ): ChatCompletionRunner<ParsedOutputOf<Params['response_format']>> | ChatCompletionStreamingRunner<ParsedOutputOf<Params['response_format']>>;
-  runTools(body: RunToolsParams, options?: RunToolsOptions): ChatCompletionRunner<unknown> | ChatCompletionStreamingRunner<unknown> {
-    return body?.stream === true ? new ChatCompletionStreamingRunner(this, body, options) : new ChatCompletionRunner(this, body, options);
+  ):
+    | ChatCompletionRunner<ParsedOutputOf<Params['response_format']>>
+    | ChatCompletionStreamingRunner<ParsedOutputOf<Params['response_format']>>;
+  runTools(
+    body: RunToolsParams,
+    options?: RunToolsOptions,
+  ): ChatCompletionRunner<unknown> | ChatCompletionStreamingRunner<unknown> {
+    return body?.stream === true
+      ? new ChatCompletionStreamingRunner(this, body, options)
+      : new ChatCompletionRunner(this, body, options);
   }
 }
 
@@ -170,4 +218,3 @@ export class Chat {
     this.completions = new ChatCompletions(ctx);
   }
 }
-

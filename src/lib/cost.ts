@@ -5,7 +5,16 @@
  */
 import type { CompletionUsage, Model, ModelPricing } from '../generated/types.gen';
 import { extras } from '../extras';
-import { add, formatDecimal, MAX_DIGITS, MAX_EXPONENT, multiply, readDecimal, shift, type Decimal } from './decimal';
+import {
+  add,
+  formatDecimal,
+  MAX_DIGITS,
+  MAX_EXPONENT,
+  multiply,
+  readDecimal,
+  shift,
+  type Decimal,
+} from './decimal';
 import { CostEstimateError, preview } from './errors';
 
 /**
@@ -52,40 +61,84 @@ export interface CostEstimate {
  * console.log(`${cost.total} (per-token prices, in the service's currency)`);
  * ```
  */
-export function estimateCost(usage: CompletionUsage, model: Pick<Model, 'id' | 'pricing'>): CostEstimate {
+export function estimateCost(
+  usage: CompletionUsage,
+  model: Pick<Model, 'id' | 'pricing'>,
+): CostEstimate {
   const id = model.id;
   const quoted = preview(id);
-  const entry: ModelPricing | undefined = Array.isArray(model.pricing) ? model.pricing[0] : undefined;
-  if (typeof entry !== 'object' || entry === null) throw new CostEstimateError(id, 'pricing', model.pricing, `model ${quoted} has no pricing`);
+  const entry: ModelPricing | undefined = Array.isArray(model.pricing)
+    ? model.pricing[0]
+    : undefined;
+  if (typeof entry !== 'object' || entry === null)
+    throw new CostEstimateError(id, 'pricing', model.pricing, `model ${quoted} has no pricing`);
 
   // Perplexity states its unit: `usd_per_1m_tokens` (its prices were read under the service's names).
   // A unit it cannot apply is an error, never read as "per token".
-  const unit = entry.unit === undefined || entry.unit === null ? null : /^([a-z]{3})_per_(\d{1,15})(k|m)?_tokens?$/i.exec(String(entry.unit));
-  const perTokens = unit ? Number(unit[2]) * (unit[3]?.toLowerCase() === 'm' ? 1e6 : unit[3]?.toLowerCase() === 'k' ? 1e3 : 1) : 1;
+  const unit =
+    entry.unit === undefined || entry.unit === null
+      ? null
+      : /^([a-z]{3})_per_(\d{1,15})(k|m)?_tokens?$/i.exec(String(entry.unit));
+  const perTokens = unit
+    ? Number(unit[2]) *
+      (unit[3]?.toLowerCase() === 'm' ? 1e6 : unit[3]?.toLowerCase() === 'k' ? 1e3 : 1)
+    : 1;
   const digits = Math.log10(perTokens);
-  if ((unit === null && entry.unit !== undefined && entry.unit !== null) || !Number.isInteger(digits)) {
-    throw new CostEstimateError(id, 'pricing[0].unit', entry.unit, `the pricing unit of ${quoted} is not one it can apply (like usd_per_1m_tokens)`);
+  if (
+    (unit === null && entry.unit !== undefined && entry.unit !== null) ||
+    !Number.isInteger(digits)
+  ) {
+    throw new CostEstimateError(
+      id,
+      'pricing[0].unit',
+      entry.unit,
+      `the pricing unit of ${quoted} is not one it can apply (like usd_per_1m_tokens)`,
+    );
   }
 
-  const price = (name: 'prompt' | 'completion' | 'input_cache_read', fallback?: Decimal): Decimal => {
+  const price = (
+    name: 'prompt' | 'completion' | 'input_cache_read',
+    fallback?: Decimal,
+  ): Decimal => {
     const value: unknown = entry[name];
     const field = `pricing[0].${name}`;
     if (value === undefined || value === null) {
       if (fallback) return fallback;
       throw new CostEstimateError(id, field, undefined, `model ${quoted} has no ${name} price`);
     }
-    const parsed = typeof value === 'string' || typeof value === 'number' ? readDecimal(value) : 'not a number';
-    if (parsed === 'not a number') throw new CostEstimateError(id, field, value, `the ${name} price of ${quoted} is not a number`);
-    if (parsed === 'too many digits') throw new CostEstimateError(id, field, value, `the ${name} price of ${quoted} has more than ${MAX_DIGITS} digits`);
-    if (parsed === 'exponent too large') throw new CostEstimateError(id, field, value, `the ${name} price of ${quoted} has an exponent beyond ±${MAX_EXPONENT}`);
-    if (parsed.units < 0n) throw new CostEstimateError(id, field, value, `the ${name} price of ${quoted} is negative`);
+    const parsed =
+      typeof value === 'string' || typeof value === 'number' ? readDecimal(value) : 'not a number';
+    if (parsed === 'not a number')
+      throw new CostEstimateError(
+        id,
+        field,
+        value,
+        `the ${name} price of ${quoted} is not a number`,
+      );
+    if (parsed === 'too many digits')
+      throw new CostEstimateError(
+        id,
+        field,
+        value,
+        `the ${name} price of ${quoted} has more than ${MAX_DIGITS} digits`,
+      );
+    if (parsed === 'exponent too large')
+      throw new CostEstimateError(
+        id,
+        field,
+        value,
+        `the ${name} price of ${quoted} has an exponent beyond ±${MAX_EXPONENT}`,
+      );
+    if (parsed.units < 0n)
+      throw new CostEstimateError(id, field, value, `the ${name} price of ${quoted} is negative`);
     return shift(parsed, digits);
   };
   const promptPrice = price('prompt');
   const completionPrice = price('completion');
   const cachePrice = price('input_cache_read', promptPrice);
 
-  if (typeof usage !== 'object' || usage === null) throw new CostEstimateError(id, 'usage', usage, 'usage is not a usage object');
+  if (typeof usage !== 'object' || usage === null)
+    throw new CostEstimateError(id, 'usage', usage, 'usage is not a usage object');
   const promptTokens = tokens(id, 'usage.prompt_tokens', usage.prompt_tokens);
   const completionTokens = tokens(id, 'usage.completion_tokens', usage.completion_tokens);
   const cached = Math.min(cachedTokens(id, usage), promptTokens);
@@ -104,14 +157,24 @@ export function estimateCost(usage: CompletionUsage, model: Pick<Model, 'id' | '
 /** A token count: a whole number of 0 or more (a bigint would be exact, but no server sends one). */
 function tokens(model: string, field: string, value: unknown): number {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
-  throw new CostEstimateError(model, field, value, `${field} is not a whole number of tokens (0 or more)`);
+  throw new CostEstimateError(
+    model,
+    field,
+    value,
+    `${field} is not a whole number of tokens (0 or more)`,
+  );
 }
 
 /** Cached prompt tokens: the standard field, else DeepSeek's; absent is 0, present and unusable is an error. */
 function cachedTokens(model: string, usage: CompletionUsage): number {
   const details = usage.prompt_tokens_details?.cached_tokens;
-  const standard = details === undefined || details === null ? 0 : tokens(model, 'usage.prompt_tokens_details.cached_tokens', details);
+  const standard =
+    details === undefined || details === null
+      ? 0
+      : tokens(model, 'usage.prompt_tokens_details.cached_tokens', details);
   if (standard > 0) return standard;
   const deepseek = extras(usage)['prompt_cache_hit_tokens'];
-  return deepseek === undefined || deepseek === null ? 0 : tokens(model, 'usage.prompt_cache_hit_tokens', deepseek);
+  return deepseek === undefined || deepseek === null
+    ? 0
+    : tokens(model, 'usage.prompt_cache_hit_tokens', deepseek);
 }

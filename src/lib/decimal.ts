@@ -36,10 +36,14 @@ export function parseDecimal(value: string | number): Decimal | undefined {
 }
 
 /** {@link parseDecimal}, saying why a value is refused: `'not a number'`, `'too many digits'` or `'exponent too large'`. */
-export function readDecimal(value: string | number): Decimal | 'not a number' | 'too many digits' | 'exponent too large' {
-  const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
+export function readDecimal(
+  value: string | number,
+): Decimal | 'not a number' | 'too many digits' | 'exponent too large' {
+  const text =
+    typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
   // Checked before the pattern runs: a megabyte of digits is refused without being scanned.
-  if (text.length > 2 * MAX_DIGITS) return /^[+-]?[\d.]/.test(text) ? 'too many digits' : 'not a number';
+  if (text.length > 2 * MAX_DIGITS)
+    return /^[+-]?[\d.]/.test(text) ? 'too many digits' : 'not a number';
   const match = DECIMAL.exec(text);
   if (!match) return 'not a number';
   const [, sign = '', whole = '', fraction = '', exponent = '0'] = match;
@@ -63,7 +67,10 @@ export function multiply(a: Decimal, factor: number | bigint): Decimal {
 
 export function add(a: Decimal, b: Decimal): Decimal {
   const scale = Math.max(a.scale, b.scale);
-  return { units: a.units * 10n ** BigInt(scale - a.scale) + b.units * 10n ** BigInt(scale - b.scale), scale };
+  return {
+    units: a.units * 10n ** BigInt(scale - a.scale) + b.units * 10n ** BigInt(scale - b.scale),
+    scale,
+  };
 }
 
 /** Divide by 10^digits (e.g. 6 for a price per million tokens). Exact. */
@@ -82,7 +89,10 @@ export function formatDecimal(a: Decimal): string {
     let end = digits.length;
     while (end > digits.length - a.scale && digits.charCodeAt(end - 1) === 48) end--;
     const point = digits.length - a.scale;
-    digits = end > point ? `${digits.slice(0, point)}.${digits.slice(point, end)}` : digits.slice(0, point);
+    digits =
+      end > point
+        ? `${digits.slice(0, point)}.${digits.slice(point, end)}`
+        : digits.slice(0, point);
   }
   return negative && digits !== '0' ? `-${digits}` : digits;
 }

@@ -30,7 +30,9 @@ export class LengthFinishReasonError extends InferenceError {
   /** The completion as received (its content is cut off). */
   readonly completion: CompletionLike;
   constructor(completion: CompletionLike) {
-    super("The model stopped at its token limit (finish_reason 'length'), so the output is incomplete. Raise max_tokens or max_completion_tokens, or ask for less.");
+    super(
+      "The model stopped at its token limit (finish_reason 'length'), so the output is incomplete. Raise max_tokens or max_completion_tokens, or ask for less.",
+    );
     this.completion = completion;
   }
 }
@@ -94,7 +96,9 @@ export class OutputParseError extends InferenceError {
     toolCall?: { id: string; name: string } | undefined;
     completion?: CompletionLike | undefined;
   }) {
-    const what = init.toolCall ? `the arguments of tool call ${init.toolCall.name} (${init.toolCall.id || 'no id'})` : "the model's output";
+    const what = init.toolCall
+      ? `the arguments of tool call ${init.toolCall.name} (${init.toolCall.id || 'no id'})`
+      : "the model's output";
     const problem = init.reason === 'json' ? 'is not valid JSON' : 'does not match the schema';
     const list = init.issues
       .slice(0, 5)

@@ -29,7 +29,8 @@ export function requestAttributes(info: HookInfo, provider: string): Attributes 
   const body = info.body as Record<string, unknown> | undefined;
   if (body === undefined) return attributes;
   const number = (name: string, value: unknown) => {
-    if (typeof value === 'number' && Number.isFinite(value)) attributes[`gen_ai.request.${name}`] = value;
+    if (typeof value === 'number' && Number.isFinite(value))
+      attributes[`gen_ai.request.${name}`] = value;
   };
   number('temperature', body['temperature']);
   number('top_p', body['top_p']);
@@ -38,12 +39,15 @@ export function requestAttributes(info: HookInfo, provider: string): Attributes 
   number('frequency_penalty', body['frequency_penalty']);
   number('presence_penalty', body['presence_penalty']);
   number('seed', body['seed']);
-  if (typeof body['n'] === 'number' && body['n'] !== 1) attributes['gen_ai.request.choice.count'] = body['n'];
+  if (typeof body['n'] === 'number' && body['n'] !== 1)
+    attributes['gen_ai.request.choice.count'] = body['n'];
   const stop = body['stop'];
   if (typeof stop === 'string') attributes['gen_ai.request.stop_sequences'] = [stop];
-  else if (Array.isArray(stop) && stop.every((s) => typeof s === 'string')) attributes['gen_ai.request.stop_sequences'] = stop as string[];
+  else if (Array.isArray(stop) && stop.every((s) => typeof s === 'string'))
+    attributes['gen_ai.request.stop_sequences'] = stop as string[];
   const format = (body['response_format'] as { type?: unknown } | undefined)?.type;
-  if (format === 'json_object' || format === 'json_schema') attributes['gen_ai.output.type'] = 'json';
+  if (format === 'json_object' || format === 'json_schema')
+    attributes['gen_ai.output.type'] = 'json';
   else if (format === 'text') attributes['gen_ai.output.type'] = 'text';
   return attributes;
 }
@@ -62,7 +66,8 @@ export function responseAttributes(summary: CallSummary): Attributes {
   const attributes: Attributes = {};
   if (summary.id !== undefined) attributes['gen_ai.response.id'] = summary.id;
   if (summary.model !== undefined) attributes['gen_ai.response.model'] = summary.model;
-  if (summary.finishReasons.length > 0) attributes['gen_ai.response.finish_reasons'] = [...summary.finishReasons];
+  if (summary.finishReasons.length > 0)
+    attributes['gen_ai.response.finish_reasons'] = [...summary.finishReasons];
   const usage = summary.usage;
   if (usage) {
     attributes['gen_ai.usage.input_tokens'] = usage.prompt_tokens;
@@ -70,14 +75,21 @@ export function responseAttributes(summary: CallSummary): Attributes {
     const cached = usage.prompt_tokens_details?.cached_tokens;
     if (typeof cached === 'number') attributes['gen_ai.usage.cache_read.input_tokens'] = cached;
   }
-  if (summary.timeToFirstChunk !== undefined) attributes['gen_ai.response.time_to_first_chunk'] = summary.timeToFirstChunk / 1000;
+  if (summary.timeToFirstChunk !== undefined)
+    attributes['gen_ai.response.time_to_first_chunk'] = summary.timeToFirstChunk / 1000;
   return attributes;
 }
 
 /** The attributes every metric of a call carries (the conventions' low-cardinality subset). */
 export function metricAttributes(start: Attributes): Attributes {
   const attributes: Attributes = {};
-  for (const name of ['gen_ai.operation.name', 'gen_ai.provider.name', 'gen_ai.request.model', 'server.address', 'server.port']) {
+  for (const name of [
+    'gen_ai.operation.name',
+    'gen_ai.provider.name',
+    'gen_ai.request.model',
+    'server.address',
+    'server.port',
+  ]) {
     if (start[name] !== undefined) attributes[name] = start[name];
   }
   return attributes;

@@ -22,7 +22,13 @@ import {
 import { version } from '../../package.json';
 // The SDK as its users import it: the same classes as theirs, and none of its code in this entry's.
 import { InferenceError, type CallSummary, type HookInfo, type Hooks } from 'model-inference-sdk';
-import { metricAttributes, requestAttributes, responseAttributes, serverAttributes, spanName } from './attributes';
+import {
+  metricAttributes,
+  requestAttributes,
+  responseAttributes,
+  serverAttributes,
+  spanName,
+} from './attributes';
 import { inputMessages, OutputCollector, outputMessages } from './content';
 
 /**
@@ -58,8 +64,12 @@ const SCOPE = 'model-inference-sdk';
 const DEFAULT_PROVIDER = 'model_inference_service';
 
 /** The conventions' advised bucket boundaries (seconds, then tokens). */
-const SECONDS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92];
-const TOKENS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864];
+const SECONDS = [
+  0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
+];
+const TOKENS = [
+  1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864,
+];
 
 interface Instruments {
   duration: Histogram;
@@ -121,8 +131,16 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Hooks {
       if (input) attributes['gen_ai.input.messages'] = JSON.stringify(input);
     }
     tracer ??= (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE, version);
-    const span = tracer.startSpan(spanName(info), { kind: SpanKind.CLIENT, startTime: info.startTime, attributes }, context.active());
-    state = { span, metrics: metricAttributes(attributes), output: capture && info.stream ? new OutputCollector() : undefined };
+    const span = tracer.startSpan(
+      spanName(info),
+      { kind: SpanKind.CLIENT, startTime: info.startTime, attributes },
+      context.active(),
+    );
+    state = {
+      span,
+      metrics: metricAttributes(attributes),
+      output: capture && info.stream ? new OutputCollector() : undefined,
+    };
     calls.set(info, state);
     return state;
   };
@@ -146,13 +164,18 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Hooks {
     }
     span.end();
 
-    const { duration, tokens: usage, firstChunk } = (instruments ??= createInstruments(options.meterProvider ?? metrics.getMeterProvider()));
+    const {
+      duration,
+      tokens: usage,
+      firstChunk,
+    } = (instruments ??= createInstruments(options.meterProvider ?? metrics.getMeterProvider()));
     duration.record(summary.duration / 1000, attributes);
     if (summary.usage) {
       usage.record(summary.usage.prompt_tokens, { ...tokens, 'gen_ai.token.type': 'input' });
       usage.record(summary.usage.completion_tokens, { ...tokens, 'gen_ai.token.type': 'output' });
     }
-    if (summary.timeToFirstChunk !== undefined) firstChunk.record(summary.timeToFirstChunk / 1000, attributes);
+    if (summary.timeToFirstChunk !== undefined)
+      firstChunk.record(summary.timeToFirstChunk / 1000, attributes);
   };
 
   return {
@@ -161,7 +184,9 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Hooks {
       guard(() => begin(info, request));
     },
     // Only when content is captured: otherwise a stream's chunks cost telemetry nothing.
-    ...(capture ? { onChunk: (chunk, info) => guard(() => calls.get(info)?.output?.add(chunk)) } : {}),
+    ...(capture
+      ? { onChunk: (chunk, info) => guard(() => calls.get(info)?.output?.add(chunk)) }
+      : {}),
     onEnd(summary, info) {
       guard(() => end(summary, info));
     },
@@ -171,8 +196,16 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Hooks {
 function createInstruments(provider: MeterProvider): Instruments {
   const meter = provider.getMeter(SCOPE, version);
   return {
-    duration: meter.createHistogram('gen_ai.client.operation.duration', { description: 'GenAI operation duration.', unit: 's', advice: { explicitBucketBoundaries: SECONDS } }),
-    tokens: meter.createHistogram('gen_ai.client.token.usage', { description: 'Number of input and output tokens used.', unit: '{token}', advice: { explicitBucketBoundaries: TOKENS } }),
+    duration: meter.createHistogram('gen_ai.client.operation.duration', {
+      description: 'GenAI operation duration.',
+      unit: 's',
+      advice: { explicitBucketBoundaries: SECONDS },
+    }),
+    tokens: meter.createHistogram('gen_ai.client.token.usage', {
+      description: 'Number of input and output tokens used.',
+      unit: '{token}',
+      advice: { explicitBucketBoundaries: TOKENS },
+    }),
     firstChunk: meter.createHistogram('gen_ai.client.operation.time_to_first_chunk', {
       description: 'Time to receive the first chunk of a streamed response.',
       unit: 's',
@@ -191,20 +224,30 @@ function guard(run: () => unknown): void {
 }
 
 function checkOptions(options: OpenTelemetryOptions): void {
-  if (typeof options !== 'object' || options === null) throw new InferenceError('openTelemetry(options): options must be an object.');
+  if (typeof options !== 'object' || options === null)
+    throw new InferenceError('openTelemetry(options): options must be an object.');
   const known = ['tracerProvider', 'meterProvider', 'captureContent', 'providerName'];
   for (const name of Object.keys(options)) {
-    if (!known.includes(name)) throw new InferenceError(`openTelemetry(options): unknown option \`${name}\`. Known options: ${known.join(', ')}.`);
+    if (!known.includes(name))
+      throw new InferenceError(
+        `openTelemetry(options): unknown option \`${name}\`. Known options: ${known.join(', ')}.`,
+      );
   }
   const { tracerProvider, meterProvider, captureContent, providerName } = options;
   if (tracerProvider !== undefined && typeof tracerProvider?.getTracer !== 'function') {
-    throw new InferenceError('openTelemetry(options): `tracerProvider` must be a TracerProvider (with getTracer()).');
+    throw new InferenceError(
+      'openTelemetry(options): `tracerProvider` must be a TracerProvider (with getTracer()).',
+    );
   }
   if (meterProvider !== undefined && typeof meterProvider?.getMeter !== 'function') {
-    throw new InferenceError('openTelemetry(options): `meterProvider` must be a MeterProvider (with getMeter()).');
+    throw new InferenceError(
+      'openTelemetry(options): `meterProvider` must be a MeterProvider (with getMeter()).',
+    );
   }
   if (captureContent !== undefined && typeof captureContent !== 'boolean') {
-    throw new InferenceError(`openTelemetry(options): \`captureContent\` must be true or false; got ${JSON.stringify(captureContent)}.`);
+    throw new InferenceError(
+      `openTelemetry(options): \`captureContent\` must be true or false; got ${JSON.stringify(captureContent)}.`,
+    );
   }
   if (providerName !== undefined && (typeof providerName !== 'string' || providerName === '')) {
     throw new InferenceError('openTelemetry(options): `providerName` must be a non-empty string.');

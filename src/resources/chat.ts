@@ -52,7 +52,10 @@ export class ChatCompletionsResource {
    * @internal
    */
   waitOf(options: RequestOptions | undefined): Wait {
-    return { timeout: options?.timeout ?? this.#ctx.options.timeout, signal: options?.signal ?? undefined };
+    return {
+      timeout: options?.timeout ?? this.#ctx.options.timeout,
+      signal: options?.signal ?? undefined,
+    };
   }
 
   /**
@@ -74,10 +77,22 @@ export class ChatCompletionsResource {
    * for await (const text of stream.textStream()) process.stdout.write(text);
    * ```
    */
-  create(body: ChatCompletionCreateParamsNonStreaming, options?: RequestOptions): APIPromise<ChatCompletion>;
-  create(body: ChatCompletionCreateParamsStreaming, options?: RequestOptions): APIPromise<ChatCompletionStream>;
-  create(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream>;
-  create(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream> {
+  create(
+    body: ChatCompletionCreateParamsNonStreaming,
+    options?: RequestOptions,
+  ): APIPromise<ChatCompletion>;
+  create(
+    body: ChatCompletionCreateParamsStreaming,
+    options?: RequestOptions,
+  ): APIPromise<ChatCompletionStream>;
+  create(
+    body: ChatCompletionCreateParams,
+    options?: RequestOptions,
+  ): APIPromise<ChatCompletion | ChatCompletionStream>;
+  create(
+    body: ChatCompletionCreateParams,
+    options?: RequestOptions,
+  ): APIPromise<ChatCompletion | ChatCompletionStream> {
     checkBody(body, 'chat.completions.create', 'messages');
     const call = describeCall(this.#ctx, {
       operation: 'chat',
@@ -93,7 +108,12 @@ export class ChatCompletionsResource {
       },
     });
     if (call.stream) {
-      return streamCall<ChatCompletionChunk, ChatCompletionStream>(this.#ctx, call, chunkReader, (source, controller) => new ChatCompletionStream(source, controller));
+      return streamCall<ChatCompletionChunk, ChatCompletionStream>(
+        this.#ctx,
+        call,
+        chunkReader,
+        (source, controller) => new ChatCompletionStream(source, controller),
+      );
     }
     return jsonCall(this.#ctx, call, normalizeChatCompletion);
   }

@@ -1,7 +1,12 @@
 import type { APIPromise } from '../api-promise';
 import { eventsOf, jsonCall, streamCall } from '../call';
 import { Stream } from '../stream/stream';
-import type { Completion, CompletionCreateParams, CompletionCreateParamsNonStreaming, CompletionCreateParamsStreaming } from '../generated/types.gen';
+import type {
+  Completion,
+  CompletionCreateParams,
+  CompletionCreateParamsNonStreaming,
+  CompletionCreateParamsStreaming,
+} from '../generated/types.gen';
 import { normalizeCompletion } from '../generated/normalize.gen';
 import type { RequestOptions } from '../options';
 import type { RequestContext } from '../request';
@@ -36,15 +41,39 @@ export class Completions {
    * const completion = await client.completions.create({ model: 'acme/base-1', prompt: 'Say hi', max_tokens: 5 });
    * ```
    */
-  create(body: CompletionCreateParamsNonStreaming, options?: RequestOptions): APIPromise<Completion>;
-  create(body: CompletionCreateParamsStreaming, options?: RequestOptions): APIPromise<Stream<Completion>>;
-  create(body: CompletionCreateParams, options?: RequestOptions): APIPromise<Completion | Stream<Completion>>;
-  create(body: CompletionCreateParams, options?: RequestOptions): APIPromise<Completion | Stream<Completion>> {
+  create(
+    body: CompletionCreateParamsNonStreaming,
+    options?: RequestOptions,
+  ): APIPromise<Completion>;
+  create(
+    body: CompletionCreateParamsStreaming,
+    options?: RequestOptions,
+  ): APIPromise<Stream<Completion>>;
+  create(
+    body: CompletionCreateParams,
+    options?: RequestOptions,
+  ): APIPromise<Completion | Stream<Completion>>;
+  create(
+    body: CompletionCreateParams,
+    options?: RequestOptions,
+  ): APIPromise<Completion | Stream<Completion>> {
     checkBody(body, 'completions.create', 'prompt');
-    const call = describeCall(this.#ctx, { operation: 'completions', name: 'completions.create', method: 'POST', path: '/completions', options, body });
+    const call = describeCall(this.#ctx, {
+      operation: 'completions',
+      name: 'completions.create',
+      method: 'POST',
+      path: '/completions',
+      options,
+      body,
+    });
     if (call.stream) {
       // Each event of a legacy stream is a Completion carrying a text fragment.
-      return streamCall(this.#ctx, call, eventsOf(normalizeCompletion), (source, controller) => new Stream(source, controller));
+      return streamCall(
+        this.#ctx,
+        call,
+        eventsOf(normalizeCompletion),
+        (source, controller) => new Stream(source, controller),
+      );
     }
     return jsonCall(this.#ctx, call, normalizeCompletion);
   }

@@ -34,11 +34,21 @@ export function describeCall(ctx: RequestContext, site: CallSite): CallDescripti
   const { options: client } = ctx;
   const options = site.options ?? {};
   checkRequestOptions(site.options, site.name, site.body !== undefined);
-  const body = site.body === undefined ? undefined : withExtraBody(site.body, client.defaultBody, options.extraBody, site.name);
-  const json = body === undefined ? undefined : serializeBody(site.wire ? site.wire(body) : body, `${site.name}(body)`);
+  const body =
+    site.body === undefined
+      ? undefined
+      : withExtraBody(site.body, client.defaultBody, options.extraBody, site.name);
+  const json =
+    body === undefined
+      ? undefined
+      : serializeBody(site.wire ? site.wire(body) : body, `${site.name}(body)`);
   const url = buildURL(client.baseURL, site.path, client.defaultQuery, options.query);
   const parsed = new URL(url);
-  const target: RequestTarget = { method: site.method, path: parsed.pathname, host: `${parsed.hostname}:${parsed.port || (parsed.protocol === 'https:' ? '443' : '80')}` };
+  const target: RequestTarget = {
+    method: site.method,
+    path: parsed.pathname,
+    host: `${parsed.hostname}:${parsed.port || (parsed.protocol === 'https:' ? '443' : '80')}`,
+  };
   const model = site.model ?? (body as { model?: unknown } | undefined)?.model;
   const preflight = ctx.preflight;
   return {
@@ -71,6 +81,9 @@ export function serializeBody(body: unknown, where: string): string {
   try {
     return JSON.stringify(body);
   } catch (error) {
-    throw new InferenceError(`${where}: the body cannot be sent as JSON (${String(error).split('\n')[0]}).`, { cause: error });
+    throw new InferenceError(
+      `${where}: the body cannot be sent as JSON (${String(error).split('\n')[0]}).`,
+      { cause: error },
+    );
   }
 }

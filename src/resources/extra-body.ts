@@ -13,14 +13,21 @@ type Fields = object;
  * `extraBody` is refused rather than silently overwritten: which of the two was meant cannot be
  * known. The caller's objects are not changed. Pre-flight checks and hooks see this body, as sent.
  */
-export function withExtraBody<B extends object>(body: B, defaults: Fields | undefined, extra: Fields | undefined, method: string): B {
+export function withExtraBody<B extends object>(
+  body: B,
+  defaults: Fields | undefined,
+  extra: Fields | undefined,
+  method: string,
+): B {
   if (extra === undefined && defaults === undefined) return body;
   if (extra !== undefined) {
     for (const key of Object.keys(extra)) {
       // A `null` in the body means "the server's default" (as in the official client), so a
       // value in `extraBody` does not contradict it.
       if (Object.hasOwn(body, key) && (body as Record<string, unknown>)[key] != null) {
-        throw new InferenceError(`${method}: \`${key}\` is both in the body and in \`extraBody\`; set it in one place.`);
+        throw new InferenceError(
+          `${method}: \`${key}\` is both in the body and in \`extraBody\`; set it in one place.`,
+        );
       }
     }
   }

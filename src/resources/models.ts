@@ -37,7 +37,13 @@ export class Models {
    * ```
    */
   list(options?: RequestOptions): PagePromise<ModelList, Model> {
-    const call = describeCall(this.#ctx, { operation: 'models.list', name: 'models.list', method: 'GET', path: '/models', options });
+    const call = describeCall(this.#ctx, {
+      operation: 'models.list',
+      name: 'models.list',
+      method: 'GET',
+      path: '/models',
+      options,
+    });
     return jsonCall(this.#ctx, call, normalizeModelList, PagePromise<ModelList, Model>);
   }
 
@@ -57,7 +63,14 @@ export class Models {
    */
   retrieve(slug: string, options?: RequestOptions): APIPromise<Model> {
     const path = `/models/${encodeSlug(slug, 'models.retrieve')}`;
-    const call = describeCall(this.#ctx, { operation: 'models.retrieve', name: 'models.retrieve', method: 'GET', path, options, model: slug });
+    const call = describeCall(this.#ctx, {
+      operation: 'models.retrieve',
+      name: 'models.retrieve',
+      method: 'GET',
+      path,
+      options,
+      model: slug,
+    });
     return jsonCall(this.#ctx, call, normalizeModel);
   }
 
@@ -81,7 +94,8 @@ export class Models {
     const timeout = checkMs(options.timeout ?? 600_000, 'timeout', 0);
     let pause = checkMs(options.pollInterval ?? 1_000, 'pollInterval', 1);
     const userSignal = options.signal;
-    if (userSignal?.aborted) throw new APIUserAbortError({ method: 'GET', path }, userSignal.reason);
+    if (userSignal?.aborted)
+      throw new APIUserAbortError({ method: 'GET', path }, userSignal.reason);
 
     // One signal for the polls and the pauses: it aborts at the deadline or when the caller's does,
     // so neither a stalled poll nor a retry waiting out `retry-after` outlives `timeout`.
@@ -107,11 +121,15 @@ export class Models {
         }
         if (!stop.signal.aborted) {
           // The deadline's abort ends this pause early; the checks below then say why.
-          await sleep(Math.min(pause, timeout - (Date.now() - started)), stop.signal).catch(() => {});
+          await sleep(Math.min(pause, timeout - (Date.now() - started)), stop.signal).catch(
+            () => {},
+          );
           pause = Math.min(pause * 2, Math.max(30_000, pause));
         }
-        if (userSignal?.aborted) throw new APIUserAbortError({ method: 'GET', path }, userSignal.reason);
-        if (stop.signal.aborted || Date.now() - started >= timeout) throw new ModelNotReadyError(slug, Date.now() - started, why, lastError);
+        if (userSignal?.aborted)
+          throw new APIUserAbortError({ method: 'GET', path }, userSignal.reason);
+        if (stop.signal.aborted || Date.now() - started >= timeout)
+          throw new ModelNotReadyError(slug, Date.now() - started, why, lastError);
       }
     } finally {
       stop.release();
@@ -140,7 +158,9 @@ export interface WaitUntilReadyOptions {
 /** A number of ms a timer can wait (2^31 − 1 at most: above it, timers fire at once). */
 function checkMs(value: unknown, name: string, min: number): number {
   if (typeof value !== 'number' || !(value >= min) || value > 2_147_483_647) {
-    throw new InferenceError(`models.waitUntilReady: \`${name}\` must be a number of milliseconds from ${min} to 2147483647; got ${String(value)}.`);
+    throw new InferenceError(
+      `models.waitUntilReady: \`${name}\` must be a number of milliseconds from ${min} to 2147483647; got ${String(value)}.`,
+    );
   }
   return value;
 }
@@ -158,16 +178,24 @@ function checkMs(value: unknown, name: string, min: number): number {
  */
 export function encodeSlug(slug: string, method = 'models.retrieve'): string {
   if (typeof slug !== 'string' || slug === '' || slug === '.') {
-    throw new InferenceError(`${method}(slug): slug must be a model id like "vendor/model"; got ${JSON.stringify(slug)}.`);
+    throw new InferenceError(
+      `${method}(slug): slug must be a model id like "vendor/model"; got ${JSON.stringify(slug)}.`,
+    );
   }
   const segments = slug.split('/');
   if (slug.split(/[/\\]/).includes('..')) {
-    throw new InferenceError(`${method}(slug): ${JSON.stringify(slug)} has a ".." segment, which could leave /models/; a slug looks like "vendor/model".`);
+    throw new InferenceError(
+      `${method}(slug): ${JSON.stringify(slug)} has a ".." segment, which could leave /models/; a slug looks like "vendor/model".`,
+    );
   }
   try {
-    return segments.some((segment) => segment === '' || segment === '.') ? encodeURIComponent(slug) : segments.map(encodeURIComponent).join('/');
+    return segments.some((segment) => segment === '' || segment === '.')
+      ? encodeURIComponent(slug)
+      : segments.map(encodeURIComponent).join('/');
   } catch {
     // URIError: a lone surrogate (half of an emoji, cut from a longer string) cannot be encoded.
-    throw new InferenceError(`${method}(slug): the slug has a lone surrogate (half a UTF-16 character).`);
+    throw new InferenceError(
+      `${method}(slug): the slug has a lone surrogate (half a UTF-16 character).`,
+    );
   }
 }

@@ -51,7 +51,11 @@ function added(m: Message): boolean {
 
 /** The server sent reasoning in a field of its own: `reasoning` is the SDK's copy of it. */
 function derivedReasoning(m: Message): boolean {
-  return typeof m['reasoning_content'] === 'string' || Array.isArray(m['content_parts']) || Array.isArray(m['reasoning_details']);
+  return (
+    typeof m['reasoning_content'] === 'string' ||
+    Array.isArray(m['content_parts']) ||
+    Array.isArray(m['reasoning_details'])
+  );
 }
 
 function cleaned(m: Message): Message {

@@ -16,7 +16,12 @@
  * The result goes through the same normalizer as a non-streamed completion.
  */
 import { normalizeChatCompletion } from '../generated/normalize.gen';
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionChunkToolCall, CompletionUsage } from '../generated/types.gen';
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionChunkToolCall,
+  CompletionUsage,
+} from '../generated/types.gen';
 
 interface ToolCallState {
   id: string;
@@ -115,7 +120,8 @@ export class ChatCompletionAccumulator {
     if (chunk.service_tier != null) this.#serviceTier = chunk.service_tier;
     // A gateway may send zero usage on every chunk, then a trailing chunk (no `id`) with zero
     // usage again, after the real one: an empty usage never replaces one already seen.
-    if (chunk.usage != null && (this.#usage === null || !isEmptyUsage(chunk.usage))) this.#usage = chunk.usage;
+    if (chunk.usage != null && (this.#usage === null || !isEmptyUsage(chunk.usage)))
+      this.#usage = chunk.usage;
 
     for (const choice of chunk.choices) {
       const state = this.#choice(choice.index);
@@ -125,9 +131,11 @@ export class ChatCompletionAccumulator {
       if (delta.content) (state.content ??= new Fragments()).push(delta.content);
       if (delta.reasoning !== undefined) {
         (state.reasoning ??= new Fragments()).push(delta.reasoning);
-        if (typeof (delta as { reasoning_content?: unknown }).reasoning_content === 'string') state.reasoningContent = true;
+        if (typeof (delta as { reasoning_content?: unknown }).reasoning_content === 'string')
+          state.reasoningContent = true;
       }
-      if (delta.reasoning_raw !== undefined) (state.reasoningRaw ??= new Fragments()).push(delta.reasoning_raw);
+      if (delta.reasoning_raw !== undefined)
+        (state.reasoningRaw ??= new Fragments()).push(delta.reasoning_raw);
       if (delta.refusal !== undefined) (state.refusal ??= new Fragments()).push(delta.refusal);
       if (delta.tool_calls) for (const call of delta.tool_calls) addToolCall(state, call);
       const fn = delta.function_call;
@@ -157,13 +165,20 @@ export class ChatCompletionAccumulator {
       }
       if (state.reasoningRaw) message['reasoning_raw'] = state.reasoningRaw.text();
       if (state.toolCalls.length > 0) message['tool_calls'] = state.toolCalls.map(finishToolCall);
-      if (state.functionCall) message['function_call'] = { name: state.functionCall.name, arguments: state.functionCall.arguments.text() };
+      if (state.functionCall)
+        message['function_call'] = {
+          name: state.functionCall.name,
+          arguments: state.functionCall.arguments.text(),
+        };
       const { logprobs, refusalLogprobs } = state;
       return {
         index: state.index,
         message,
         finish_reason: state.finishReason,
-        logprobs: logprobs || refusalLogprobs ? { content: logprobs ?? null, refusal: refusalLogprobs ?? null } : null,
+        logprobs:
+          logprobs || refusalLogprobs
+            ? { content: logprobs ?? null, refusal: refusalLogprobs ?? null }
+            : null,
       };
     });
     const completion: Record<string, unknown> = {
@@ -174,7 +189,8 @@ export class ChatCompletionAccumulator {
       choices,
       usage: this.#usage,
     };
-    if (this.#systemFingerprint !== undefined) completion['system_fingerprint'] = this.#systemFingerprint;
+    if (this.#systemFingerprint !== undefined)
+      completion['system_fingerprint'] = this.#systemFingerprint;
     if (this.#serviceTier !== undefined) completion['service_tier'] = this.#serviceTier;
     // The same reading as a JSON response (choice order, `""` refusals, arguments of calls without any).
     return normalizeChatCompletion(completion, { issues: [] });
@@ -183,7 +199,19 @@ export class ChatCompletionAccumulator {
   #choice(index: number): ChoiceState {
     let state = this.#choices.get(index);
     if (!state) {
-      state = { index, content: undefined, reasoning: undefined, reasoningContent: false, reasoningRaw: undefined, refusal: undefined, toolCalls: [], functionCall: undefined, finishReason: null, logprobs: undefined, refusalLogprobs: undefined };
+      state = {
+        index,
+        content: undefined,
+        reasoning: undefined,
+        reasoningContent: false,
+        reasoningRaw: undefined,
+        refusal: undefined,
+        toolCalls: [],
+        functionCall: undefined,
+        finishReason: null,
+        logprobs: undefined,
+        refusalLogprobs: undefined,
+      };
       this.#choices.set(index, state);
     }
     return state;
@@ -199,7 +227,8 @@ function addToolCall(state: ChoiceState, fragment: ChatCompletionChunkToolCall):
   let call = state.toolCalls[fragment.index];
   if (!call) {
     // Fill any gap (a server whose first fragment of a call was lost) so that indexes stay positions.
-    while (state.toolCalls.length <= fragment.index) state.toolCalls.push({ id: '', name: '', arguments: new Fragments(), extra: undefined });
+    while (state.toolCalls.length <= fragment.index)
+      state.toolCalls.push({ id: '', name: '', arguments: new Fragments(), extra: undefined });
     call = state.toolCalls[fragment.index]!;
   }
   if (fragment.id !== undefined && call.id === '') call.id = fragment.id;
@@ -207,10 +236,16 @@ function addToolCall(state: ChoiceState, fragment: ChatCompletionChunkToolCall):
   if (fn?.name !== undefined && call.name === '') call.name = fn.name;
   if (fn?.arguments !== undefined) call.arguments.push(fn.arguments);
   for (const key in fragment) {
-    if (key !== 'index' && key !== 'id' && key !== 'type' && key !== 'function') (call.extra ??= {})[key] = (fragment as unknown as Record<string, unknown>)[key];
+    if (key !== 'index' && key !== 'id' && key !== 'type' && key !== 'function')
+      (call.extra ??= {})[key] = (fragment as unknown as Record<string, unknown>)[key];
   }
 }
 
 function finishToolCall(call: ToolCallState): Record<string, unknown> {
-  return { ...call.extra, id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments.text() } };
+  return {
+    ...call.extra,
+    id: call.id,
+    type: 'function',
+    function: { name: call.name, arguments: call.arguments.text() },
+  };
 }

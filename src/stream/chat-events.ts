@@ -34,14 +34,20 @@ import { Listeners } from './listeners';
  * const show = (completion: Parsed) => console.log(completion.choices[0]?.message.parsed?.city);
  * ```
  */
-export type StreamedChatCompletion<ParsedT = null, ToolCall extends ChatCompletionMessageToolCall = ChatCompletionMessageToolCall> = [ParsedT] extends [null]
+export type StreamedChatCompletion<
+  ParsedT = null,
+  ToolCall extends ChatCompletionMessageToolCall = ChatCompletionMessageToolCall,
+> = [ParsedT] extends [null]
   ? [Extract<ToolCall, ParsedFunctionToolCall>] extends [never]
     ? ChatCompletion
     : ParsedChatCompletion<ParsedT, ToolCall>
   : ParsedChatCompletion<ParsedT, ToolCall>;
 
 /** The assistant message of a {@link StreamedChatCompletion}. */
-type StreamedMessage<ParsedT, ToolCall extends ChatCompletionMessageToolCall> = StreamedChatCompletion<ParsedT, ToolCall>['choices'][number]['message'];
+type StreamedMessage<
+  ParsedT,
+  ToolCall extends ChatCompletionMessageToolCall,
+> = StreamedChatCompletion<ParsedT, ToolCall>['choices'][number]['message'];
 
 /**
  * A tool call as the official client's `functionToolCall` events pass it: its name and arguments.
@@ -73,7 +79,10 @@ export interface FunctionToolCall {
  * await stream.done();
  * ```
  */
-export interface ChatCompletionStreamEvents<ParsedT = null, ToolCall extends ChatCompletionMessageToolCall = ChatCompletionMessageToolCall> {
+export interface ChatCompletionStreamEvents<
+  ParsedT = null,
+  ToolCall extends ChatCompletionMessageToolCall = ChatCompletionMessageToolCall,
+> {
   /** The response arrived: before the first chunk's events (for the streaming runner, each request's). */
   connect: () => void;
   /**
@@ -102,18 +111,35 @@ export interface ChatCompletionStreamEvents<ParsedT = null, ToolCall extends Cha
    * A fragment of a tool call's arguments (`index` numbers the calls 0, 1, 2 …), and for a tool
    * from `zodFunction()` or a `strict` one the arguments so far, partial (else `null`).
    */
-  'tool_calls.function.arguments.delta': (event: { name: string; index: number; arguments: string; parsed_arguments: unknown; arguments_delta: string }) => void;
+  'tool_calls.function.arguments.delta': (event: {
+    name: string;
+    index: number;
+    arguments: string;
+    parsed_arguments: unknown;
+    arguments_delta: string;
+  }) => void;
   /**
    * A tool call's whole arguments, once the call is complete (the next call began, or the choice
    * finished): validated by a `zodFunction()` tool's schema, JSON-parsed for a `strict` tool, else `null`.
    */
-  'tool_calls.function.arguments.done': (event: { name: string; index: number; arguments: string; parsed_arguments: unknown }) => void;
+  'tool_calls.function.arguments.done': (event: {
+    name: string;
+    index: number;
+    arguments: string;
+    parsed_arguments: unknown;
+  }) => void;
   /** Token logprobs of the text (`logprobs: true`), and every one so far. */
-  'logprobs.content.delta': (event: { content: ChatCompletionTokenLogprob[]; snapshot: ChatCompletionTokenLogprob[] }) => void;
+  'logprobs.content.delta': (event: {
+    content: ChatCompletionTokenLogprob[];
+    snapshot: ChatCompletionTokenLogprob[];
+  }) => void;
   /** Every token logprob of the text, when the choice finishes. */
   'logprobs.content.done': (event: { content: ChatCompletionTokenLogprob[] }) => void;
   /** Token logprobs of a refusal, and every one so far. */
-  'logprobs.refusal.delta': (event: { refusal: ChatCompletionTokenLogprob[]; snapshot: ChatCompletionTokenLogprob[] }) => void;
+  'logprobs.refusal.delta': (event: {
+    refusal: ChatCompletionTokenLogprob[];
+    snapshot: ChatCompletionTokenLogprob[];
+  }) => void;
   /** Every token logprob of a refusal, when the choice finishes. */
   'logprobs.refusal.done': (event: { refusal: ChatCompletionTokenLogprob[] }) => void;
   /** The whole completion, when the stream ended normally (parsed for `stream()`): as `finalChatCompletion`, before `message`. */
@@ -163,7 +189,10 @@ export interface StreamParser {
    * The final completion, parsed: throws what `parse()` throws; a promise when a schema validates
    * asynchronously, which rejects with `APIUserAbortError` if `signal` (the stream's) aborts first.
    */
-  completion(completion: ChatCompletion, signal: AbortSignal): ChatCompletion | Promise<ChatCompletion>;
+  completion(
+    completion: ChatCompletion,
+    signal: AbortSignal,
+  ): ChatCompletion | Promise<ChatCompletion>;
   /** Another request begins (the runner): the partial values start again. */
   reset(): void;
 }
@@ -228,7 +257,12 @@ export class ChatEvents {
     if (content) {
       const text = (this.#content = (this.#content ?? '') + content);
       on.emit('content', content, text);
-      if (on.has('content.delta')) on.emit('content.delta', { delta: content, snapshot: text, parsed: parser ? parser.partialContent(text) : null });
+      if (on.has('content.delta'))
+        on.emit('content.delta', {
+          delta: content,
+          snapshot: text,
+          parsed: parser ? parser.partialContent(text) : null,
+        });
     }
     if (refusal) {
       this.#refusal = (this.#refusal ?? '') + refusal;
@@ -241,7 +275,10 @@ export class ChatEvents {
     }
     if (logprobs?.refusal) {
       (this.#refusalLogprobs ??= []).push(...logprobs.refusal);
-      on.emit('logprobs.refusal.delta', { refusal: logprobs.refusal, snapshot: this.#refusalLogprobs });
+      on.emit('logprobs.refusal.delta', {
+        refusal: logprobs.refusal,
+        snapshot: this.#refusalLogprobs,
+      });
     }
     for (const fragment of calls ?? []) {
       if (fragment.index !== this.#open) {
@@ -255,8 +292,16 @@ export class ChatEvents {
       const delta = fragment.function?.arguments ?? '';
       call.arguments += delta;
       if (delta && on.has('tool_calls.function.arguments.delta')) {
-        const parsed = parser ? parser.partialArguments(fragment.index, call.name, call.arguments) : null;
-        on.emit('tool_calls.function.arguments.delta', { name: call.name, index: fragment.index, arguments: call.arguments, parsed_arguments: parsed, arguments_delta: delta });
+        const parsed = parser
+          ? parser.partialArguments(fragment.index, call.name, call.arguments)
+          : null;
+        on.emit('tool_calls.function.arguments.delta', {
+          name: call.name,
+          index: fragment.index,
+          arguments: call.arguments,
+          parsed_arguments: parsed,
+          arguments_delta: delta,
+        });
       }
     }
     if (choice.finish_reason !== null) this.finish();
@@ -276,7 +321,9 @@ export class ChatEvents {
         this.finish();
         const final = completion();
         const message = final.choices[0]?.message;
-        const calls = (message?.tool_calls ?? []).map(({ function: { name, arguments: args } }) => ({ name, arguments: args }));
+        const calls = (message?.tool_calls ?? []).map(
+          ({ function: { name, arguments: args } }) => ({ name, arguments: args }),
+        );
         on.emit('chatCompletion', final);
         if (message) on.emit('message', message);
         for (const call of calls) on.emit('functionToolCall', call);
@@ -318,11 +365,19 @@ export class ChatEvents {
   #textDone(): void {
     const on = this.listeners;
     const content = this.#content;
-    if (this.#reasoning !== undefined && this.#first(1)) on.emit('reasoning.done', { reasoning: this.#reasoning });
-    if (content !== undefined && this.#first(2) && on.has('content.done')) on.emit('content.done', { content, parsed: this.parser ? this.parser.content(content) : null });
-    if (this.#refusal !== undefined && this.#first(4)) on.emit('refusal.done', { refusal: this.#refusal });
-    if (this.#logprobs && this.#first(8)) on.emit('logprobs.content.done', { content: this.#logprobs });
-    if (this.#refusalLogprobs && this.#first(16)) on.emit('logprobs.refusal.done', { refusal: this.#refusalLogprobs });
+    if (this.#reasoning !== undefined && this.#first(1))
+      on.emit('reasoning.done', { reasoning: this.#reasoning });
+    if (content !== undefined && this.#first(2) && on.has('content.done'))
+      on.emit('content.done', {
+        content,
+        parsed: this.parser ? this.parser.content(content) : null,
+      });
+    if (this.#refusal !== undefined && this.#first(4))
+      on.emit('refusal.done', { refusal: this.#refusal });
+    if (this.#logprobs && this.#first(8))
+      on.emit('logprobs.content.done', { content: this.#logprobs });
+    if (this.#refusalLogprobs && this.#first(16))
+      on.emit('logprobs.refusal.done', { refusal: this.#refusalLogprobs });
   }
 
   /** True the first time `bit` (one of the done events of `#textDone`) is asked for. */
@@ -350,12 +405,19 @@ export class ChatEvents {
     const on = this.listeners;
     if (on.has('tool_calls.function.arguments.done')) {
       const parsed = this.parser ? this.parser.arguments(call.name, call.arguments) : null;
-      on.emit('tool_calls.function.arguments.done', { name: call.name, index, arguments: call.arguments, parsed_arguments: parsed });
+      on.emit('tool_calls.function.arguments.done', {
+        name: call.name,
+        index,
+        arguments: call.arguments,
+        parsed_arguments: parsed,
+      });
     }
   }
 }
 
 /** A listener's error, thrown while the stream was already failing: it says what had gone wrong. */
 function after(listener: unknown, error: unknown): unknown {
-  return listener instanceof ListenerError ? new ListenerError(listener.event, listener.cause, { what: 'stream', error }) : listener;
+  return listener instanceof ListenerError
+    ? new ListenerError(listener.event, listener.cause, { what: 'stream', error })
+    : listener;
 }

@@ -3,13 +3,23 @@
  * `chat.completions.stream()` return, with the official client's helpers: `finalChatCompletion()`,
  * `finalMessage()`, `finalContent()`, events (`on('content.delta', …)`) and a text-only view.
  */
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageToolCall } from '../generated/types.gen';
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionMessageToolCall,
+} from '../generated/types.gen';
 import { APIUserAbortError, InferenceError } from '../errors';
 import { observed, Stream, type ObservableIterator, type StreamObserver } from './stream';
 import { follow } from '../signals';
 import { ChatCompletionAccumulator } from './accumulate';
 import { readBack } from './read-back';
-import { ChatEvents, type ChatCompletionStreamEvents, type Events, type StreamedChatCompletion, type StreamParser } from './chat-events';
+import {
+  ChatEvents,
+  type ChatCompletionStreamEvents,
+  type Events,
+  type StreamedChatCompletion,
+  type StreamParser,
+} from './chat-events';
 import { contentOf, EventSurface, firstMessage, outcomeOf } from './event-surface';
 
 /**
@@ -98,7 +108,13 @@ class Tap implements StreamObserver<ChatCompletionChunk> {
     const closed = new APIUserAbortError({ method: 'POST', path: '/chat/completions' }, 'closed');
     const final = this.#tell(closed);
     // Not thrown: the caller left (`break`), and a listener's error is for done() and the final…() methods.
-    this.#reject(final === closed ? new InferenceError('The stream was closed before it ended, so there is no final completion.') : final);
+    this.#reject(
+      final === closed
+        ? new InferenceError(
+            'The stream was closed before it ended, so there is no final completion.',
+          )
+        : final,
+    );
   }
 
   /** The last events, then `ended` settled; returns the error the stream ends with. */
@@ -131,7 +147,10 @@ class Tap implements StreamObserver<ChatCompletionChunk> {
  * const completion = await stream.finalChatCompletion(); // usage, finish_reason, tool calls…
  * ```
  */
-export class ChatCompletionStream<ParsedT = null, ToolCall extends ChatCompletionMessageToolCall = ChatCompletionMessageToolCall> extends Stream<ChatCompletionChunk> {
+export class ChatCompletionStream<
+  ParsedT = null,
+  ToolCall extends ChatCompletionMessageToolCall = ChatCompletionMessageToolCall,
+> extends Stream<ChatCompletionChunk> {
   readonly #tap: Tap;
 
   /** @internal */
@@ -150,7 +169,9 @@ export class ChatCompletionStream<ParsedT = null, ToolCall extends ChatCompletio
    * accumulates them itself): each chunk is then added up once.
    * @internal
    */
-  protected static chunksOf(stream: ChatCompletionStream<unknown, ChatCompletionMessageToolCall>): ObservableIterator<ChatCompletionChunk> {
+  protected static chunksOf(
+    stream: ChatCompletionStream<unknown, ChatCompletionMessageToolCall>,
+  ): ObservableIterator<ChatCompletionChunk> {
     return stream.take();
   }
 
@@ -170,7 +191,9 @@ export class ChatCompletionStream<ParsedT = null, ToolCall extends ChatCompletio
    * @internal
    */
   static deferred<ParsedT, ToolCall extends ChatCompletionMessageToolCall>(
-    start: (signal: AbortSignal) => PromiseLike<ChatCompletionStream<unknown, ChatCompletionMessageToolCall>>,
+    start: (
+      signal: AbortSignal,
+    ) => PromiseLike<ChatCompletionStream<unknown, ChatCompletionMessageToolCall>>,
     parser?: () => PromiseLike<StreamParser>,
   ): ChatCompletionStream<ParsedT, ToolCall> {
     const controller = new AbortController();
@@ -250,7 +273,10 @@ export class ChatCompletionStream<ParsedT = null, ToolCall extends ChatCompletio
     controller = new AbortController(),
     options: { maxEventSize?: number | undefined } = {},
   ): ChatCompletionStream & Stream<T> {
-    const stream = new ChatCompletionStream(() => readBack(body, controller, options, () => stream.#tap.restart()), controller);
+    const stream = new ChatCompletionStream(
+      () => readBack(body, controller, options, () => stream.#tap.restart()),
+      controller,
+    );
     return stream as ChatCompletionStream & Stream<T>;
   }
 
@@ -271,7 +297,10 @@ export class ChatCompletionStream<ParsedT = null, ToolCall extends ChatCompletio
       while (!(await iterator.next()).done);
     }
     await this.#tap.ended;
-    return (this.#tap.parsed ?? this.#tap.accumulator.result()) as StreamedChatCompletion<ParsedT, ToolCall>;
+    return (this.#tap.parsed ?? this.#tap.accumulator.result()) as StreamedChatCompletion<
+      ParsedT,
+      ToolCall
+    >;
   }
 
   /**
@@ -283,7 +312,9 @@ export class ChatCompletionStream<ParsedT = null, ToolCall extends ChatCompletio
    * for (const call of message.tool_calls ?? []) console.log(call.function.name, call.function.arguments);
    * ```
    */
-  async finalMessage(): Promise<StreamedChatCompletion<ParsedT, ToolCall>['choices'][number]['message']> {
+  async finalMessage(): Promise<
+    StreamedChatCompletion<ParsedT, ToolCall>['choices'][number]['message']
+  > {
     return firstMessage(await this.finalChatCompletion());
   }
 
@@ -312,7 +343,10 @@ export class ChatCompletionStream<ParsedT = null, ToolCall extends ChatCompletio
    * await stream.done();
    * ```
    */
-  on<E extends keyof ChatCompletionStreamEvents>(event: E, listener: ChatCompletionStreamEvents<ParsedT, ToolCall>[E]): this {
+  on<E extends keyof ChatCompletionStreamEvents>(
+    event: E,
+    listener: ChatCompletionStreamEvents<ParsedT, ToolCall>[E],
+  ): this {
     this.#tap.surface.on(event, listener);
     return this;
   }
@@ -325,7 +359,10 @@ export class ChatCompletionStream<ParsedT = null, ToolCall extends ChatCompletio
    * stream.once('finalChatCompletion', (completion) => console.log(completion.usage));
    * ```
    */
-  once<E extends keyof ChatCompletionStreamEvents>(event: E, listener: ChatCompletionStreamEvents<ParsedT, ToolCall>[E]): this {
+  once<E extends keyof ChatCompletionStreamEvents>(
+    event: E,
+    listener: ChatCompletionStreamEvents<ParsedT, ToolCall>[E],
+  ): this {
     this.#tap.surface.on(event, listener, true);
     return this;
   }
@@ -338,7 +375,10 @@ export class ChatCompletionStream<ParsedT = null, ToolCall extends ChatCompletio
    * stream.off('content', onContent);
    * ```
    */
-  off<E extends keyof ChatCompletionStreamEvents>(event: E, listener: ChatCompletionStreamEvents<ParsedT, ToolCall>[E]): this {
+  off<E extends keyof ChatCompletionStreamEvents>(
+    event: E,
+    listener: ChatCompletionStreamEvents<ParsedT, ToolCall>[E],
+  ): this {
     this.#tap.surface.off(event, listener);
     return this;
   }
@@ -353,8 +393,12 @@ export class ChatCompletionStream<ParsedT = null, ToolCall extends ChatCompletio
    * const completion = await stream.emitted('finalChatCompletion');
    * ```
    */
-  emitted<E extends keyof ChatCompletionStreamEvents>(event: E): Promise<Parameters<ChatCompletionStreamEvents<ParsedT, ToolCall>[E]>[0]> {
-    return this.#tap.surface.emitted(event) as Promise<Parameters<ChatCompletionStreamEvents<ParsedT, ToolCall>[E]>[0]>;
+  emitted<E extends keyof ChatCompletionStreamEvents>(
+    event: E,
+  ): Promise<Parameters<ChatCompletionStreamEvents<ParsedT, ToolCall>[E]>[0]> {
+    return this.#tap.surface.emitted(event) as Promise<
+      Parameters<ChatCompletionStreamEvents<ParsedT, ToolCall>[E]>[0]
+    >;
   }
 
   /**

@@ -49,7 +49,8 @@ export class EventSurface<Events extends { [K in keyof Events]: Listener }> {
    */
   emitted(event: keyof Events): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      if (this.outcome !== undefined) return reject(new EventNotEmittedError(this.what, String(event), true));
+      if (this.outcome !== undefined)
+        return reject(new EventNotEmittedError(this.what, String(event), true));
       const listener = (value: unknown) => resolve(value);
       this.on(event, listener as Listener, true);
       const over = (error: unknown) => {
@@ -75,10 +76,16 @@ export class EventSurface<Events extends { [K in keyof Events]: Listener }> {
 
 /** The first choice's message of a completion (`finalMessage()`), or an empty assistant message. */
 export function firstMessage<M>(completion: ChatCompletion): M {
-  return (completion.choices[0]?.message ?? { role: 'assistant', content: null, refusal: null, parsed: null }) as M;
+  return (completion.choices[0]?.message ?? {
+    role: 'assistant',
+    content: null,
+    refusal: null,
+    parsed: null,
+  }) as M;
 }
 
 /** The text of the first choice of each chunk (`textStream()`): reasoning, tool calls and empty deltas left out. */
 export function* contentOf(chunk: ChatCompletionChunk): Generator<string> {
-  for (const choice of chunk.choices) if (choice.index === 0 && choice.delta.content) yield choice.delta.content;
+  for (const choice of chunk.choices)
+    if (choice.index === 0 && choice.delta.content) yield choice.delta.content;
 }

@@ -11,7 +11,14 @@
  * without waiting (one promise per item, the least `for await` allows), and a stream's
  * accumulation is told of each item directly (`observe`), not through another layer.
  */
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, InferenceError, type RequestTarget } from '../errors';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  InferenceError,
+  type RequestTarget,
+} from '../errors';
 import { bodyError } from '../validation-error';
 import type { Log } from '../log';
 import { mask } from '../mask';
@@ -92,14 +99,21 @@ class EventIterator<T> implements ObservableIterator<T> {
   #count = 0;
   #observer: StreamObserver<T> | undefined;
 
-  constructor(sent: Sent, settings: StreamSettings<T>, controller: AbortController, sse: typeof Sse) {
+  constructor(
+    sent: Sent,
+    settings: StreamSettings<T>,
+    controller: AbortController,
+    sse: typeof Sse,
+  ) {
     this.#sse = sse;
     this.#sent = sent;
     this.#target = sent.call.target;
     this.#response = sent.response;
     this.#controller = controller;
     this.#idleTimeout = settings.idleTimeout;
-    this.#idle = new sse.IdleTimer(settings.idleTimeout, () => sent.abort(new DOMException('Stream idle', 'TimeoutError')));
+    this.#idle = new sse.IdleTimer(settings.idleTimeout, () =>
+      sent.abort(new DOMException('Stream idle', 'TimeoutError')),
+    );
     this.#onAbort = () => sent.abort(controller.signal.reason);
     controller.signal.addEventListener('abort', this.#onAbort, { once: true });
     this.#read = settings.read({
@@ -137,7 +151,8 @@ class EventIterator<T> implements ObservableIterator<T> {
     }
     let result: IteratorResult<T> | undefined = this.#held;
     if (result) this.#held = undefined;
-    else if (this.#finished) return this.#error === undefined ? Promise.resolve(DONE) : Promise.reject(this.#error);
+    else if (this.#finished)
+      return this.#error === undefined ? Promise.resolve(DONE) : Promise.reject(this.#error);
     else {
       try {
         result = this.#take();
@@ -218,7 +233,10 @@ class EventIterator<T> implements ObservableIterator<T> {
   async #open(): Promise<AsyncGenerator<EventSourceMessage[]>> {
     const response = this.#response;
     const target = this.#target;
-    if (!response.body) throw new APIConnectionError(target, { message: `${target.method} ${target.path}: the response has no body` });
+    if (!response.body)
+      throw new APIConnectionError(target, {
+        message: `${target.method} ${target.path}: the response has no body`,
+      });
     const type = response.headers.get('content-type') ?? '';
     if (/^application\/json/i.test(type)) {
       // A server that ignored `stream: true`, or answered an error with a 200 JSON body.
@@ -228,8 +246,20 @@ class EventIterator<T> implements ObservableIterator<T> {
     // finish_reason" (a connection error, retried). Other types (text/plain, none) are still read
     // as a stream: some servers send events under them.
     if (MARKUP.test(type)) throw await markupPage(this.#sent, type);
-    const tooLarge = () => bodyError(target, response, `a stream event is larger than maxEventSize (${this.#sent.call.maxEventSize} characters)`, undefined, 'stream event');
-    return this.#sse.readEventBatches(response.body, { idle: this.#idle, maxEventSize: this.#sent.call.maxEventSize, tooLarge, signal: this.#sent.signal });
+    const tooLarge = () =>
+      bodyError(
+        target,
+        response,
+        `a stream event is larger than maxEventSize (${this.#sent.call.maxEventSize} characters)`,
+        undefined,
+        'stream event',
+      );
+    return this.#sse.readEventBatches(response.body, {
+      idle: this.#idle,
+      maxEventSize: this.#sent.call.maxEventSize,
+      tooLarge,
+      signal: this.#sent.signal,
+    });
   }
 
   /**
@@ -243,7 +273,14 @@ class EventIterator<T> implements ObservableIterator<T> {
       const data = event.data.trim();
       if (data === '[DONE]') {
         // llama.cpp ends a failed request with [DONE] alone: nothing here is a completion.
-        if (this.#count === 0) throw bodyError(this.#target, this.#response, 'the stream ended without a single chunk', undefined, 'stream');
+        if (this.#count === 0)
+          throw bodyError(
+            this.#target,
+            this.#response,
+            'the stream ended without a single chunk',
+            undefined,
+            'stream',
+          );
         this.#finish('[DONE]');
         return DONE;
       }
@@ -255,7 +292,14 @@ class EventIterator<T> implements ObservableIterator<T> {
         // Its own typed errors pass; anything else (a check that crashed on nesting deeper than a
         // recursive walk survives) is a ResponseValidationError, never a connection error (retried).
         if (error instanceof InferenceError) throw error;
-        throw bodyError(this.#target, this.#response, `the event could not be checked (${String(error)})`, data.length > 1024 ? `${data.slice(0, 1024)}…` : data, 'stream event', undefined);
+        throw bodyError(
+          this.#target,
+          this.#response,
+          `the event could not be checked (${String(error)})`,
+          data.length > 1024 ? `${data.slice(0, 1024)}…` : data,
+          'stream event',
+          undefined,
+        );
       }
       if (!this.#finishSeen) this.#finishSeen = hasFinishReason(item);
       this.#count++;
@@ -267,21 +311,36 @@ class EventIterator<T> implements ObservableIterator<T> {
   #item(event: EventSourceMessage, data: string): T {
     const target = this.#target;
     const response = this.#response;
-    if (event.event === 'error') throw APIError.fromResponse(target, response.status, response.headers, inBandError(jsonOrText(data)));
+    if (event.event === 'error')
+      throw APIError.fromResponse(
+        target,
+        response.status,
+        response.headers,
+        inBandError(jsonOrText(data)),
+      );
     let value: unknown;
     try {
       value = JSON.parse(data);
     } catch {
-      throw bodyError(target, response, 'expected a JSON event, got text that is not valid JSON', data, 'stream event');
+      throw bodyError(
+        target,
+        response,
+        'expected a JSON event, got text that is not valid JSON',
+        data,
+        'stream event',
+      );
     }
-    if (isErrorEvent(value)) throw APIError.fromResponse(target, response.status, response.headers, inBandError(value));
+    if (isErrorEvent(value))
+      throw APIError.fromResponse(target, response.status, response.headers, inBandError(value));
     return this.#read(value, data);
   }
 
   #endOfBody(): IteratorResult<T> {
     if (!this.#finishSeen) {
       const { method, path } = this.#target;
-      throw new APIConnectionError(this.#target, { message: `${method} ${path}: the stream ended before any finish_reason and without [DONE]; the response is incomplete` });
+      throw new APIConnectionError(this.#target, {
+        message: `${method} ${path}: the stream ended before any finish_reason and without [DONE]; the response is incomplete`,
+      });
     }
     this.#finish('end of body');
     return DONE;
@@ -310,10 +369,18 @@ class EventIterator<T> implements ObservableIterator<T> {
 
   #classify(error: unknown): InferenceError {
     if (error instanceof InferenceError) return error;
-    if (this.#idle.fired) return new APIConnectionTimeoutError(this.#target, this.#idleTimeout, this.#idle.keepAliveOnly ? 'keep-alive' : 'stream');
+    if (this.#idle.fired)
+      return new APIConnectionTimeoutError(
+        this.#target,
+        this.#idleTimeout,
+        this.#idle.keepAliveOnly ? 'keep-alive' : 'stream',
+      );
     const user = this.#sent.call.signal;
     if (this.#controller.signal.aborted || user?.aborted) {
-      return new APIUserAbortError(this.#target, this.#controller.signal.aborted ? this.#controller.signal.reason : user?.reason);
+      return new APIUserAbortError(
+        this.#target,
+        this.#controller.signal.aborted ? this.#controller.signal.reason : user?.reason,
+      );
     }
     return new APIConnectionError(this.#target, { cause: error });
   }
@@ -341,8 +408,14 @@ async function notAStream(sent: Sent): Promise<InferenceError> {
   const { target } = sent.call;
   const { text } = await readText(response, sent.call.maxBodySize, sent.signal);
   const body = jsonOrText(text);
-  if (isErrorEvent(body)) return APIError.fromResponse(target, response.status, response.headers, body);
-  return bodyError(target, response, 'expected an event stream (text/event-stream), got a JSON body', body);
+  if (isErrorEvent(body))
+    return APIError.fromResponse(target, response.status, response.headers, body);
+  return bodyError(
+    target,
+    response,
+    'expected an event stream (text/event-stream), got a JSON body',
+    body,
+  );
 }
 
 /** Content types of a page, not of an event stream. */
@@ -356,13 +429,23 @@ async function markupPage(sent: Sent, type: string): Promise<InferenceError> {
   const { response } = sent;
   const { target } = sent.call;
   const { text, truncated } = await readText(response, MAX_PAGE, sent.signal);
-  return bodyError(target, response, `expected an event stream (text/event-stream), got HTML or XML (${type}), probably from a proxy`, truncated ? `${text}…` : text, 'stream');
+  return bodyError(
+    target,
+    response,
+    `expected an event stream (text/event-stream), got HTML or XML (${type}), probably from a proxy`,
+    truncated ? `${text}…` : text,
+    'stream',
+  );
 }
-
 
 /** `{"error": …}` (OpenRouter, Groq, vercel's structured error parts), also beside `choices: []`. */
 function isErrorEvent(value: unknown): value is { error: unknown } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && (value as { error?: unknown }).error != null;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    (value as { error?: unknown }).error != null
+  );
 }
 
 /** Shape an `event: error` payload so that the error-body reader finds its message and code. */

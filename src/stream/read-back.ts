@@ -25,9 +25,17 @@ export function readBack(
   options: { maxEventSize?: number | undefined },
   restart: () => void,
 ): AsyncIterator<ChatCompletionChunk> {
-  const lines = Stream.fromReadableStream<unknown>(body, controller, options)[Symbol.asyncIterator]();
+  const lines = Stream.fromReadableStream<unknown>(body, controller, options)[
+    Symbol.asyncIterator
+  ]();
   // The client's `validation` option does not reach here: a line that is not a chunk always throws.
-  const check = validator(normalizeChatCompletionChunk, { mode: 'error', log: new Log('off', console), target: WHERE, status: 200, what: 'stream line' });
+  const check = validator(normalizeChatCompletionChunk, {
+    mode: 'error',
+    log: new Log('off', console),
+    target: WHERE,
+    status: 200,
+    what: 'stream line',
+  });
   let id: string | undefined;
   let finished = false;
   return {
@@ -37,14 +45,21 @@ export function readBack(
         const line = await lines.next();
         if (line.done) {
           if (finished) return line;
-          throw new APIConnectionError(WHERE, { message: `${WHERE.path}: the body ended before any finish_reason; the response is incomplete` });
+          throw new APIConnectionError(WHERE, {
+            message: `${WHERE.path}: the body ended before any finish_reason; the response is incomplete`,
+          });
         }
         chunk = check(line.value);
         // A listener of the last request's done events may throw here: the body is then released too.
         if (chunk.id && id !== undefined && chunk.id !== id) restart();
       } catch (error) {
         await lines.return?.();
-        throw error instanceof InferenceError ? error : new APIConnectionError(WHERE, { message: `${WHERE.path}: the body could not be read`, cause: error });
+        throw error instanceof InferenceError
+          ? error
+          : new APIConnectionError(WHERE, {
+              message: `${WHERE.path}: the body could not be read`,
+              cause: error,
+            });
       }
       if (chunk.id) id = chunk.id;
       finished ||= chunk.choices.some((c) => c.finish_reason !== null);

@@ -11,7 +11,10 @@
  * for the consumer (V8 keeps a suspended generator's registers): a stream whose consumer was
  * working through a large read kept that read twice, as its bytes and as its text.
  */
-export async function nextText(reader: ReadableStreamDefaultReader<Uint8Array>, decoder: TextDecoder): Promise<string | undefined> {
+export async function nextText(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  decoder: TextDecoder,
+): Promise<string | undefined> {
   const { done, value } = await reader.read();
   return done ? undefined : decoder.decode(value, { stream: true });
 }
@@ -21,7 +24,10 @@ export async function nextText(reader: ReadableStreamDefaultReader<Uint8Array>, 
  * for a body that does not listen to the signal (one a `fetch` option made). The caller checks the
  * signal after each read; the returned function removes the listener.
  */
-export function cancelOnAbort(reader: ReadableStreamDefaultReader<Uint8Array>, signal: AbortSignal | undefined): () => void {
+export function cancelOnAbort(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  signal: AbortSignal | undefined,
+): () => void {
   if (!signal) return () => {};
   const onAbort = () => void reader.cancel(signal.reason).catch(() => {});
   signal.addEventListener('abort', onAbort, { once: true });

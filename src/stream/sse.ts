@@ -93,7 +93,8 @@ function carriesData(text: string, line: LineState): boolean {
   const first = text.search(/[\r\n]/);
   // The chunk's start continues the line the previous chunk left open.
   const head = first < 0 ? text : text.slice(0, first);
-  if (head !== '' && (line.atLineStart ? head.charCodeAt(0) !== 0x3a : !line.inComment)) return true;
+  if (head !== '' && (line.atLineStart ? head.charCodeAt(0) !== 0x3a : !line.inComment))
+    return true;
   return first >= 0 && /[\r\n][^\r\n:]/.test(text.slice(first));
 }
 
@@ -149,7 +150,12 @@ export async function* readEventBatches(
     signal?: AbortSignal | undefined;
   } = {},
 ): AsyncGenerator<EventSourceMessage[]> {
-  const { idle, maxEventSize, tooLarge = () => new RangeError(`An event exceeded ${maxEventSize} characters`), signal } = options;
+  const {
+    idle,
+    maxEventSize,
+    tooLarge = () => new RangeError(`An event exceeded ${maxEventSize} characters`),
+    signal,
+  } = options;
   const reader = body.getReader();
   const unlink = cancelOnAbort(reader, signal);
   // Strips a leading BOM, as the SSE spec asks; `stream: true` keeps split UTF-8 sequences whole.
@@ -164,7 +170,8 @@ export async function* readEventBatches(
       if (error.type === 'max-buffer-size-exceeded') overflow = true;
       // llama.cpp: `error: {"code":400,…}` and no data line. Not SSE, but the only word on what
       // went wrong: kept as an error event, in its place among the others.
-      else if (error.type === 'unknown-field' && error.field === 'error') batch.push({ event: 'error', data: error.value ?? '' });
+      else if (error.type === 'unknown-field' && error.field === 'error')
+        batch.push({ event: 'error', data: error.value ?? '' });
     },
   });
   const line: LineState = { atLineStart: true, inComment: false };

@@ -182,13 +182,22 @@ export class Stream<T> implements AsyncIterable<T> {
     const invalid = (message: string, raw: unknown) =>
       new ResponseValidationError(
         { method: '', path: '' },
-        { issues: [{ path: '', message, received: raw }], raw, status: 200, what: 'stream line', where: 'Stream.fromReadableStream' },
+        {
+          issues: [{ path: '', message, received: raw }],
+          raw,
+          status: 200,
+          what: 'stream line',
+          where: 'Stream.fromReadableStream',
+        },
       );
     const parse = (line: string): T => {
       try {
         return JSON.parse(line) as T;
       } catch {
-        throw invalid('expected a line of JSON (as toReadableStream() writes), got text that is not JSON', line);
+        throw invalid(
+          'expected a line of JSON (as toReadableStream() writes), got text that is not JSON',
+          line,
+        );
       }
     };
     async function* lines(): AsyncGenerator<T> {
@@ -202,7 +211,11 @@ export class Stream<T> implements AsyncIterable<T> {
           const text = await nextText(reader, decoder);
           const done = text === undefined;
           // An abort cancels the body, which then reads as done: the loop must not end as if complete.
-          if (controller.signal.aborted) throw new APIUserAbortError({ method: 'read', path: 'Stream.fromReadableStream' }, controller.signal.reason);
+          if (controller.signal.aborted)
+            throw new APIUserAbortError(
+              { method: 'read', path: 'Stream.fromReadableStream' },
+              controller.signal.reason,
+            );
           buffer += done ? decoder.decode() : text;
           let start = 0;
           let newline: number;
@@ -213,7 +226,11 @@ export class Stream<T> implements AsyncIterable<T> {
           }
           buffer = buffer.slice(start);
           // A body that never ends its line would otherwise be buffered without bound.
-          if (buffer.length > maxEventSize) throw invalid(`a line is longer than maxEventSize (${maxEventSize} characters)`, buffer.slice(0, 1024));
+          if (buffer.length > maxEventSize)
+            throw invalid(
+              `a line is longer than maxEventSize (${maxEventSize} characters)`,
+              buffer.slice(0, 1024),
+            );
           if (done) {
             if (buffer.trim()) yield parse(buffer.trim());
             finished = true;
@@ -235,7 +252,10 @@ function toJSONLine(value: unknown): string {
   try {
     return JSON.stringify(value);
   } catch (error) {
-    throw new InferenceError(`toReadableStream(): a chunk cannot be written as JSON (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+    throw new InferenceError(
+      `toReadableStream(): a chunk cannot be written as JSON (${error instanceof Error ? error.message : String(error)})`,
+      { cause: error },
+    );
   }
 }
 
@@ -244,7 +264,10 @@ function toJSONLine(value: unknown): string {
  * read back). An observer that throws (a listener) ends the stream with its error, the source closed.
  * @internal
  */
-export function observed<T>(iterator: AsyncIterator<T>, observer: StreamObserver<T>): AsyncIterator<T> {
+export function observed<T>(
+  iterator: AsyncIterator<T>,
+  observer: StreamObserver<T>,
+): AsyncIterator<T> {
   return {
     async next() {
       let result: IteratorResult<T>;

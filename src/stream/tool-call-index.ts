@@ -45,7 +45,8 @@ export function toolCallIndexer(): (chunk: unknown) => void {
       if (!Array.isArray(fragments) || fragments.length === 0) continue;
       const at = Number.isSafeInteger(choice['index']) ? (choice['index'] as number) : c;
       let state = choices.get(at);
-      if (!state) choices.set(at, (state = { calls: [], byId: new Map(), byServerIndex: new Map() }));
+      if (!state)
+        choices.set(at, (state = { calls: [], byId: new Map(), byServerIndex: new Map() }));
       for (const fragment of fragments) if (isObj(fragment)) place(state, fragment);
     }
   };
@@ -55,13 +56,16 @@ function place(state: ChoiceCalls, fragment: Record<string, unknown>): void {
   const fn = isObj(fragment['function']) ? fragment['function'] : undefined;
   const id = nonEmpty(fragment['id']);
   const name = nonEmpty(fn?.['name']);
-  const serverIndex = Number.isSafeInteger(fragment['index']) ? (fragment['index'] as number) : undefined;
+  const serverIndex = Number.isSafeInteger(fragment['index'])
+    ? (fragment['index'] as number)
+    : undefined;
 
   let call = id === undefined ? undefined : state.byId.get(id);
   if (!call && serverIndex !== undefined) {
     const atIndex = state.byServerIndex.get(serverIndex);
     // A new id at a known index is a new call; so is a second named call at the same index.
-    if (atIndex && (id === undefined || atIndex.id === undefined) && !startsAnother(atIndex, name)) call = atIndex;
+    if (atIndex && (id === undefined || atIndex.id === undefined) && !startsAnother(atIndex, name))
+      call = atIndex;
   }
   if (!call && id === undefined && serverIndex === undefined) {
     const last = state.calls.at(-1);

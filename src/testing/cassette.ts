@@ -155,14 +155,20 @@ export function responseBody(
     const decoder = new TextDecoder();
     const events = ends.map((end, i) => decoder.decode(bytes.subarray(ends[i - 1] ?? 0, end)));
     if (arrivals === undefined) return { events };
-    const times = ends.map((end) => arrivals.find((a) => a.end >= end)?.at ?? arrivals.at(-1)?.at ?? 0);
-    return { events, delays: times.map((t, i) => Math.max(0, Math.round(t - (times[i - 1] ?? 0)))) };
+    const times = ends.map(
+      (end) => arrivals.find((a) => a.end >= end)?.at ?? arrivals.at(-1)?.at ?? 0,
+    );
+    return {
+      events,
+      delays: times.map((t, i) => Math.max(0, Math.round(t - (times[i - 1] ?? 0)))),
+    };
   }
   const parsed = parseJSON(text);
   if (!parsed) return { text };
   const value = parsed.value;
   for (const [layout, render] of LAYOUTS) {
-    if (render(value) === text) return layout === undefined ? { body: value } : { body: value, layout };
+    if (render(value) === text)
+      return layout === undefined ? { body: value } : { body: value, layout };
   }
   return { text };
 }
@@ -211,7 +217,8 @@ function utf8(bytes: Uint8Array): string | undefined {
 
 function toBase64(bytes: Uint8Array): string {
   let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary);
 }
 
@@ -225,12 +232,21 @@ export function cassetteText(cassette: Cassette): string {
     version: cassette.version,
     upstream: cassette.upstream,
     interactions: cassette.interactions.map(({ request, response }) => ({
-      request: pick(request, ['method', 'path', 'headers', 'body', 'text'], { headers: sorted(request.headers) }),
-      response: pick(response, ['status', 'headers', 'body', 'layout', 'text', 'base64', 'events', 'delays', 'cut'], { headers: sorted(response.headers) }),
+      request: pick(request, ['method', 'path', 'headers', 'body', 'text'], {
+        headers: sorted(request.headers),
+      }),
+      response: pick(
+        response,
+        ['status', 'headers', 'body', 'layout', 'text', 'base64', 'events', 'delays', 'cut'],
+        { headers: sorted(response.headers) },
+      ),
     })),
   };
   // Delays on one line: a number per line would make a stream's timing the longest part of the file.
-  const text = JSON.stringify(ordered, null, 2).replace(/"delays": \[([\d,\s]*)\]/g, (_, list: string) => `"delays": [${list.trim().split(/,\s*/).join(', ')}]`);
+  const text = JSON.stringify(ordered, null, 2).replace(
+    /"delays": \[([\d,\s]*)\]/g,
+    (_, list: string) => `"delays": [${list.trim().split(/,\s*/).join(', ')}]`,
+  );
   return `${text}\n`;
 }
 
@@ -245,7 +261,9 @@ function pick<T extends object>(value: T, keys: readonly (keyof T)[], replace: P
 }
 
 export function sorted(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return Object.fromEntries(
+    Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
 }
 
 /**
@@ -255,7 +273,9 @@ export function sorted(headers: Record<string, string>): Record<string, string> 
  */
 export function parseCassette(text: string, file: string): Cassette {
   const fail = (why: string): never => {
-    throw new TypeError(`model-inference-sdk/testing: ${file} is not a cassette: ${why}. Record it again with startMockServer({ record }).`);
+    throw new TypeError(
+      `model-inference-sdk/testing: ${file} is not a cassette: ${why}. Record it again with startMockServer({ record }).`,
+    );
   };
   let value: unknown;
   try {
@@ -264,14 +284,19 @@ export function parseCassette(text: string, file: string): Cassette {
     return fail(`its JSON does not parse (${(error as Error).message})`);
   }
   const cassette = value as Partial<Cassette> | null;
-  if (typeof cassette !== 'object' || cassette === null || Array.isArray(cassette)) return fail('it is not a JSON object');
-  if (cassette.version !== 1) return fail(`its version is ${JSON.stringify(cassette.version)}, this one reads version 1`);
+  if (typeof cassette !== 'object' || cassette === null || Array.isArray(cassette))
+    return fail('it is not a JSON object');
+  if (cassette.version !== 1)
+    return fail(`its version is ${JSON.stringify(cassette.version)}, this one reads version 1`);
   if (!Array.isArray(cassette.interactions)) return fail("it has no 'interactions' array");
   cassette.interactions.forEach((interaction: unknown, i) => {
     const problem = entryProblem(interaction);
     if (problem === undefined) return;
-    const { method, path } = (isObject(interaction) && isObject(interaction['request']) ? interaction['request'] : {}) as Partial<CassetteRequest>;
-    const named = typeof method === 'string' && typeof path === 'string' ? ` (${method} ${path})` : '';
+    const { method, path } = (
+      isObject(interaction) && isObject(interaction['request']) ? interaction['request'] : {}
+    ) as Partial<CassetteRequest>;
+    const named =
+      typeof method === 'string' && typeof path === 'string' ? ` (${method} ${path})` : '';
     throw new TypeError(
       `model-inference-sdk/testing: the cassette ${file} has a broken entry, interactions[${i}]${named}: ${problem}. Fix the entry, or record the cassette again with startMockServer({ record }).`,
     );
@@ -286,12 +311,22 @@ const HEADER_VALUE = /^[\t\u0020-\u007e\u0080-\u00ff]*$/;
 /** Statuses whose response has no body (a Response with one cannot be made). */
 const NULL_BODY = new Set([204, 205, 304]);
 /** Headers of one connection, or of an encoding a cassette does not keep (it stores the body decoded): a replay cannot send them truthfully. */
-const NOT_REPLAYABLE = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'proxy-connection', 'content-encoding']);
+const NOT_REPLAYABLE = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-connection',
+  'content-encoding',
+]);
 /** Longer than the SDK's default timeout between two events: no recording has it, a typo does. */
 const MAX_DELAY_MS = 600_000;
 const LAYOUT_NAMES: readonly (string | undefined)[] = LAYOUTS.map(([layout]) => layout);
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * What is wrong with one interaction of a cassette file (hand-edited, or cut short), or
@@ -304,42 +339,83 @@ function entryProblem(interaction: unknown): string | undefined {
   if (!isObject(interaction)) return 'it is not an object with a request and a response';
   const { request, response } = interaction;
   if (!isObject(request)) return "it has no 'request' object";
-  if (typeof request['method'] !== 'string' || !TOKEN.test(request['method'])) return `request.method must be an HTTP method, got ${show(request['method'])}`;
-  if (typeof request['path'] !== 'string' || !request['path'].startsWith('/')) return `request.path must be a path under the base URL starting with '/', got ${show(request['path'])}`;
-  if (request['headers'] !== undefined && !stringRecord(request['headers'])) return 'request.headers must be an object of strings';
+  if (typeof request['method'] !== 'string' || !TOKEN.test(request['method']))
+    return `request.method must be an HTTP method, got ${show(request['method'])}`;
+  if (typeof request['path'] !== 'string' || !request['path'].startsWith('/'))
+    return `request.path must be a path under the base URL starting with '/', got ${show(request['path'])}`;
+  if (request['headers'] !== undefined && !stringRecord(request['headers']))
+    return 'request.headers must be an object of strings';
   if ('body' in request && 'text' in request) return "request has both 'body' and 'text': keep one";
-  if (request['text'] !== undefined && typeof request['text'] !== 'string') return 'request.text must be a string';
+  if (request['text'] !== undefined && typeof request['text'] !== 'string')
+    return 'request.text must be a string';
 
   if (!isObject(response)) return "it has no 'response' object";
   const status = response['status'];
-  if (typeof status !== 'number' || !Number.isInteger(status) || status < 200 || status > 599) return `response.status must be an integer from 200 to 599, got ${show(status)}`;
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 200 || status > 599)
+    return `response.status must be an integer from 200 to 599, got ${show(status)}`;
   const headers = response['headers'] ?? {};
   if (!stringRecord(headers)) return 'response.headers must be an object of strings';
   for (const [name, value] of Object.entries(headers)) {
-    if (!TOKEN.test(name)) return `response.headers has a name that is not a header name: ${show(name)}`;
-    if (!HEADER_VALUE.test(value)) return `response.headers['${name}'] holds a control character or a line break: ${show(value)}`;
+    if (!TOKEN.test(name))
+      return `response.headers has a name that is not a header name: ${show(name)}`;
+    if (!HEADER_VALUE.test(value))
+      return `response.headers['${name}'] holds a control character or a line break: ${show(value)}`;
   }
-  const fields = (['body', 'text', 'base64', 'events'] as const).filter((field) => field in response);
-  if (fields.length > 1) return `response has the body in ${fields.map((f) => `'${f}'`).join(' and ')}: keep one`;
-  if (response['layout'] !== undefined && !('body' in response && LAYOUT_NAMES.includes(response['layout'] as string)))
-    return `response.layout must be one of ${LAYOUT_NAMES.filter(Boolean).map((l) => `'${String(l)}'`).join(', ')}, with a 'body'; got ${show(response['layout'])}`;
-  if (response['text'] !== undefined && typeof response['text'] !== 'string') return 'response.text must be a string';
-  if (response['base64'] !== undefined && !(typeof response['base64'] === 'string' && /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(response['base64'])))
+  const fields = (['body', 'text', 'base64', 'events'] as const).filter(
+    (field) => field in response,
+  );
+  if (fields.length > 1)
+    return `response has the body in ${fields.map((f) => `'${f}'`).join(' and ')}: keep one`;
+  if (
+    response['layout'] !== undefined &&
+    !('body' in response && LAYOUT_NAMES.includes(response['layout'] as string))
+  )
+    return `response.layout must be one of ${LAYOUT_NAMES.filter(Boolean)
+      .map((l) => `'${String(l)}'`)
+      .join(', ')}, with a 'body'; got ${show(response['layout'])}`;
+  if (response['text'] !== undefined && typeof response['text'] !== 'string')
+    return 'response.text must be a string';
+  if (
+    response['base64'] !== undefined &&
+    !(
+      typeof response['base64'] === 'string' &&
+      /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(response['base64'])
+    )
+  )
     return 'response.base64 is not base64';
   const events = response['events'];
-  if (events !== undefined && !(Array.isArray(events) && events.every((e) => typeof e === 'string'))) return 'response.events must be an array of strings';
+  if (
+    events !== undefined &&
+    !(Array.isArray(events) && events.every((e) => typeof e === 'string'))
+  )
+    return 'response.events must be an array of strings';
   const delays = response['delays'];
   if (delays !== undefined) {
-    if (!Array.isArray(delays) || !delays.every((d) => typeof d === 'number' && Number.isFinite(d) && d >= 0 && d <= MAX_DELAY_MS))
+    if (
+      !Array.isArray(delays) ||
+      !delays.every(
+        (d) => typeof d === 'number' && Number.isFinite(d) && d >= 0 && d <= MAX_DELAY_MS,
+      )
+    )
       return `response.delays must be an array of numbers of ms, each from 0 to ${MAX_DELAY_MS}`;
-    if (!Array.isArray(events) || delays.length !== events.length) return `response.delays must have one number per event (${Array.isArray(events) ? events.length : 'no events'}), got ${delays.length}`;
+    if (!Array.isArray(events) || delays.length !== events.length)
+      return `response.delays must have one number per event (${Array.isArray(events) ? events.length : 'no events'}), got ${delays.length}`;
   }
-  if (response['cut'] !== undefined && response['cut'] !== true) return `response.cut must be true or left out, got ${show(response['cut'])}`;
+  if (response['cut'] !== undefined && response['cut'] !== true)
+    return `response.cut must be true or left out, got ${show(response['cut'])}`;
 
-  const length = bodyPieces(response as unknown as CassetteResponse).reduce((n, piece) => n + piece.byteLength, 0);
-  if (NULL_BODY.has(status) && fields.length > 0 && length > 0) return `a ${status} response has no body, but this one has ${length} bytes`;
-  const lower = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
-  for (const name of lower.keys()) if (NOT_REPLAYABLE.has(name)) return `response.headers has '${name}', which a replay cannot honour (a cassette keeps the body decoded, and the connection is the replay's)`;
+  const length = bodyPieces(response as unknown as CassetteResponse).reduce(
+    (n, piece) => n + piece.byteLength,
+    0,
+  );
+  if (NULL_BODY.has(status) && fields.length > 0 && length > 0)
+    return `a ${status} response has no body, but this one has ${length} bytes`;
+  const lower = new Map(
+    Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]),
+  );
+  for (const name of lower.keys())
+    if (NOT_REPLAYABLE.has(name))
+      return `response.headers has '${name}', which a replay cannot honour (a cassette keeps the body decoded, and the connection is the replay's)`;
   const declared = lower.get('content-length');
   if (declared !== undefined && (!/^\d+$/.test(declared.trim()) || Number(declared) !== length)) {
     return `its content-length header says ${show(declared)} bytes, but the body it holds is ${length} bytes (a client would wait for bytes that never come, or get more than it was told)`;

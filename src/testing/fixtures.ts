@@ -161,11 +161,13 @@ export function toModelObject(model: MockModel): ModelObject {
     input_modalities: ['text'],
     output_modalities: ['text'],
     supported_features: [...(model.supported_features ?? [])],
-    pricing: (model.pricing ?? [{ prompt: '0', completion: '0', input_cache_read: '0' }]).map((p) => ({
-      prompt: p.prompt,
-      completion: p.completion,
-      input_cache_read: p.input_cache_read,
-    })),
+    pricing: (model.pricing ?? [{ prompt: '0', completion: '0', input_cache_read: '0' }]).map(
+      (p) => ({
+        prompt: p.prompt,
+        completion: p.completion,
+        input_cache_read: p.input_cache_read,
+      }),
+    ),
     is_ready: model.is_ready ?? true,
   };
 }

@@ -124,7 +124,9 @@ export interface MockServer extends MockControls {
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const cassette = cassetteMode(options);
-  const engine = createEngine(cassette === undefined ? options : { ...options, backend: cassette.backend });
+  const engine = createEngine(
+    cassette === undefined ? options : { ...options, backend: cassette.backend },
+  );
   const host = options.host ?? '127.0.0.1';
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
@@ -177,7 +179,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
 function cassetteMode(options: MockServerOptions): CassetteMode | undefined {
   const chunkDelayMs = Math.max(0, options.chunkDelayMs ?? 0);
   if (options.record !== undefined && options.replay !== undefined) {
-    throw new TypeError('model-inference-sdk/testing: give `record` or `replay`, not both: record once against the real server, then replay the cassette.');
+    throw new TypeError(
+      'model-inference-sdk/testing: give `record` or `replay`, not both: record once against the real server, then replay the cassette.',
+    );
   }
   if (options.record !== undefined) return createRecorder(options.record, chunkDelayMs);
   if (options.replay !== undefined) return createReplayer(options.replay, chunkDelayMs);
@@ -203,7 +207,8 @@ async function serve(
     return; // the client went away while sending its body
   }
   const headers = new Headers();
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
+    headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   const method = req.method ?? 'GET';
   const init: RequestInit = { method, headers, signal: gone.signal };
   // The Request constructor refuses a body on GET and HEAD; such a body is dropped.

@@ -168,7 +168,11 @@ export function messageText(content: unknown): string {
  * // g.text === 'You said:', g.finishReason === 'length', g.completionTokens === 2
  * ```
  */
-export function generateChatReply(messages: readonly unknown[], maxTokens?: number, options: ChatReplyOptions = {}): Generation {
+export function generateChatReply(
+  messages: readonly unknown[],
+  maxTokens?: number,
+  options: ChatReplyOptions = {},
+): Generation {
   let promptTokens = 0;
   let lastUserText: string | undefined;
   let last: Record<string, unknown> | undefined;
@@ -185,17 +189,28 @@ export function generateChatReply(messages: readonly unknown[], maxTokens?: numb
   if (tool !== undefined) {
     const args = JSON.stringify(exampleFromSchema(tool.parameters, lastUserText?.trim() ?? ''));
     const call: GeneratedToolCall = { id: 'call_1', name: tool.name, arguments: args };
-    return { text: '', tokens: [], finishReason: 'tool_calls', promptTokens, completionTokens: argumentFragments(args).length, toolCalls: [call] };
+    return {
+      text: '',
+      tokens: [],
+      finishReason: 'tool_calls',
+      promptTokens,
+      completionTokens: argumentFragments(args).length,
+      toolCalls: [call],
+    };
   }
 
-  const echo = afterTool ? `The tool returned: ${messageText(last?.['content']).trim()}` : replyFor(lastUserText);
+  const echo = afterTool
+    ? `The tool returned: ${messageText(last?.['content']).trim()}`
+    : replyFor(lastUserText);
   const format = isRecord(options.response_format) ? options.response_format : undefined;
   let reply = echo;
   if (format?.['type'] === 'json_object') {
     reply = JSON.stringify({ reply: echo });
   } else if (format?.['type'] === 'json_schema') {
     const spec = format['json_schema'];
-    reply = JSON.stringify(exampleFromSchema(isRecord(spec) ? spec['schema'] : undefined, lastUserText?.trim() ?? ''));
+    reply = JSON.stringify(
+      exampleFromSchema(isRecord(spec) ? spec['schema'] : undefined, lastUserText?.trim() ?? ''),
+    );
   }
   return generate(reply, promptTokens, maxTokens);
 }
@@ -272,17 +287,24 @@ function example(schema: unknown, text: string, root: unknown, depth: number): u
       const out: Record<string, unknown> = {};
       const properties = schema['properties'];
       if (isRecord(properties)) {
-        for (const [name, property] of Object.entries(properties)) out[name] = example(property, text, root, depth + 1);
+        for (const [name, property] of Object.entries(properties))
+          out[name] = example(property, text, root, depth + 1);
       }
       return out;
     }
     case 'array': {
       const minItems = typeof schema['minItems'] === 'number' ? schema['minItems'] : 1;
-      return Array.from({ length: Math.max(1, Math.min(minItems, 16)) }, () => example(schema['items'], text, root, depth + 1));
+      return Array.from({ length: Math.max(1, Math.min(minItems, 16)) }, () =>
+        example(schema['items'], text, root, depth + 1),
+      );
     }
     case 'integer':
     case 'number': {
-      const min = numberOr(schema['minimum'], numberOr(schema['exclusiveMinimum'], undefined, 1), 0);
+      const min = numberOr(
+        schema['minimum'],
+        numberOr(schema['exclusiveMinimum'], undefined, 1),
+        0,
+      );
       const max = numberOr(schema['maximum'], undefined, 0);
       let value = max !== undefined && max < (min ?? 0) ? max : (min ?? 0);
       if (type === 'integer') value = Math.ceil(value);
@@ -310,7 +332,8 @@ function exampleString(schema: Record<string, unknown>, text: string): string {
   const format = schema['format'];
   let value = (typeof format === 'string' ? formats[format] : undefined) ?? text;
   const minLength = schema['minLength'];
-  if (typeof minLength === 'number' && value.length < minLength) value = value.padEnd(minLength, '.');
+  if (typeof minLength === 'number' && value.length < minLength)
+    value = value.padEnd(minLength, '.');
   const maxLength = schema['maxLength'];
   if (typeof maxLength === 'number' && value.length > maxLength) value = value.slice(0, maxLength);
   return value;
@@ -334,14 +357,19 @@ function resolveRef(root: unknown, ref: string): unknown {
 }
 
 /** The function tool to call, or undefined when the request does not ask for one. */
-function chooseTool(tools: unknown, choice: unknown): { name: string; parameters: unknown } | undefined {
+function chooseTool(
+  tools: unknown,
+  choice: unknown,
+): { name: string; parameters: unknown } | undefined {
   if (!Array.isArray(tools) || choice === 'none') return undefined;
   const functions: { name: string; parameters: unknown }[] = [];
   for (const tool of tools) {
     const fn = isRecord(tool) ? tool['function'] : undefined;
-    if (isRecord(fn) && typeof fn['name'] === 'string') functions.push({ name: fn['name'], parameters: fn['parameters'] });
+    if (isRecord(fn) && typeof fn['name'] === 'string')
+      functions.push({ name: fn['name'], parameters: fn['parameters'] });
   }
-  const forced = isRecord(choice) && isRecord(choice['function']) ? choice['function']['name'] : undefined;
+  const forced =
+    isRecord(choice) && isRecord(choice['function']) ? choice['function']['name'] : undefined;
   return functions.find((f) => f.name === forced) ?? functions[0];
 }
 

@@ -103,7 +103,10 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
       // msw rejects the client's fetch itself on abort; settling here only lets the resolver finish.
       return new Promise<Response>((resolve) => {
         if (request.signal.aborted) resolve(HttpResponse.error());
-        else request.signal.addEventListener('abort', () => resolve(HttpResponse.error()), { once: true });
+        else
+          request.signal.addEventListener('abort', () => resolve(HttpResponse.error()), {
+            once: true,
+          });
       });
     }
     return outcome.response;

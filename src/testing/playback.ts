@@ -28,12 +28,20 @@ export interface PlaybackOptions {
 }
 
 /** The outcome that sends `response` again, byte for byte. */
-export function playback(response: CassetteResponse, signal: AbortSignal, options: PlaybackOptions): Outcome {
+export function playback(
+  response: CassetteResponse,
+  signal: AbortSignal,
+  options: PlaybackOptions,
+): Outcome {
   const pieces = bodyPieces(response);
   const headers = new Headers(response.headers);
   if (response.events === undefined && response.cut !== true) {
     const body = pieces.length === 0 ? null : (concat(pieces) as Uint8Array<ArrayBuffer>);
-    return { kind: 'response', response: new Response(body, { status: response.status, headers }), streamed: false };
+    return {
+      kind: 'response',
+      response: new Response(body, { status: response.status, headers }),
+      streamed: false,
+    };
   }
   const delays = options.timing ? response.delays : undefined;
   const outcome = sse(pieces, response.cut === true ? 'reset' : 'end', signal, {
@@ -43,7 +51,8 @@ export function playback(response: CassetteResponse, signal: AbortSignal, option
   });
   if (outcome.kind === 'response') {
     // Exactly the recorded headers: none of a generated stream's defaults.
-    for (const name of [...outcome.response.headers.keys()]) if (!headers.has(name)) outcome.response.headers.delete(name);
+    for (const name of [...outcome.response.headers.keys()])
+      if (!headers.has(name)) outcome.response.headers.delete(name);
     headers.forEach((value, name) => outcome.response.headers.set(name, value));
   }
   return outcome;

@@ -19,7 +19,14 @@ import type { Exchange, Outcome } from './engine';
 import { errorResponse, respondWith } from './engine/outcome';
 import { playback } from './playback';
 import type { CassetteMode } from './playback';
-import { bytePatterns, createByteMasker, maskBytes, maskCredentialQuery, maskSplitSecrets, secretForms } from './redact';
+import {
+  bytePatterns,
+  createByteMasker,
+  maskBytes,
+  maskCredentialQuery,
+  maskSplitSecrets,
+  secretForms,
+} from './redact';
 
 /**
  * What to record: the real server, its key, and the file to write.
@@ -49,8 +56,19 @@ export interface RecordOptions {
 
 /** Per-connection headers, and what the proxy's own fetch sets again. */
 const HOP_BY_HOP = new Set([
-  'connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection',
-  'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length', 'accept-encoding', 'content-encoding',
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+  'accept-encoding',
+  'content-encoding',
 ]);
 /** How long `close()` lets answers still coming (a stream the client left early) finish. */
 const CLOSE_GRACE_MS = 5_000;
@@ -66,7 +84,11 @@ export function createRecorder(options: RecordOptions, chunkDelayMs: number): Ca
   let writeError: Error | undefined;
 
   const save = (): Promise<void> => {
-    const text = cassetteText({ version: 1, upstream: upstream.shown, interactions: slots.filter((s) => s != null) });
+    const text = cassetteText({
+      version: 1,
+      upstream: upstream.shown,
+      interactions: slots.filter((s) => s != null),
+    });
     writing = writing
       .then(async () => {
         await mkdir(dirname(file), { recursive: true });
@@ -75,7 +97,10 @@ export function createRecorder(options: RecordOptions, chunkDelayMs: number): Ca
         await rename(temporary, file); // never a half-written cassette
       })
       .catch((error: unknown) => {
-        writeError ??= new Error(`model-inference-sdk/testing: cannot write the cassette ${file}: ${(error as Error).message}`, { cause: error });
+        writeError ??= new Error(
+          `model-inference-sdk/testing: cannot write the cassette ${file}: ${(error as Error).message}`,
+          { cause: error },
+        );
       });
     return writing;
   };
@@ -106,26 +131,54 @@ export function createRecorder(options: RecordOptions, chunkDelayMs: number): Ca
 
     const headers = kept(response.headers);
     const eventStream = /^text\/event-stream\b/i.test(response.headers.get('content-type') ?? '');
-    const finish = (bytes: Uint8Array, arrivals: Arrival[], cut: boolean): CassetteInteraction | null => {
+    const finish = (
+      bytes: Uint8Array,
+      arrivals: Arrival[],
+      cut: boolean,
+    ): CassetteInteraction | null => {
       // A cut of our own making (close() gave up waiting) is no answer of the upstream's.
       if (cut && stop.signal.aborted) return (slots[slot] = null);
-      const stored: CassetteResponse = { status: response.status, headers, ...responseBody(maskBytes(bytes, patterns), eventStream, options.timing === true ? arrivals : undefined) };
+      const stored: CassetteResponse = {
+        status: response.status,
+        headers,
+        ...responseBody(
+          maskBytes(bytes, patterns),
+          eventStream,
+          options.timing === true ? arrivals : undefined,
+        ),
+      };
       if (stored.events !== undefined) stored.events = maskSplitSecrets(stored.events, masking);
       if (cut) stored.cut = true;
-      const interaction = scrub<CassetteInteraction>({ request: { method: request.method, path: shownPath, headers: kept(request.headers), ...requestBody(body.text) }, response: stored }, forms);
+      const interaction = scrub<CassetteInteraction>(
+        {
+          request: {
+            method: request.method,
+            path: shownPath,
+            headers: kept(request.headers),
+            ...requestBody(body.text),
+          },
+          response: stored,
+        },
+        forms,
+      );
       slots[slot] = interaction;
       void save();
       return interaction;
     };
     const track = (work: Promise<unknown>): void => {
-      const settled = work.then(() => {}, () => {}); // its failure is the request's, answered there
+      const settled = work.then(
+        () => {},
+        () => {},
+      ); // its failure is the request's, answered there
       running.add(settled);
       void settled.then(() => running.delete(settled));
     };
 
     if (!eventStream || response.body === null) {
       // Read whole, then answered from what was recorded: the client sees what a replay will show.
-      const reading = readAll(response.body, () => {}).then(({ bytes, arrivals, cut }) => finish(bytes, arrivals, cut));
+      const reading = readAll(response.body, () => {}).then(({ bytes, arrivals, cut }) =>
+        finish(bytes, arrivals, cut),
+      );
       track(reading);
       const interaction = await reading;
       if (interaction === null) return { kind: 'reset' };
@@ -150,7 +203,8 @@ export function createRecorder(options: RecordOptions, chunkDelayMs: number): Ca
       start: (controller) => void (client = controller),
       cancel: () => void (clientGone = true),
     });
-    if (signal.aborted) clientGone = true; // gone before the upstream answered
+    if (signal.aborted)
+      clientGone = true; // gone before the upstream answered
     else signal.addEventListener('abort', leave, { once: true });
     track(
       readAll(response.body, (chunk) => {
@@ -168,7 +222,11 @@ export function createRecorder(options: RecordOptions, chunkDelayMs: number): Ca
         finish(bytes, arrivals, cut);
       }),
     );
-    return { kind: 'response', response: new Response(live, { status: response.status, headers }), streamed: true };
+    return {
+      kind: 'response',
+      response: new Response(live, { status: response.status, headers }),
+      streamed: true,
+    };
   }
 
   return {
@@ -236,9 +294,12 @@ function checkOptions(options: RecordOptions) {
   const fail = (why: string): never => {
     throw new TypeError(`model-inference-sdk/testing: record.${why}`);
   };
-  if (typeof options !== 'object' || options === null) fail('options must be an object: { upstream, apiKey, cassette }.');
-  if (typeof options.cassette !== 'string' || options.cassette === '') fail('cassette must be the path of the file to write.');
-  if (options.apiKey !== undefined && typeof options.apiKey !== 'string') fail('apiKey must be a string.');
+  if (typeof options !== 'object' || options === null)
+    fail('options must be an object: { upstream, apiKey, cassette }.');
+  if (typeof options.cassette !== 'string' || options.cassette === '')
+    fail('cassette must be the path of the file to write.');
+  if (options.apiKey !== undefined && typeof options.apiKey !== 'string')
+    fail('apiKey must be a string.');
   let url: URL | undefined;
   try {
     url = new URL(options.upstream);
@@ -246,11 +307,14 @@ function checkOptions(options: RecordOptions) {
     // reported below
   }
   if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
-    return fail(`upstream must be an absolute http(s) URL such as https://api.example.com/v1, got ${JSON.stringify(options.upstream)}.`);
+    return fail(
+      `upstream must be an absolute http(s) URL such as https://api.example.com/v1, got ${JSON.stringify(options.upstream)}.`,
+    );
 
   const secrets = [options.apiKey ?? ''];
   const shown = new URL(url.href);
-  if (url.username !== '' || url.password !== '') secrets.push(decodeURIComponent(url.username), decodeURIComponent(url.password));
+  if (url.username !== '' || url.password !== '')
+    secrets.push(decodeURIComponent(url.username), decodeURIComponent(url.password));
   shown.username = '';
   shown.password = '';
   for (const [name, value] of url.searchParams) {
@@ -268,7 +332,8 @@ function checkOptions(options: RecordOptions) {
       target(path: string, search: string): string {
         const target = new URL(url.href);
         target.pathname = `${base}${path}`;
-        for (const [name, value] of new URLSearchParams(search)) target.searchParams.append(name, value);
+        for (const [name, value] of new URLSearchParams(search))
+          target.searchParams.append(name, value);
         return target.href;
       },
     },
@@ -289,7 +354,9 @@ function forwarded(headers: Headers, apiKey: string | undefined): Headers {
 function kept(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, name) => {
-    if (!HOP_BY_HOP.has(name) && !isCredentialName(name)) out[name] = name === 'location' || name === 'content-location' ? maskCredentialQuery(value) : value;
+    if (!HOP_BY_HOP.has(name) && !isCredentialName(name))
+      out[name] =
+        name === 'location' || name === 'content-location' ? maskCredentialQuery(value) : value;
   });
   return out;
 }
@@ -303,7 +370,9 @@ function scrub<T>(value: T, secrets: readonly string[]): T {
   if (typeof value === 'string') return maskText(value, secrets) as T;
   if (Array.isArray(value)) return value.map((item: unknown) => scrub(item, secrets)) as T;
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [maskText(key, secrets), scrub(item, secrets)])) as T;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [maskText(key, secrets), scrub(item, secrets)]),
+  ) as T;
 }
 
 /** The values of the credential headers sent upstream (and the token of `Bearer <token>`), to mask wherever they occur. */

@@ -73,10 +73,16 @@ export interface BytePattern {
 
 /** The byte patterns of the secrets: every text form as UTF-8, and each secret as UTF-16 (both byte orders). */
 export function bytePatterns(secrets: readonly string[]): BytePattern[] {
-  const patterns: BytePattern[] = secretForms(secrets).map((form) => ({ find: utf8.encode(form), replace: utf8.encode(MASK) }));
+  const patterns: BytePattern[] = secretForms(secrets).map((form) => ({
+    find: utf8.encode(form),
+    replace: utf8.encode(MASK),
+  }));
   for (const secret of secrets) {
     if (secret.length < MIN_SECRET) continue;
-    patterns.push({ find: utf16(secret, true), replace: utf16(MASK, true) }, { find: utf16(secret, false), replace: utf16(MASK, false) });
+    patterns.push(
+      { find: utf16(secret, true), replace: utf16(MASK, true) },
+      { find: utf16(secret, false), replace: utf16(MASK, false) },
+    );
   }
   return patterns.sort((a, b) => b.find.length - a.find.length);
 }
@@ -110,7 +116,10 @@ export function maskBytes(bytes: Uint8Array, patterns: readonly BytePattern[]): 
  * A masker for bytes that go on as they come (a stream sent on to the recording client): it holds
  * back just the end of what came that could be the start of a pattern, until the next chunk.
  */
-export function createByteMasker(patterns: readonly BytePattern[]): { push(chunk: Uint8Array): Uint8Array; end(): Uint8Array } {
+export function createByteMasker(patterns: readonly BytePattern[]): {
+  push(chunk: Uint8Array): Uint8Array;
+  end(): Uint8Array;
+} {
   let held = new Uint8Array(0);
   return {
     push(chunk) {
@@ -142,7 +151,11 @@ function startOf(bytes: Uint8Array, find: Uint8Array): number {
 
 function indexOf(bytes: Uint8Array, find: Uint8Array, from: number): number {
   const first = find[0];
-  for (let i = bytes.indexOf(first!, from); i >= 0 && i + find.length <= bytes.length; i = bytes.indexOf(first!, i + 1)) {
+  for (
+    let i = bytes.indexOf(first!, from);
+    i >= 0 && i + find.length <= bytes.length;
+    i = bytes.indexOf(first!, i + 1)
+  ) {
     let n = 1;
     while (n < find.length && bytes[i + n] === find[n]) n++;
     if (n === find.length) return i;
@@ -171,7 +184,10 @@ export function maskSplitSecrets(events: readonly string[], secrets: readonly st
   const keys = secrets.filter((s) => s.length >= MIN_SECRET);
   if (keys.length === 0) return [...events];
   /** Per field path, its pieces in order: which event, the object holding it, and its key. */
-  const fields = new Map<string, { event: number; holder: Record<string, unknown>; key: string }[]>();
+  const fields = new Map<
+    string,
+    { event: number; holder: Record<string, unknown>; key: string }[]
+  >();
   const parsed = events.map((event, index) => {
     const data = dataOf(event);
     if (data === undefined) return undefined;
@@ -196,7 +212,9 @@ export function maskSplitSecrets(events: readonly string[], secrets: readonly st
     if (!keys.some((key) => joined.includes(key))) continue;
     // Which characters of the joined text belong to a secret.
     const drop = new Uint8Array(joined.length);
-    for (const key of keys) for (let at = joined.indexOf(key); at >= 0; at = joined.indexOf(key, at + key.length)) drop.fill(1, at, at + key.length);
+    for (const key of keys)
+      for (let at = joined.indexOf(key); at >= 0; at = joined.indexOf(key, at + key.length))
+        drop.fill(1, at, at + key.length);
     let offset = 0;
     pieces.forEach((piece, i) => {
       const text = texts[i]!;
@@ -233,7 +251,11 @@ function rewrite(event: string, value: unknown): string {
 }
 
 /** Calls `found` for every string of a JSON value, with its path (`.choices[0].delta.content`). */
-function collect(value: unknown, path: string, found: (path: string, holder: Record<string, unknown>, key: string) => void): void {
+function collect(
+  value: unknown,
+  path: string,
+  found: (path: string, holder: Record<string, unknown>, key: string) => void,
+): void {
   if (typeof value !== 'object' || value === null) return;
   for (const [key, item] of Object.entries(value)) {
     const at = Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`;
@@ -263,7 +285,12 @@ export function maskCredentialQuery(url: string): string {
     .split('&')
     .map((pair) => {
       const eq = pair.indexOf('=');
-      if (eq < 0 || pair.slice(eq + 1) === MASK || !isCredentialParam(decodeName(pair.slice(0, eq)))) return pair;
+      if (
+        eq < 0 ||
+        pair.slice(eq + 1) === MASK ||
+        !isCredentialParam(decodeName(pair.slice(0, eq)))
+      )
+        return pair;
       changed = true;
       return `${pair.slice(0, eq)}=${MASK}`;
     })

@@ -38,8 +38,15 @@ export interface ReplayOptions {
 /** The replayer of one server. Checks the options now; reads the file in `open()`. */
 export function createReplayer(replay: string | ReplayOptions, chunkDelayMs: number): CassetteMode {
   const options = typeof replay === 'string' ? { cassette: replay } : replay;
-  if (typeof options !== 'object' || options === null || typeof options.cassette !== 'string' || options.cassette === '') {
-    throw new TypeError("model-inference-sdk/testing: replay must be the cassette's path, or { cassette, timing }.");
+  if (
+    typeof options !== 'object' ||
+    options === null ||
+    typeof options.cassette !== 'string' ||
+    options.cassette === ''
+  ) {
+    throw new TypeError(
+      "model-inference-sdk/testing: replay must be the cassette's path, or { cassette, timing }.",
+    );
   }
   const file = options.cassette;
   const timing = options.timing === true;
@@ -48,7 +55,12 @@ export function createReplayer(replay: string | ReplayOptions, chunkDelayMs: num
 
   function answer({ request, signal, path, search, body }: Exchange): Promise<Outcome> {
     // Credential-looking query values are `***` in a cassette (record.ts): compared that way.
-    const sent = { method: request.method, path: maskCredentialQuery(`${path}${search}`), headers: {}, ...requestBody(body.text) };
+    const sent = {
+      method: request.method,
+      path: maskCredentialQuery(`${path}${search}`),
+      headers: {},
+      ...requestBody(body.text),
+    };
     const same = cassette.interactions.flatMap((interaction, index) =>
       sameRequest(interaction.request, sent) ? [index] : [],
     );
@@ -57,11 +69,15 @@ export function createReplayer(replay: string | ReplayOptions, chunkDelayMs: num
     if (index === undefined) return Promise.resolve(notRecorded(cassette, file, sent));
     used.add(index);
     try {
-      return Promise.resolve(playback(cassette.interactions[index]!.response, signal, { timing, chunkDelayMs }));
+      return Promise.resolve(
+        playback(cassette.interactions[index]!.response, signal, { timing, chunkDelayMs }),
+      );
     } catch (error) {
       // The entries are checked when the cassette is read; should one still not play, say which.
       const message = `The cassette ${file} has an entry that cannot be replayed, interactions[${index}] (${sent.method} ${sent.path}): ${(error as Error).message}. Fix the entry, or record the cassette again.`;
-      const response = jsonResponse(500, { error: { message, type: 'server_error', code: 'broken_cassette' } });
+      const response = jsonResponse(500, {
+        error: { message, type: 'server_error', code: 'broken_cassette' },
+      });
       response.headers.set('x-should-retry', 'false');
       return Promise.resolve(respondWith(response));
     }
@@ -74,7 +90,10 @@ export function createReplayer(replay: string | ReplayOptions, chunkDelayMs: num
       try {
         text = await readFile(file, 'utf8');
       } catch (error) {
-        const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'there is no such file' : (error as Error).message;
+        const why =
+          (error as NodeJS.ErrnoException).code === 'ENOENT'
+            ? 'there is no such file'
+            : (error as Error).message;
         throw new Error(
           `model-inference-sdk/testing: cannot replay the cassette ${file}: ${why}. Record it first with startMockServer({ record: { upstream, apiKey, cassette: '${file}' } }) (or model-inference-sdk mock-server --record <url> --cassette ${file}).`,
           { cause: error },
@@ -83,7 +102,9 @@ export function createReplayer(replay: string | ReplayOptions, chunkDelayMs: num
       cassette = parseCassette(text, file);
       const streams = cassette.interactions.filter((i) => i.response.events !== undefined);
       if (timing && streams.length > 0 && streams.every((i) => i.response.delays === undefined)) {
-        throw new TypeError(`model-inference-sdk/testing: the cassette ${file} was recorded without timing, so it cannot be replayed with timing: true. Record it again with record: { …, timing: true }.`);
+        throw new TypeError(
+          `model-inference-sdk/testing: the cassette ${file} was recorded without timing, so it cannot be replayed with timing: true. Record it again with record: { …, timing: true }.`,
+        );
       }
     },
     async close() {},
@@ -91,14 +112,20 @@ export function createReplayer(replay: string | ReplayOptions, chunkDelayMs: num
 }
 
 function sameRequest(recorded: CassetteRequest, sent: CassetteRequest): boolean {
-  if (recorded.method !== sent.method || maskCredentialQuery(recorded.path) !== sent.path) return false;
-  if ('body' in recorded || 'body' in sent) return 'body' in recorded && 'body' in sent && difference(recorded.body, sent.body) === undefined;
+  if (recorded.method !== sent.method || maskCredentialQuery(recorded.path) !== sent.path)
+    return false;
+  if ('body' in recorded || 'body' in sent)
+    return (
+      'body' in recorded && 'body' in sent && difference(recorded.body, sent.body) === undefined
+    );
   return (recorded.text ?? '') === (sent.text ?? '');
 }
 
 /** The 404 for a request the cassette does not hold: which cassette, what it holds, what differs. */
 function notRecorded(cassette: Cassette, file: string, sent: CassetteRequest): Outcome {
-  const near = cassette.interactions.filter((i) => i.request.method === sent.method && maskCredentialQuery(i.request.path) === sent.path);
+  const near = cassette.interactions.filter(
+    (i) => i.request.method === sent.method && maskCredentialQuery(i.request.path) === sent.path,
+  );
   let why: string;
   if (near.length > 0) {
     const first = near[0]!.request;
@@ -114,10 +141,15 @@ function notRecorded(cassette: Cassette, file: string, sent: CassetteRequest): O
       held.set(key, (held.get(key) ?? 0) + 1);
     }
     const list = [...held].slice(0, 8).map(([key, n]) => (n > 1 ? `${key} (×${n})` : key));
-    why = list.length === 0 ? 'the cassette holds no interaction' : `it holds ${list.join(', ')}${held.size > 8 ? ', …' : ''}`;
+    why =
+      list.length === 0
+        ? 'the cassette holds no interaction'
+        : `it holds ${list.join(', ')}${held.size > 8 ? ', …' : ''}`;
   }
   const message = `No recorded interaction in the cassette ${file} matches ${sent.method} /v1${sent.path}: ${why}. If the request changed on purpose, record the cassette again.`;
-  const response = jsonResponse(404, { error: { message, type: 'invalid_request_error', code: 'not_recorded' } });
+  const response = jsonResponse(404, {
+    error: { message, type: 'invalid_request_error', code: 'not_recorded' },
+  });
   response.headers.set('x-should-retry', 'false'); // no client should try again: the answer cannot change
   return respondWith(response);
 }
@@ -127,11 +159,13 @@ function notRecorded(cassette: Cassette, file: string, sent: CassetteRequest): O
  * or `undefined` when they are equal. Object keys compare as sets: their order does not matter.
  */
 function difference(recorded: unknown, sent: unknown, at = ''): string | undefined {
-  const differs = (): string => `${at || 'the value'}: recorded ${describe(recorded)}, sent ${describe(sent)}`;
+  const differs = (): string =>
+    `${at || 'the value'}: recorded ${describe(recorded)}, sent ${describe(sent)}`;
   if (Array.isArray(recorded) || Array.isArray(sent)) {
     if (!Array.isArray(recorded) || !Array.isArray(sent)) return differs();
     for (let i = 0; i < Math.max(recorded.length, sent.length); i++) {
-      if (i >= recorded.length || i >= sent.length) return `${at}[${i}]: recorded ${i < recorded.length ? describe(recorded[i]) : 'nothing'}, sent ${i < sent.length ? describe(sent[i]) : 'nothing'}`;
+      if (i >= recorded.length || i >= sent.length)
+        return `${at}[${i}]: recorded ${i < recorded.length ? describe(recorded[i]) : 'nothing'}, sent ${i < sent.length ? describe(sent[i]) : 'nothing'}`;
       const inner = difference(recorded[i], sent[i], `${at}[${i}]`);
       if (inner !== undefined) return inner;
     }
@@ -140,7 +174,8 @@ function difference(recorded: unknown, sent: unknown, at = ''): string | undefin
   if (isObject(recorded) && isObject(sent)) {
     for (const key of new Set([...Object.keys(recorded), ...Object.keys(sent)])) {
       const path = `${at}.${key}`;
-      if (!(key in recorded) || !(key in sent)) return `${path}: recorded ${key in recorded ? describe(recorded[key]) : 'nothing'}, sent ${key in sent ? describe(sent[key]) : 'nothing'}`;
+      if (!(key in recorded) || !(key in sent))
+        return `${path}: recorded ${key in recorded ? describe(recorded[key]) : 'nothing'}, sent ${key in sent ? describe(sent[key]) : 'nothing'}`;
       const inner = difference(recorded[key], sent[key], path);
       if (inner !== undefined) return inner;
     }

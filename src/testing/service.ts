@@ -94,13 +94,16 @@ export function createMockService(options: CreateMockServiceOptions = {}): MockS
       const request = new Request(input, init);
       // The caller's own signal, which the caller holds: `request.signal` follows it only while
       // `request` is alive (undici holds the link weakly), and nothing here keeps `request`.
-      const signal = init?.signal ?? (input instanceof Request ? input.signal : new AbortController().signal);
+      const signal =
+        init?.signal ?? (input instanceof Request ? input.signal : new AbortController().signal);
       if (signal.aborted) throw signal.reason;
       const outcome = await engine.respond(request, signal);
       if (signal.aborted) throw signal.reason;
       if (outcome.kind === 'reset') {
         // What undici's fetch gives for a connection reset before the response.
-        throw new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) });
+        throw new TypeError('fetch failed', {
+          cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
+        });
       }
       if (outcome.kind === 'stall') {
         return new Promise<never>((_, reject) => {

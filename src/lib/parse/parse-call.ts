@@ -8,7 +8,11 @@ import { APIPromise } from '../../api-promise';
 import type { ChatCompletionCreateParams } from '../../generated/types.gen';
 import type { RequestOptions } from '../../options';
 import { checkRequestOptions } from '../../options-check';
-import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming, ChatCompletionsResource as ChatCompletions } from '../../resources/chat';
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionsResource as ChatCompletions,
+} from '../../resources/chat';
 import { checkBody } from '../../resources/check-body';
 import type { RequestTarget } from '../../errors';
 import type { ParsedChatCompletionFor } from './parse';
@@ -28,8 +32,18 @@ export function parseCall<Params extends ChatCompletionCreateParamsNonStreaming>
     // Made here, not before: `asResponse()` must reach the inner call before it starts.
     const request = completions.create(body, options);
     if (raw) return { response: await request.asResponse() };
-    const [{ data, response }, { parseChatCompletion, settleParsing }] = await Promise.all([request.withResponse(), import('./parse')]);
-    return { data: await settleParsing(parseChatCompletion(data, body), completions.waitOf(options), TARGET), response };
+    const [{ data, response }, { parseChatCompletion, settleParsing }] = await Promise.all([
+      request.withResponse(),
+      import('./parse'),
+    ]);
+    return {
+      data: await settleParsing(
+        parseChatCompletion(data, body),
+        completions.waitOf(options),
+        TARGET,
+      ),
+      response,
+    };
   });
 }
 
@@ -44,8 +58,14 @@ export function parseStreamCall<S extends ParsedChatCompletionStream<never, neve
   return new APIPromise(async (raw) => {
     const request = completions.create(body, options);
     if (raw) return { response: await request.asResponse() };
-    const [{ data, response }, { ParsedChatCompletionStream }] = await Promise.all([request.withResponse(), import('./parse-stream')]);
-    return { data: new ParsedChatCompletionStream(data, params, completions.waitOf(options).timeout) as S, response };
+    const [{ data, response }, { ParsedChatCompletionStream }] = await Promise.all([
+      request.withResponse(),
+      import('./parse-stream'),
+    ]);
+    return {
+      data: new ParsedChatCompletionStream(data, params, completions.waitOf(options).timeout) as S,
+      response,
+    };
   });
 }
 

@@ -4,7 +4,10 @@
  * at the end, the parsed completion (validated and typed, as `parse()` without streaming gives it).
  */
 import { InferenceError } from '../../errors';
-import type { ChatCompletionCreateParams, ChatCompletionMessageToolCall } from '../../generated/types.gen';
+import type {
+  ChatCompletionCreateParams,
+  ChatCompletionMessageToolCall,
+} from '../../generated/types.gen';
 import { ChatCompletionStream } from '../../stream/chat-stream';
 import type { ParsedFunctionToolCall } from './parse';
 import { PartialJSON } from './partial-json';
@@ -48,7 +51,10 @@ export type DeepPartial<T> = T extends readonly (infer Item)[]
  * const city = (await stream.finalChatCompletion()).choices[0]?.message.parsed; // City | null
  * ```
  */
-export class ParsedChatCompletionStream<ParsedT = null, ToolCall extends ChatCompletionMessageToolCall = ParsedFunctionToolCall> extends ChatCompletionStream<ParsedT, ToolCall> {
+export class ParsedChatCompletionStream<
+  ParsedT = null,
+  ToolCall extends ChatCompletionMessageToolCall = ParsedFunctionToolCall,
+> extends ChatCompletionStream<ParsedT, ToolCall> {
   readonly #params: ChatCompletionCreateParams;
 
   /**
@@ -57,7 +63,11 @@ export class ParsedChatCompletionStream<ParsedT = null, ToolCall extends ChatCom
    * `ContentFilterFinishReasonError` or `OutputParseError`. The events carry the parsed values too.
    * @internal
    */
-  constructor(stream: ChatCompletionStream<unknown, ChatCompletionMessageToolCall>, params: ChatCompletionCreateParams, timeout?: number) {
+  constructor(
+    stream: ChatCompletionStream<unknown, ChatCompletionMessageToolCall>,
+    params: ChatCompletionCreateParams,
+    timeout?: number,
+  ) {
     super(() => ChatCompletionStream.chunksOf(stream), stream.controller);
     this.#params = params;
     this.parseWith(new StreamParsing(params, true, timeout));
@@ -84,7 +94,9 @@ export class ParsedChatCompletionStream<ParsedT = null, ToolCall extends ChatCom
   async *parsedStream(): AsyncGenerator<DeepPartial<ParsedT>> {
     const type = this.#params.response_format?.type;
     if (type !== 'json_schema' && type !== 'json_object') {
-      throw new InferenceError('parsedStream() needs a response_format of type json_schema (e.g. zodResponseFormat(schema, name)) or json_object.');
+      throw new InferenceError(
+        'parsedStream() needs a response_format of type json_schema (e.g. zodResponseFormat(schema, name)) or json_object.',
+      );
     }
     const parser = new PartialJSON();
     for await (const chunk of this) {

@@ -6,7 +6,11 @@
  */
 import { APIConnectionTimeoutError, APIUserAbortError, type RequestTarget } from '../../errors';
 import { within, type Wait } from '../../wait';
-import { ContentFilterFinishReasonError, LengthFinishReasonError, OutputParseError } from '../errors';
+import {
+  ContentFilterFinishReasonError,
+  LengthFinishReasonError,
+  OutputParseError,
+} from '../errors';
 import type {
   ChatCompletion,
   ChatCompletionCreateParams,
@@ -16,9 +20,18 @@ import type {
   ResponseFormatJSONSchema,
 } from '../../generated/types.gen';
 import type { ParsedChatCompletion, ParsedFunctionToolCall } from '../../parsed';
-import { parserOf, type AutoParseableResponseFormat, type AutoParseableTool } from '../schema/schema-hooks';
+import {
+  parserOf,
+  type AutoParseableResponseFormat,
+  type AutoParseableTool,
+} from '../schema/schema-hooks';
 
-export type { ParsedChatCompletion, ParsedChatCompletionMessage, ParsedChoice, ParsedFunctionToolCall } from '../../parsed';
+export type {
+  ParsedChatCompletion,
+  ParsedChatCompletionMessage,
+  ParsedChoice,
+  ParsedFunctionToolCall,
+} from '../../parsed';
 
 /**
  * The type of `message.parsed` for a `response_format`.
@@ -60,8 +73,13 @@ export type ParsedOutputOf<Format> =
  * }
  * ```
  */
-export type ParsedToolCallOf<Tools> = Tools extends readonly (infer Tool)[] ? ToolCallFor<Tool> : ParsedFunctionToolCall;
-type ToolCallFor<Tool> = Tool extends AutoParseableTool<infer Name, infer Args> ? ParsedFunctionToolCall<Name, Args> : ParsedFunctionToolCall;
+export type ParsedToolCallOf<Tools> = Tools extends readonly (infer Tool)[]
+  ? ToolCallFor<Tool>
+  : ParsedFunctionToolCall;
+type ToolCallFor<Tool> =
+  Tool extends AutoParseableTool<infer Name, infer Args>
+    ? ParsedFunctionToolCall<Name, Args>
+    : ParsedFunctionToolCall;
 
 /**
  * The type of `message.parsed` for `chat.completions.stream()`: the schema's output type for a
@@ -79,7 +97,8 @@ type ToolCallFor<Tool> = Tool extends AutoParseableTool<infer Name, infer Args> 
  * type Untyped = StreamedOutputOf<{ type: 'json_object' }>; // null: stream() leaves it unparsed
  * ```
  */
-export type StreamedOutputOf<Format> = Format extends AutoParseableResponseFormat<infer T> ? T : null;
+export type StreamedOutputOf<Format> =
+  Format extends AutoParseableResponseFormat<infer T> ? T : null;
 
 /**
  * The type of a tool call in the final message of `chat.completions.stream()`: parsed and typed
@@ -100,8 +119,13 @@ export type StreamedOutputOf<Format> = Format extends AutoParseableResponseForma
  * for (const call of message.tool_calls ?? []) console.log(city(call));
  * ```
  */
-export type StreamedToolCallOf<Tools> = Tools extends readonly (infer Tool)[] ? StreamedToolCallFor<Tool> : ChatCompletionMessageToolCall;
-type StreamedToolCallFor<Tool> = Tool extends AutoParseableTool<infer Name, infer Args> ? ParsedFunctionToolCall<Name, Args> : ChatCompletionMessageToolCall;
+export type StreamedToolCallOf<Tools> = Tools extends readonly (infer Tool)[]
+  ? StreamedToolCallFor<Tool>
+  : ChatCompletionMessageToolCall;
+type StreamedToolCallFor<Tool> =
+  Tool extends AutoParseableTool<infer Name, infer Args>
+    ? ParsedFunctionToolCall<Name, Args>
+    : ChatCompletionMessageToolCall;
 
 /**
  * `parse()`'s result for a request body.
@@ -121,10 +145,11 @@ type StreamedToolCallFor<Tool> = Tool extends AutoParseableTool<infer Name, infe
  * (await ask()).choices[0]?.message.parsed?.celsius; // number | undefined
  * ```
  */
-export type ParsedChatCompletionFor<Params extends ChatCompletionCreateParams> = ParsedChatCompletion<
-  ParsedOutputOf<Params['response_format']>,
-  ParsedToolCallOf<Params['tools']>
->;
+export type ParsedChatCompletionFor<Params extends ChatCompletionCreateParams> =
+  ParsedChatCompletion<
+    ParsedOutputOf<Params['response_format']>,
+    ParsedToolCallOf<Params['tools']>
+  >;
 
 /** How to treat tool arguments that fail their schema: throw (`parse()`), or leave them unparsed (`runTools()` answers the model instead). */
 export interface ParseSettings {
@@ -147,26 +172,37 @@ export function parseChatCompletion<Params extends ChatCompletionCreateParams>(
 ): MaybePromise<ParsedChatCompletionFor<Params>> {
   for (const choice of completion.choices) {
     if (choice.finish_reason === 'length') throw new LengthFinishReasonError(completion);
-    if (choice.finish_reason === 'content_filter') throw new ContentFilterFinishReasonError(completion);
+    if (choice.finish_reason === 'content_filter')
+      throw new ContentFilterFinishReasonError(completion);
   }
   const choices = completion.choices.map((choice) => {
     const message = choice.message;
     const calls = message.tool_calls;
-    const parts = [parseContent(message, params.response_format, completion), ...(calls ?? []).map((call) => parseToolCall(call, params.tools, completion, settings))];
+    const parts = [
+      parseContent(message, params.response_format, completion),
+      ...(calls ?? []).map((call) => parseToolCall(call, params.tools, completion, settings)),
+    ];
     return andThen(all(parts), ([parsed, ...toolCalls]) => {
       const out: Record<string, unknown> = { ...message, parsed };
       if (calls !== undefined) out['tool_calls'] = toolCalls;
       return { ...choice, message: out };
     });
   });
-  return andThen(all(choices), (parsed) => ({ ...completion, choices: parsed }) as unknown as ParsedChatCompletionFor<Params>);
+  return andThen(
+    all(choices),
+    (parsed) => ({ ...completion, choices: parsed }) as unknown as ParsedChatCompletionFor<Params>,
+  );
 }
 
 /**
  * The structured output of one message (`parsed`): validated by the format's parser, JSON-parsed
  * for another JSON format, `null` without one, for a refusal or for no content. @internal
  */
-export function parseContent(message: Pick<ChatCompletionMessage, 'content' | 'refusal'>, format: ChatCompletionCreateParams['response_format'], completion: ChatCompletion): MaybePromise<unknown> {
+export function parseContent(
+  message: Pick<ChatCompletionMessage, 'content' | 'refusal'>,
+  format: ChatCompletionCreateParams['response_format'],
+  completion: ChatCompletion,
+): MaybePromise<unknown> {
   if (format?.type !== 'json_schema' && format?.type !== 'json_object') return null;
   if (message.refusal !== null) return null;
   const text = jsonText(message.content ?? undefined);
@@ -175,21 +211,45 @@ export function parseContent(message: Pick<ChatCompletionMessage, 'content' | 'r
   if (parser) {
     return andThen(parser(text), (outcome) => {
       if (outcome.ok) return outcome.value;
-      throw new OutputParseError({ reason: outcome.reason, raw: text, issues: outcome.issues, completion });
+      throw new OutputParseError({
+        reason: outcome.reason,
+        raw: text,
+        issues: outcome.issues,
+        completion,
+      });
     });
   }
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new OutputParseError({ reason: 'json', raw: text, issues: [jsonIssue(text, error)], completion });
+    throw new OutputParseError({
+      reason: 'json',
+      raw: text,
+      issues: [jsonIssue(text, error)],
+      completion,
+    });
   }
 }
 
-function parseToolCall(call: ChatCompletionMessageToolCall, tools: ChatCompletionCreateParams['tools'], completion: ChatCompletion, settings: ParseSettings): MaybePromise<unknown> {
+function parseToolCall(
+  call: ChatCompletionMessageToolCall,
+  tools: ChatCompletionCreateParams['tools'],
+  completion: ChatCompletion,
+  settings: ParseSettings,
+): MaybePromise<unknown> {
   const raw = call.function.arguments;
   const fail = (reason: 'json' | 'schema', issues: OutputParseIssues) =>
-    new OutputParseError({ reason, raw, issues, toolCall: { id: call.id, name: call.function.name }, completion });
-  const done = (parsed: unknown) => ({ ...call, function: { ...call.function, parsed_arguments: parsed } });
+    new OutputParseError({
+      reason,
+      raw,
+      issues,
+      toolCall: { id: call.id, name: call.function.name },
+      completion,
+    });
+  const done = (parsed: unknown) => ({
+    ...call,
+    function: { ...call.function, parsed_arguments: parsed },
+  });
   const tool = tools?.find((t) => t.function.name === call.function.name);
   const parser = parserOf(tool);
   if (parser) {
@@ -203,7 +263,8 @@ function parseToolCall(call: ChatCompletionMessageToolCall, tools: ChatCompletio
     return done(JSON.parse(raw.trim() === '' ? '{}' : raw));
   } catch (error) {
     // A strict tool promised valid JSON; for another tool nothing was promised.
-    if (tool?.function.strict === true && settings.badArguments === 'throw') throw fail('json', [jsonIssue(raw, error)]);
+    if (tool?.function.strict === true && settings.badArguments === 'throw')
+      throw fail('json', [jsonIssue(raw, error)]);
     return done(undefined);
   }
 }
@@ -216,7 +277,11 @@ type OutputParseIssues = ConstructorParameters<typeof OutputParseError>[0]['issu
  * (the schema is left to settle, its outcome ignored). No timer or listener is left behind.
  * @internal
  */
-export async function settleParsing<T>(parsing: MaybePromise<T>, wait: Wait, target: RequestTarget): Promise<T> {
+export async function settleParsing<T>(
+  parsing: MaybePromise<T>,
+  wait: Wait,
+  target: RequestTarget,
+): Promise<T> {
   if (!(parsing instanceof Promise)) return parsing;
   let outcome: { value: T } | undefined;
   try {
@@ -225,12 +290,19 @@ export async function settleParsing<T>(parsing: MaybePromise<T>, wait: Wait, tar
     if (wait.signal?.aborted) throw new APIUserAbortError(target, wait.signal.reason);
     throw error;
   }
-  if (outcome === undefined) throw new APIConnectionTimeoutError(target, wait.timeout, { hook: 'schema validating the reply', option: 'timeout' });
+  if (outcome === undefined)
+    throw new APIConnectionTimeoutError(target, wait.timeout, {
+      hook: 'schema validating the reply',
+      option: 'timeout',
+    });
   return outcome.value;
 }
 
 /** `f(value)`: at once for a value, once it resolves for a promise (not named `then`: a module exporting `then` is a thenable to `import()`). @internal */
-export function andThen<T, R>(value: MaybePromise<T>, f: (value: T) => R): MaybePromise<Awaited<R>> {
+export function andThen<T, R>(
+  value: MaybePromise<T>,
+  f: (value: T) => R,
+): MaybePromise<Awaited<R>> {
   return (value instanceof Promise ? value.then(f) : f(value)) as MaybePromise<Awaited<R>>;
 }
 
@@ -262,6 +334,13 @@ export function jsonText(text: string | undefined): string | undefined {
   return out;
 }
 
-function jsonIssue(text: string, error: unknown): { path: string; message: string; received: unknown } {
-  return { path: '', message: `not valid JSON (${error instanceof Error ? error.message : String(error)})`, received: text };
+function jsonIssue(
+  text: string,
+  error: unknown,
+): { path: string; message: string; received: unknown } {
+  return {
+    path: '',
+    message: `not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+    received: text,
+  };
 }

@@ -38,7 +38,16 @@ const FREE_COPY = 1024;
 const RATIO = 16;
 
 const LITERALS: Record<string, unknown> = { true: true, false: false, null: null };
-const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const ESCAPES: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
 
 /** Absent: no value to show yet. */
 const NONE: unique symbol = Symbol('none');
@@ -139,7 +148,8 @@ export class PartialJSON {
     const top = this.#stack[this.#stack.length - 1];
     switch (this.#state) {
       case State.Value:
-        if (code === 0x7b) return this.#open({ kind: 'object', value: {}, key: undefined, size: 0 });
+        if (code === 0x7b)
+          return this.#open({ kind: 'object', value: {}, key: undefined, size: 0 });
         if (code === 0x5b) return this.#open({ kind: 'array', value: [], size: 0 });
         if (code === 0x22) {
           this.#state = State.String;
@@ -170,7 +180,8 @@ export class PartialJSON {
           this.#state = top.kind === 'object' ? State.Key : State.Value;
           return;
         }
-        if ((code === 0x7d && top?.kind === 'object') || (code === 0x5d && top?.kind === 'array')) return this.#close();
+        if ((code === 0x7d && top?.kind === 'object') || (code === 0x5d && top?.kind === 'array'))
+          return this.#close();
         return this.#fail();
       case State.Key:
         if (code === 0x22) {
@@ -348,7 +359,8 @@ export class PartialJSON {
     if (this.#state === State.Done) return this.#root;
     let child: unknown = NONE;
     if (this.#state === State.String && !this.#isKey) child = this.#string;
-    else if (this.#state === State.Number || this.#state === State.Literal) child = this.#tokenValue();
+    else if (this.#state === State.Number || this.#state === State.Literal)
+      child = this.#tokenValue();
     for (let i = this.#stack.length - 1; i >= 0; i--) {
       const frame = this.#stack[i]!;
       if (frame.kind === 'array') {
@@ -367,10 +379,23 @@ export class PartialJSON {
 
 /** `object[key] = value`, as JSON.parse would: `__proto__` an own property, never the prototype. */
 function setOwn(object: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(object, key, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
   else object[key] = value;
 }
 
 function isNumberChar(code: number): boolean {
-  return (code >= 0x30 && code <= 0x39) || code === 0x2e || code === 0x2d || code === 0x2b || code === 0x65 || code === 0x45;
+  return (
+    (code >= 0x30 && code <= 0x39) ||
+    code === 0x2e ||
+    code === 0x2d ||
+    code === 0x2b ||
+    code === 0x65 ||
+    code === 0x45
+  );
 }

@@ -6,7 +6,11 @@
  * (`import()`), so that an app that only calls `create()` does not ship it; the stream asks it only
  * for events that have listeners, and for the final completion once.
  */
-import type { ChatCompletion, ChatCompletionCreateParams, ChatCompletionTool } from '../../generated/types.gen';
+import type {
+  ChatCompletion,
+  ChatCompletionCreateParams,
+  ChatCompletionTool,
+} from '../../generated/types.gen';
 import type { StreamParser } from '../../stream/chat-events';
 import type { RequestTarget } from '../../errors';
 import { DEFAULTS } from '../../options';
@@ -51,7 +55,11 @@ export class StreamParsing implements StreamParser {
   #calls = new Map<number, Growing>();
 
   /** `timeout`: how long the final parse may wait on a schema that validates asynchronously (ms). */
-  constructor(params: ChatCompletionCreateParams, always = false, timeout: number = DEFAULTS.timeout) {
+  constructor(
+    params: ChatCompletionCreateParams,
+    always = false,
+    timeout: number = DEFAULTS.timeout,
+  ) {
     this.#params = params;
     this.#always = always;
     this.#timeout = timeout;
@@ -80,7 +88,11 @@ export class StreamParsing implements StreamParser {
   arguments(name: string, args: string): unknown {
     const tool = this.#tool(name);
     const parser = parserOf(tool);
-    if (parser) return settled(() => parser(args), (outcome) => (outcome.ok ? outcome.value : null));
+    if (parser)
+      return settled(
+        () => parser(args),
+        (outcome) => (outcome.ok ? outcome.value : null),
+      );
     if (!this.#parses(tool)) return null;
     try {
       return JSON.parse(args.trim() === '' ? '{}' : args);
@@ -89,7 +101,10 @@ export class StreamParsing implements StreamParser {
     }
   }
 
-  completion(completion: ChatCompletion, signal: AbortSignal): ChatCompletion | Promise<ChatCompletion> {
+  completion(
+    completion: ChatCompletion,
+    signal: AbortSignal,
+  ): ChatCompletion | Promise<ChatCompletion> {
     const params = this.#params;
     let parsing: MaybePromise<unknown>;
     if (this.#always) parsing = parseChatCompletion(completion, params);
@@ -97,13 +112,28 @@ export class StreamParsing implements StreamParser {
       const { response_format: format, tools: all, ...rest } = params;
       const tools = all?.filter((t) => this.#parses(t)) ?? [];
       // Only what carries a schema (or a strict tool) is parsed, and only then does a `length` finish throw.
-      if (parserOf(format) || tools.length) parsing = parseChatCompletion(completion, parserOf(format) ? { ...rest, tools, response_format: format! } : { ...rest, tools });
+      if (parserOf(format) || tools.length)
+        parsing = parseChatCompletion(
+          completion,
+          parserOf(format) ? { ...rest, tools, response_format: format! } : { ...rest, tools },
+        );
     }
     // Bounded like parse(): the call's `timeout`, and the stream's signal (`stream.abort()`).
-    if (parsing instanceof Promise) return settleParsing(parsing as Promise<ChatCompletion>, { timeout: this.#timeout, signal }, TARGET);
+    if (parsing instanceof Promise)
+      return settleParsing(
+        parsing as Promise<ChatCompletion>,
+        { timeout: this.#timeout, signal },
+        TARGET,
+      );
     if (parsing !== undefined) return parsing as ChatCompletion;
     // Nothing to parse: the messages say so, as the official client's stream() does.
-    return { ...completion, choices: completion.choices.map((choice) => ({ ...choice, message: { ...choice.message, parsed: null } })) };
+    return {
+      ...completion,
+      choices: completion.choices.map((choice) => ({
+        ...choice,
+        message: { ...choice.message, parsed: null },
+      })),
+    };
   }
 
   reset(): void {
@@ -113,24 +143,41 @@ export class StreamParsing implements StreamParser {
 
   #tool(name: string): ChatCompletionTool | undefined {
     // A runTools() plain tool without a name is named by its function (run-tools-table.ts).
-    return this.#params.tools?.find((t) => (t.function.name || (t.function as { function?: { name?: string } }).function?.name) === name);
+    return this.#params.tools?.find(
+      (t) =>
+        (t.function.name || (t.function as { function?: { name?: string } }).function?.name) ===
+        name,
+    );
   }
 
   /** Whether a tool's arguments are parsed: it has a schema, or is `strict` (its arguments are then JSON), or `parse()` parses every tool's. */
   #parses(tool: ChatCompletionTool | undefined): boolean {
-    return tool !== undefined && (this.#always || parserOf(tool) !== undefined || tool.function.strict === true);
+    return (
+      tool !== undefined &&
+      (this.#always || parserOf(tool) !== undefined || tool.function.strict === true)
+    );
   }
 }
 
 /** No completion yet: the events parse a text before the completion exists (their errors are not thrown). */
-const EMPTY: ChatCompletion = { id: '', object: 'chat.completion', created: 0, model: '', choices: [], usage: null };
+const EMPTY: ChatCompletion = {
+  id: '',
+  object: 'chat.completion',
+  created: 0,
+  model: '',
+  choices: [],
+  usage: null,
+};
 
 /**
  * A parsed value for an event: at once, or `null` when it cannot be had at once (a schema that
  * validates asynchronously: `finalChatCompletion()` has it) or does not parse (the final
  * completion says why, with `OutputParseError`).
  */
-function settled<T>(parse: () => T | Promise<T>, pick: (value: T) => unknown = (value) => value): unknown {
+function settled<T>(
+  parse: () => T | Promise<T>,
+  pick: (value: T) => unknown = (value) => value,
+): unknown {
   try {
     const value = parse();
     if (value instanceof Promise) {

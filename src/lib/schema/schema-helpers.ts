@@ -6,9 +6,25 @@
  */
 import { InferenceError } from '../../errors';
 import type { ResponseFormatJSONSchema } from '../../generated/types.gen';
-import { PARSER, RUN, type AutoParseableResponseFormat, type AutoParseableTool, type JSONTextParser, type ParseOutcome, type RunnableZodTool, type ToolFunction } from './schema-hooks';
+import {
+  PARSER,
+  RUN,
+  type AutoParseableResponseFormat,
+  type AutoParseableTool,
+  type JSONTextParser,
+  type ParseOutcome,
+  type RunnableZodTool,
+  type ToolFunction,
+} from './schema-hooks';
 import { restoreOptional, toStrictJSONSchema } from './schema-strict';
-import { toJSONSchema, validateWith, type Checked, type InferOutput, type JSONSchema, type StandardSchema } from './schema';
+import {
+  toJSONSchema,
+  validateWith,
+  type Checked,
+  type InferOutput,
+  type JSONSchema,
+  type StandardSchema,
+} from './schema';
 
 /**
  * What `zodFunction()` takes.
@@ -78,10 +94,17 @@ export function zodResponseFormat<S extends StandardSchema>(
   checkName(name, where);
   const source = toJSONSchema(schema, where);
   const strict = options.strict ?? true;
-  const json_schema: ResponseFormatJSONSchema['json_schema'] = { name, schema: strict ? toStrictJSONSchema(source) : withoutDialect(source), strict };
+  const json_schema: ResponseFormatJSONSchema['json_schema'] = {
+    name,
+    schema: strict ? toStrictJSONSchema(source) : withoutDialect(source),
+    strict,
+  };
   if (options.description !== undefined) json_schema.description = options.description;
   const format = { type: 'json_schema' as const, json_schema };
-  return Object.defineProperty(format, PARSER, { value: textParser(schema, source, strict, false), enumerable: false }) as AutoParseableResponseFormat<InferOutput<S>>;
+  return Object.defineProperty(format, PARSER, {
+    value: textParser(schema, source, strict, false),
+    enumerable: false,
+  }) as AutoParseableResponseFormat<InferOutput<S>>;
 }
 
 /**
@@ -110,18 +133,30 @@ export function zodResponseFormat<S extends StandardSchema>(
 export function zodFunction<const Name extends string, S extends StandardSchema>(
   options: ZodFunctionOptions<Name, S> & { function: ToolFunction<InferOutput<S>> },
 ): RunnableZodTool<Name, InferOutput<S>>;
-export function zodFunction<const Name extends string, S extends StandardSchema>(options: ZodFunctionOptions<Name, S>): AutoParseableTool<Name, InferOutput<S>>;
-export function zodFunction<const Name extends string, S extends StandardSchema>(options: ZodFunctionOptions<Name, S>): AutoParseableTool<Name, InferOutput<S>> {
+export function zodFunction<const Name extends string, S extends StandardSchema>(
+  options: ZodFunctionOptions<Name, S>,
+): AutoParseableTool<Name, InferOutput<S>>;
+export function zodFunction<const Name extends string, S extends StandardSchema>(
+  options: ZodFunctionOptions<Name, S>,
+): AutoParseableTool<Name, InferOutput<S>> {
   const where = `zodFunction({ name: ${JSON.stringify(options.name)} })`;
   checkName(options.name, where);
   const source = toJSONSchema(options.parameters, where);
   const strict = options.strict ?? true;
-  const fn: AutoParseableTool<Name>['function'] = { name: options.name, parameters: strict ? toStrictJSONSchema(source) : withoutDialect(source), strict };
+  const fn: AutoParseableTool<Name>['function'] = {
+    name: options.name,
+    parameters: strict ? toStrictJSONSchema(source) : withoutDialect(source),
+    strict,
+  };
   if (options.description !== undefined) fn.description = options.description;
   const tool = { type: 'function' as const, function: fn };
-  Object.defineProperty(tool, PARSER, { value: textParser(options.parameters, source, strict, true), enumerable: false });
+  Object.defineProperty(tool, PARSER, {
+    value: textParser(options.parameters, source, strict, true),
+    enumerable: false,
+  });
   if (options.function !== undefined) {
-    if (typeof options.function !== 'function') throw new InferenceError(`${where}: \`function\` must be a function.`);
+    if (typeof options.function !== 'function')
+      throw new InferenceError(`${where}: \`function\` must be a function.`);
     Object.defineProperty(tool, RUN, { value: options.function, enumerable: false });
   }
   return tool as AutoParseableTool<Name, InferOutput<S>>;
@@ -132,15 +167,25 @@ export function zodFunction<const Name extends string, S extends StandardSchema>
  * `emptyIsObject` (tool arguments), empty text counts as `{}`: OpenRouter and Anthropic compat
  * leave `arguments` out for a call without parameters.
  */
-function textParser<T>(schema: StandardSchema<unknown, T>, source: JSONSchema, strict: boolean, emptyIsObject: boolean): JSONTextParser<T> {
-  const outcome = (checked: Checked<T>): ParseOutcome<T> => (checked.ok ? checked : { ok: false, reason: 'schema', issues: checked.issues });
+function textParser<T>(
+  schema: StandardSchema<unknown, T>,
+  source: JSONSchema,
+  strict: boolean,
+  emptyIsObject: boolean,
+): JSONTextParser<T> {
+  const outcome = (checked: Checked<T>): ParseOutcome<T> =>
+    checked.ok ? checked : { ok: false, reason: 'schema', issues: checked.issues };
   return (text) => {
     let value: unknown;
     try {
       value = JSON.parse(emptyIsObject && text.trim() === '' ? '{}' : text);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      return { ok: false, reason: 'json', issues: [{ path: '', message: `not valid JSON (${reason})`, received: text }] };
+      return {
+        ok: false,
+        reason: 'json',
+        issues: [{ path: '', message: `not valid JSON (${reason})`, received: text }],
+      };
     }
     const checked = validateWith(schema, strict ? restoreOptional(value, source) : value);
     return checked instanceof Promise ? checked.then(outcome) : outcome(checked);
@@ -154,6 +199,8 @@ function withoutDialect(schema: JSONSchema): JSONSchema {
 
 function checkName(name: unknown, where: string): void {
   if (typeof name !== 'string' || !NAME.test(name)) {
-    throw new InferenceError(`${where}: the name must be 1 to 64 letters, digits, \`_\` or \`-\`, got ${JSON.stringify(name)}.`);
+    throw new InferenceError(
+      `${where}: the name must be 1 to 64 letters, digits, \`_\` or \`-\`, got ${JSON.stringify(name)}.`,
+    );
   }
 }

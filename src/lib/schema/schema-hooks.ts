@@ -17,8 +17,7 @@ export const RUN: unique symbol = Symbol.for('model-inference-sdk.run') as never
 
 /** What a model's JSON text became: the validated value, or why it could not. */
 export type ParseOutcome<T> =
-  | { ok: true; value: T }
-  | { ok: false; reason: 'json' | 'schema'; issues: ValidationIssue[] };
+  { ok: true; value: T } | { ok: false; reason: 'json' | 'schema'; issues: ValidationIssue[] };
 
 /**
  * JSON text → validated value: at once when the schema validates synchronously (zod, without async
@@ -104,7 +103,10 @@ export type ToolFunction<Args> = (args: Args, context: ToolContext) => unknown;
  * for (const call of completion.choices[0]?.message.tool_calls ?? []) console.log(call.function.parsed_arguments.city);
  * ```
  */
-export interface AutoParseableTool<Name extends string = string, Args = unknown> extends ChatCompletionTool {
+export interface AutoParseableTool<
+  Name extends string = string,
+  Args = unknown,
+> extends ChatCompletionTool {
   function: ChatCompletionTool['function'] & { name: Name };
   /** @internal */
   readonly [PARSER]: JSONTextParser<Args>;
@@ -129,7 +131,10 @@ export interface AutoParseableTool<Name extends string = string, Args = unknown>
  * const runner = client.chat.completions.runTools({ model: 'acme/chat-1', messages, tools: [getWeather] });
  * ```
  */
-export interface RunnableZodTool<Name extends string = string, Args = unknown> extends AutoParseableTool<Name, Args> {
+export interface RunnableZodTool<
+  Name extends string = string,
+  Args = unknown,
+> extends AutoParseableTool<Name, Args> {
   /** @internal */
   readonly [RUN]: ToolFunction<Args>;
 }
@@ -140,4 +145,3 @@ export function parserOf<T>(value: unknown): JSONTextParser<T> | undefined {
   const parser = (value as { [PARSER]?: unknown })[PARSER];
   return typeof parser === 'function' ? (parser as JSONTextParser<T>) : undefined;
 }
-

@@ -10,8 +10,24 @@
 import type { JSONSchema } from './schema';
 
 const SUBSCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const;
-const SUBSCHEMA_MAPS = ['$defs', 'definitions', 'properties', 'patternProperties', 'dependentSchemas'] as const;
-const SUBSCHEMAS = ['items', 'additionalItems', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems'] as const;
+const SUBSCHEMA_MAPS = [
+  '$defs',
+  'definitions',
+  'properties',
+  'patternProperties',
+  'dependentSchemas',
+] as const;
+const SUBSCHEMAS = [
+  'items',
+  'additionalItems',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedItems',
+] as const;
 
 /**
  * A strict copy of `schema` (the input is not changed): every object lists all its properties
@@ -37,7 +53,8 @@ function strictCopy(schema: JSONSchema): JSONSchema {
   for (const key of SUBSCHEMAS) {
     if (isObject(out[key])) out[key] = strictCopy(out[key]);
   }
-  if (isObject(out['additionalProperties'])) out['additionalProperties'] = strictCopy(out['additionalProperties']);
+  if (isObject(out['additionalProperties']))
+    out['additionalProperties'] = strictCopy(out['additionalProperties']);
 
   if (isObject(out['properties'])) {
     const properties = out['properties'];
@@ -45,12 +62,14 @@ function strictCopy(schema: JSONSchema): JSONSchema {
     const strictProperties: JSONSchema = {};
     for (const [name, value] of Object.entries(properties)) {
       const property = strictValue(value);
-      strictProperties[name] = required.has(name) || !isObject(property) ? property : nullable(property);
+      strictProperties[name] =
+        required.has(name) || !isObject(property) ? property : nullable(property);
     }
     out['properties'] = strictProperties;
     out['required'] = Object.keys(properties);
   }
-  if (isObjectSchema(out) && !isObject(out['additionalProperties'])) out['additionalProperties'] = false;
+  if (isObjectSchema(out) && !isObject(out['additionalProperties']))
+    out['additionalProperties'] = false;
   return out;
 }
 
@@ -73,11 +92,16 @@ function nullable(schema: JSONSchema): JSONSchema {
  * Whether a schema lets `null` through: a `null` type, a `null` in its enum or const, a
  * nullable branch of `anyOf`/`oneOf`, OpenAPI's `nullable: true`, or no constraint at all.
  */
-function acceptsNull(schema: unknown, root: JSONSchema | undefined, seen = new Set<unknown>()): boolean {
+function acceptsNull(
+  schema: unknown,
+  root: JSONSchema | undefined,
+  seen = new Set<unknown>(),
+): boolean {
   if (schema === true) return true;
   if (!isObject(schema) || seen.has(schema)) return false;
   seen.add(schema);
-  const ref = typeof schema['$ref'] === 'string' && root ? resolveRef(root, schema['$ref']) : undefined;
+  const ref =
+    typeof schema['$ref'] === 'string' && root ? resolveRef(root, schema['$ref']) : undefined;
   if (ref) return acceptsNull(ref, root, seen);
   const type = schema['type'];
   if (type === 'null' || (Array.isArray(type) && type.includes('null'))) return true;
@@ -87,7 +111,18 @@ function acceptsNull(schema: unknown, root: JSONSchema | undefined, seen = new S
     const branches = schema[key];
     if (Array.isArray(branches)) return branches.some((branch) => acceptsNull(branch, root, seen));
   }
-  const constraining = ['type', 'const', 'enum', 'anyOf', 'oneOf', 'allOf', '$ref', 'not', 'properties', 'items'];
+  const constraining = [
+    'type',
+    'const',
+    'enum',
+    'anyOf',
+    'oneOf',
+    'allOf',
+    '$ref',
+    'not',
+    'properties',
+    'items',
+  ];
   return !constraining.some((key) => key in schema);
 }
 
@@ -127,11 +162,19 @@ function restore(value: unknown, schema: unknown, root: JSONSchema, depth = 0): 
   }
   if (isObject(value) && isObject(schema['properties'])) {
     const properties = schema['properties'];
-    const required = new Set(Array.isArray(schema['required']) ? (schema['required'] as unknown[]) : []);
+    const required = new Set(
+      Array.isArray(schema['required']) ? (schema['required'] as unknown[]) : [],
+    );
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
       const property = Object.hasOwn(properties, key) ? properties[key] : undefined;
-      if (item === null && property !== undefined && !required.has(key) && !acceptsNull(property, root)) continue;
+      if (
+        item === null &&
+        property !== undefined &&
+        !required.has(key) &&
+        !acceptsNull(property, root)
+      )
+        continue;
       out[key] = property === undefined ? item : restore(item, property, root, depth + 1);
     }
     return out;
@@ -147,7 +190,14 @@ function fitsType(value: unknown, branch: unknown, root: JSONSchema): boolean {
   const type = target['type'];
   const types = Array.isArray(type) ? type : typeof type === 'string' ? [type] : undefined;
   if (!types) return isObjectSchema(target) ? isObject(value) : false;
-  const actual = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'number' ? 'number' : typeof value;
+  const actual =
+    value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'array'
+        : typeof value === 'number'
+          ? 'number'
+          : typeof value;
   return types.some((t) => t === actual || (t === 'integer' && actual === 'number'));
 }
 
@@ -165,7 +215,11 @@ function resolveRef(root: JSONSchema, ref: string): JSONSchema | undefined {
 }
 
 function isObjectSchema(schema: JSONSchema): boolean {
-  return schema['type'] === 'object' || (Array.isArray(schema['type']) && schema['type'].includes('object')) || isObject(schema['properties']);
+  return (
+    schema['type'] === 'object' ||
+    (Array.isArray(schema['type']) && schema['type'].includes('object')) ||
+    isObject(schema['properties'])
+  );
 }
 
 function mapValues(record: JSONSchema, map: (value: unknown) => unknown): JSONSchema {

@@ -77,7 +77,12 @@ export interface StandardSchema<Input = unknown, Output = Input> {
  */
 export type StandardResult<Output> =
   | { readonly value: Output; readonly issues?: undefined }
-  | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined }> };
+  | {
+      readonly issues: ReadonlyArray<{
+        readonly message: string;
+        readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+      }>;
+    };
 
 /**
  * The type a schema produces once it has validated a value.
@@ -111,7 +116,9 @@ const TARGETS = ['draft-2020-12', 'draft-07'] as const;
 export function toJSONSchema(schema: unknown, where: string): JSONSchema {
   // A schema may be a function: ArkType's types are callable (`User(data)` validates).
   if ((typeof schema !== 'object' && typeof schema !== 'function') || schema === null) {
-    throw new InferenceError(`${where}: expected a zod 4 schema or a Standard JSON Schema, got ${schema === null ? 'null' : typeof schema}.`);
+    throw new InferenceError(
+      `${where}: expected a zod 4 schema or a Standard JSON Schema, got ${schema === null ? 'null' : typeof schema}.`,
+    );
   }
   const standard = (schema as Partial<StandardSchema>)['~standard'];
   const converter = standard?.jsonSchema;
@@ -124,14 +131,23 @@ export function toJSONSchema(schema: unknown, where: string): JSONSchema {
         failure ??= error;
       }
     }
-    throw new InferenceError(`${where}: the ${standard.vendor} schema could not be converted to JSON Schema: ${describe(failure)}`, { cause: failure });
+    throw new InferenceError(
+      `${where}: the ${standard.vendor} schema could not be converted to JSON Schema: ${describe(failure)}`,
+      { cause: failure },
+    );
   }
   if ('_zod' in schema) {
     // zod/mini schemas leave `~standard.jsonSchema` out so that it tree-shakes; convert with zod's own function.
     try {
-      return zodToJSONSchema(schema as unknown as ZodMiniType, { io: 'input', target: 'draft-2020-12' }) as JSONSchema;
+      return zodToJSONSchema(schema as unknown as ZodMiniType, {
+        io: 'input',
+        target: 'draft-2020-12',
+      }) as JSONSchema;
     } catch (error) {
-      throw new InferenceError(`${where}: the zod schema could not be converted to JSON Schema: ${describe(error)}`, { cause: error });
+      throw new InferenceError(
+        `${where}: the zod schema could not be converted to JSON Schema: ${describe(error)}`,
+        { cause: error },
+      );
     }
   }
   if (isZod3(schema)) {
@@ -139,7 +155,7 @@ export function toJSONSchema(schema: unknown, where: string): JSONSchema {
       `${where}: this is a zod 3 schema, which cannot describe itself as JSON Schema here. ` +
         "Upgrade to zod 4 (`npm install zod@^4`, then `import * as z from 'zod'`; on zod 3.25 `import * as z from 'zod/v4'` works too), " +
         "or pass the JSON Schema yourself as `response_format: { type: 'json_schema', json_schema: { name, schema, strict: true } }` " +
-        '(or as a tool\'s `function.parameters`).',
+        "(or as a tool's `function.parameters`).",
     );
   }
   if (standard) {
@@ -148,7 +164,9 @@ export function toJSONSchema(schema: unknown, where: string): JSONSchema {
         'so its JSON Schema is unknown. Use a version of the library that offers it, or pass the JSON Schema yourself.',
     );
   }
-  throw new InferenceError(`${where}: expected a zod 4 schema or a Standard JSON Schema (a schema with \`~standard\`).`);
+  throw new InferenceError(
+    `${where}: expected a zod 4 schema or a Standard JSON Schema (a schema with \`~standard\`).`,
+  );
 }
 
 /**
@@ -158,7 +176,12 @@ export function toJSONSchema(schema: unknown, where: string): JSONSchema {
  */
 function isZod3(schema: object): boolean {
   const def = (schema as { _def?: { typeName?: unknown } })._def;
-  return typeof def === 'object' && def !== null && !('_zod' in schema) && typeof (schema as { parse?: unknown }).parse === 'function';
+  return (
+    typeof def === 'object' &&
+    def !== null &&
+    !('_zod' in schema) &&
+    typeof (schema as { parse?: unknown }).parse === 'function'
+  );
 }
 
 /**
@@ -166,7 +189,10 @@ function isZod3(schema: object): boolean {
  * applied), or its issues with readable paths and the values found there. Synchronous when the
  * schema's validation is.
  */
-export function validateWith<T>(schema: StandardSchema<unknown, T>, value: unknown): Checked<T> | Promise<Checked<T>> {
+export function validateWith<T>(
+  schema: StandardSchema<unknown, T>,
+  value: unknown,
+): Checked<T> | Promise<Checked<T>> {
   const result = schema['~standard'].validate(value);
   return result instanceof Promise ? result.then((r) => checked(r, value)) : checked(result, value);
 }
@@ -174,12 +200,13 @@ export function validateWith<T>(schema: StandardSchema<unknown, T>, value: unkno
 function checked<T>(result: StandardResult<T>, value: unknown): Checked<T> {
   if (result.issues === undefined) return { ok: true, value: result.value };
   const issues = result.issues.map((issue) => {
-    const path = (issue.path ?? []).map((segment) => (typeof segment === 'object' && segment !== null ? segment.key : segment));
+    const path = (issue.path ?? []).map((segment) =>
+      typeof segment === 'object' && segment !== null ? segment.key : segment,
+    );
     return { path: formatPath(path), message: issue.message, received: valueAt(value, path) };
   });
   return { ok: false, issues };
 }
-
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -4,9 +4,16 @@
  * runner through `RunSink` (run-tools-params.ts) and imports nothing of run-tools.ts.
  */
 import { APIConnectionTimeoutError, APIUserAbortError, type RequestTarget } from '../../errors';
-import type { ChatCompletionCreateParams, ChatCompletionMessageToolCall, ChatCompletionTool } from '../../generated/types.gen';
+import type {
+  ChatCompletionCreateParams,
+  ChatCompletionMessageToolCall,
+  ChatCompletionTool,
+} from '../../generated/types.gen';
 import type { RequestOptions } from '../../options';
-import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionsResource as ChatCompletions } from '../../resources/chat';
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionsResource as ChatCompletions,
+} from '../../resources/chat';
 import { parseChatCompletion, settleParsing, type ParsedChatCompletion } from '../parse/parse';
 import type { RunSink, RunToolsParams } from './run-tools-params';
 import type { ToolEntry } from './run-tools-table';
@@ -43,13 +50,36 @@ export class Loop<ParsedT> {
     const forced = choice === 'required' || (typeof choice === 'object' && choice !== null);
     for (let round = 1; round <= this.maxRounds; round++) {
       this.throwIfAborted();
-      const params: ChatCompletionCreateParams = { ...rest, tools: definitions, messages: [...this.runner.messages] };
-      const raw = stream === true ? await this.streamed(params, round) : await this.completions.create(params as ChatCompletionCreateParamsNonStreaming, this.options);
+      const params: ChatCompletionCreateParams = {
+        ...rest,
+        tools: definitions,
+        messages: [...this.runner.messages],
+      };
+      const raw =
+        stream === true
+          ? await this.streamed(params, round)
+          : await this.completions.create(
+              params as ChatCompletionCreateParamsNonStreaming,
+              this.options,
+            );
       // Arguments that fail their schema are answered below, not thrown.
-      const parsing = parseChatCompletion(raw, { ...params, tools: this.body.tools as ChatCompletionTool[] }, { badArguments: 'skip' });
-      const completion = (await settleParsing(parsing, this.completions.waitOf(this.options), TARGET)) as unknown as ParsedChatCompletion<ParsedT>;
+      const parsing = parseChatCompletion(
+        raw,
+        { ...params, tools: this.body.tools as ChatCompletionTool[] },
+        { badArguments: 'skip' },
+      );
+      const completion = (await settleParsing(
+        parsing,
+        this.completions.waitOf(this.options),
+        TARGET,
+      )) as unknown as ParsedChatCompletion<ParsedT>;
       this.runner.emit({ type: 'completion', round, completion });
-      const message = completion.choices[0]?.message ?? { role: 'assistant', content: null, refusal: null, parsed: null };
+      const message = completion.choices[0]?.message ?? {
+        role: 'assistant',
+        content: null,
+        refusal: null,
+        parsed: null,
+      };
       this.runner.emit({ type: 'message', round, message: toAssistantMessage(message) });
       // A listener of those events (`functionToolCall` …) may have called abort(): no tool runs then.
       this.throwIfAborted();
@@ -57,7 +87,11 @@ export class Loop<ParsedT> {
       if (calls.length === 0 || round === this.maxRounds) return;
       const results = await this.runTools(calls);
       for (const [i, call] of calls.entries()) {
-        this.runner.emit({ type: 'message', round, message: { role: 'tool', tool_call_id: call.id, content: results[i]! } });
+        this.runner.emit({
+          type: 'message',
+          round,
+          message: { role: 'tool', tool_call_id: call.id, content: results[i]! },
+        });
       }
       this.throwIfAborted();
       if (forced) return;
@@ -113,14 +147,22 @@ export class Loop<ParsedT> {
     }
     const answer = async (): Promise<string> => {
       const args = await tool.parse(call.function.arguments ?? '');
-      if (!args.ok) return `Error: invalid arguments for ${name}: ${args.message}. Call it again with arguments that match its parameters.`;
+      if (!args.ok)
+        return `Error: invalid arguments for ${name}: ${args.message}. Call it again with arguments that match its parameters.`;
       if (signal.aborted) throw this.abortError(); // stopped while the arguments were checked
-      const result = await tool.run(args.value, { signal, toolCall: { id: call.id, function: { name, arguments: call.function.arguments ?? '' } } });
+      const result = await tool.run(args.value, {
+        signal,
+        toolCall: { id: call.id, function: { name, arguments: call.function.arguments ?? '' } },
+      });
       if (typeof result === 'string') return result;
       return result === undefined ? '' : JSON.stringify(result);
     };
     const settled = await within(answer(), this.toolTimeout, signal);
-    if (settled === undefined) throw new APIConnectionTimeoutError(TARGET, this.toolTimeout, { hook: `tool ${JSON.stringify(name)}`, option: 'toolTimeout' });
+    if (settled === undefined)
+      throw new APIConnectionTimeoutError(TARGET, this.toolTimeout, {
+        hook: `tool ${JSON.stringify(name)}`,
+        option: 'toolTimeout',
+      });
     return settled.value;
   }
 
@@ -132,4 +174,3 @@ export class Loop<ParsedT> {
     return new APIUserAbortError(TARGET, this.options.signal.reason);
   }
 }
-

@@ -9,7 +9,11 @@
  *   own beside a different `reasoning_content` (`reasoning_raw`): then both go back;
  * - Mistral's `thinking` parts are reasoning, not text: only the text parts are sent back.
  */
-import type { ChatCompletionAssistantMessageParam, ChatCompletionMessage, ChatCompletionMessageToolCall } from '../../generated/types.gen';
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionMessage,
+  ChatCompletionMessageToolCall,
+} from '../../generated/types.gen';
 import { extras } from '../../extras';
 
 /**
@@ -26,7 +30,9 @@ import { extras } from '../../extras';
  * }
  * ```
  */
-export function toAssistantMessage(message: ChatCompletionMessage): ChatCompletionAssistantMessageParam {
+export function toAssistantMessage(
+  message: ChatCompletionMessage,
+): ChatCompletionAssistantMessageParam {
   const out: ChatCompletionAssistantMessageParam = { role: 'assistant', content: message.content };
   if (message.refusal !== null) out.refusal = message.refusal;
   if (message.tool_calls) out.tool_calls = message.tool_calls.map(toolCallParam);
@@ -36,11 +42,13 @@ export function toAssistantMessage(message: ChatCompletionMessage): ChatCompleti
   // A server that sent both fields, with different texts, gets both back as it sent them (its own
   // `reasoning` was kept in `reasoning_raw`), as a message pushed back into `messages` does
   // (resources/sent-messages.ts). Not a field of the param type: an extra, as the server's own.
-  if (typeof message.reasoning_raw === 'string') Object.assign(out, { reasoning: message.reasoning_raw });
+  if (typeof message.reasoning_raw === 'string')
+    Object.assign(out, { reasoning: message.reasoning_raw });
   return out;
 }
 
 function toolCallParam(call: ChatCompletionMessageToolCall): ChatCompletionMessageToolCall {
-  const { parsed_arguments: _parsed, ...fn } = call.function as ChatCompletionMessageToolCall['function'] & { parsed_arguments?: unknown };
+  const { parsed_arguments: _parsed, ...fn } =
+    call.function as ChatCompletionMessageToolCall['function'] & { parsed_arguments?: unknown };
   return { ...call, function: fn };
 }

@@ -3,7 +3,11 @@
  * runners (run-tools.ts) and the loop they load lazily (run-tools-loop.ts), which import this file
  * and never each other.
  */
-import type { ChatCompletion, ChatCompletionCreateParams, ChatCompletionMessageParam } from '../../generated/types.gen';
+import type {
+  ChatCompletion,
+  ChatCompletionCreateParams,
+  ChatCompletionMessageParam,
+} from '../../generated/types.gen';
 import type { RequestOptions } from '../../options';
 import type { RunnableTool } from './run-tools-table';
 import type { RunnerEvent } from './runner-events';

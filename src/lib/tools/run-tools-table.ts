@@ -57,10 +57,11 @@ export interface RunnableFunctionTool<Args = unknown> {
  * const runner = client.chat.completions.runTools({ model: 'acme/chat-1', messages, tools: [{ type: 'function', function: getWeather }] });
  * ```
  */
-export type RunnableFunctionWithParse<Args extends object> = RunnableFunctionTool<Args>['function'] & {
-  /** Turns the arguments' JSON text into `Args` (what `function` gets); throws when they are wrong. */
-  parse: (text: string) => Args | Promise<Args>;
-};
+export type RunnableFunctionWithParse<Args extends object> =
+  RunnableFunctionTool<Args>['function'] & {
+    /** Turns the arguments' JSON text into `Args` (what `function` gets); throws when they are wrong. */
+    parse: (text: string) => Args | Promise<Args>;
+  };
 
 /**
  * The official client's name for a runnable function without `parse`. Here its function gets the
@@ -76,7 +77,9 @@ export type RunnableFunctionWithParse<Args extends object> = RunnableFunctionToo
  */
 // `any`: the arguments as the model wrote them, JSON-parsed but not checked (openai types them as the text).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type RunnableFunctionWithoutParse = Omit<RunnableFunctionTool<any>['function'], 'parse'> & { parse?: undefined };
+export type RunnableFunctionWithoutParse = Omit<RunnableFunctionTool<any>['function'], 'parse'> & {
+  parse?: undefined;
+};
 
 /**
  * The official client's name for a runnable function: with `parse` for object arguments, without for `string`.
@@ -93,7 +96,11 @@ export type RunnableFunctionWithoutParse = Omit<RunnableFunctionTool<any>['funct
  * };
  * ```
  */
-export type RunnableFunction<Args extends object | string> = Args extends string ? RunnableFunctionWithoutParse : Args extends object ? RunnableFunctionWithParse<Args> : never;
+export type RunnableFunction<Args extends object | string> = Args extends string
+  ? RunnableFunctionWithoutParse
+  : Args extends object
+    ? RunnableFunctionWithParse<Args>
+    : never;
 
 /**
  * The official client's name for a tool of a {@link RunnableFunctionWithParse}.
@@ -160,7 +167,9 @@ export type RunnableToolFunction<Args extends object | string> = Args extends st
  * ];
  * ```
  */
-export type RunnableTools<FunctionsArgs extends readonly (object | string)[]> = { [Index in keyof FunctionsArgs]: RunnableToolFunction<FunctionsArgs[Index]> };
+export type RunnableTools<FunctionsArgs extends readonly (object | string)[]> = {
+  [Index in keyof FunctionsArgs]: RunnableToolFunction<FunctionsArgs[Index]>;
+};
 
 /**
  * A tool `runTools()` can run.
@@ -192,7 +201,9 @@ export interface ToolEntry {
 
 export function checkTools(tools: unknown): Map<string, ToolEntry> {
   if (!Array.isArray(tools) || tools.length === 0) {
-    throw new InferenceError('chat.completions.runTools: `tools` must be a non-empty array of tools with functions (zodFunction({ name, parameters, function }) or { type: "function", function: { name, parameters, function } }).');
+    throw new InferenceError(
+      'chat.completions.runTools: `tools` must be a non-empty array of tools with functions (zodFunction({ name, parameters, function }) or { type: "function", function: { name, parameters, function } }).',
+    );
   }
   const byName = new Map<string, ToolEntry>();
   for (const tool of tools as RunnableTool[]) {
@@ -200,9 +211,14 @@ export function checkTools(tools: unknown): Map<string, ToolEntry> {
     // Without a name, the JavaScript function's own (as the official client takes it).
     const name = fn?.name || (typeof fn?.function === 'function' ? fn.function.name : undefined);
     if (typeof name !== 'string' || name === '') {
-      throw new InferenceError('chat.completions.runTools: every tool needs a `function.name` (or a named `function.function`).');
+      throw new InferenceError(
+        'chat.completions.runTools: every tool needs a `function.name` (or a named `function.function`).',
+      );
     }
-    if (byName.has(name)) throw new InferenceError(`chat.completions.runTools: two tools are named ${JSON.stringify(name)}.`);
+    if (byName.has(name))
+      throw new InferenceError(
+        `chat.completions.runTools: two tools are named ${JSON.stringify(name)}.`,
+      );
     byName.set(name, toolEntry(tool, name));
   }
   return byName;
@@ -213,7 +229,9 @@ function toolEntry(tool: RunnableTool, name: string): ToolEntry {
   const zodRun = (tool as { [RUN]?: unknown })[RUN];
   if (parser) {
     if (typeof zodRun !== 'function') {
-      throw new InferenceError(`chat.completions.runTools: tool ${JSON.stringify(name)} has no function to run; pass \`function\` to zodFunction().`);
+      throw new InferenceError(
+        `chat.completions.runTools: tool ${JSON.stringify(name)} has no function to run; pass \`function\` to zodFunction().`,
+      );
     }
     const { type, function: fn } = tool;
     return {
@@ -221,21 +239,34 @@ function toolEntry(tool: RunnableTool, name: string): ToolEntry {
       run: zodRun as ToolFunction<unknown>,
       parse: async (text) => {
         const outcome = await parser(text);
-        return outcome.ok ? outcome : { ok: false, message: outcome.issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ') };
+        return outcome.ok
+          ? outcome
+          : {
+              ok: false,
+              message: outcome.issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; '),
+            };
       },
     };
   }
   const { function: run, parse, ...definition } = (tool as RunnableFunctionTool).function;
   if (typeof run !== 'function') {
-    throw new InferenceError(`chat.completions.runTools: tool ${JSON.stringify(name)} has no function to run; give it \`function: { name, parameters, function: (args) => … }\`.`);
+    throw new InferenceError(
+      `chat.completions.runTools: tool ${JSON.stringify(name)} has no function to run; give it \`function: { name, parameters, function: (args) => … }\`.`,
+    );
   }
-  if (parse !== undefined && typeof parse !== 'function') throw new InferenceError(`chat.completions.runTools: tool ${JSON.stringify(name)}: \`parse\` must be a function.`);
+  if (parse !== undefined && typeof parse !== 'function')
+    throw new InferenceError(
+      `chat.completions.runTools: tool ${JSON.stringify(name)}: \`parse\` must be a function.`,
+    );
   return {
     definition: { type: 'function', function: { ...definition, name } },
     run,
     parse: async (text) => {
       try {
-        return { ok: true, value: parse ? await parse(text) : JSON.parse(text.trim() === '' ? '{}' : text) };
+        return {
+          ok: true,
+          value: parse ? await parse(text) : JSON.parse(text.trim() === '' ? '{}' : text),
+        };
       } catch (error) {
         return { ok: false, message: error instanceof Error ? error.message : String(error) };
       }

@@ -6,7 +6,13 @@
  * that tool's result, so it can correct itself.
  */
 import { APIUserAbortError, InferenceError, ListenerError } from '../../errors';
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParams, ChatCompletionMessageParam, CompletionUsage } from '../../generated/types.gen';
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionCreateParams,
+  ChatCompletionMessageParam,
+  CompletionUsage,
+} from '../../generated/types.gen';
 import { DEFAULTS } from '../../options';
 import { checkRequestOptions, checkTimeout } from '../../options-check';
 import type { ChatCompletionsResource as ChatCompletions } from '../../resources/chat';
@@ -16,10 +22,19 @@ import type { ChatCompletionStreamEvents, Events } from '../../stream/chat-event
 import { contentOf, EventSurface, firstMessage, outcomeOf } from '../../stream/event-surface';
 import { Listeners } from '../../stream/listeners';
 import { Stream } from '../../stream/stream';
-import type { ParsedChatCompletion, ParsedChatCompletionMessage, ParsedFunctionToolCall } from '../parse/parse';
+import type {
+  ParsedChatCompletion,
+  ParsedChatCompletionMessage,
+  ParsedFunctionToolCall,
+} from '../parse/parse';
 import type { RunSink, RunToolsOptions, RunToolsParams } from './run-tools-params';
 import { checkTools } from './run-tools-table';
-import type { ChatCompletionRunnerEvents, FunctionToolCall, RunnerEvent, RunnerEvents } from './runner-events';
+import type {
+  ChatCompletionRunnerEvents,
+  FunctionToolCall,
+  RunnerEvent,
+  RunnerEvents,
+} from './runner-events';
 
 export type {
   RunnableFunctionTool,
@@ -32,7 +47,13 @@ export type {
   RunnableToolFunctionWithoutParse,
   RunnableTools,
 } from './run-tools-table';
-export type { RunToolsParams, RunToolsOptions, RunnerOptions, ChatCompletionToolRunnerParams, ChatCompletionStreamingToolRunnerParams } from './run-tools-params';
+export type {
+  RunToolsParams,
+  RunToolsOptions,
+  RunnerOptions,
+  ChatCompletionToolRunnerParams,
+  ChatCompletionStreamingToolRunnerParams,
+} from './run-tools-params';
 export type { RunnerEvent } from './runner-events';
 
 const DEFAULT_MAX_ROUNDS = 10;
@@ -65,12 +86,19 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
   /** @internal */
   constructor(completions: ChatCompletions, body: RunToolsParams, options: RunToolsOptions = {}) {
     checkBody(body, 'chat.completions.runTools', 'messages');
-    const { maxRounds: rounds, maxChatCompletions, toolTimeout = DEFAULTS.timeout, ...requestOptions } = options;
+    const {
+      maxRounds: rounds,
+      maxChatCompletions,
+      toolTimeout = DEFAULTS.timeout,
+      ...requestOptions
+    } = options;
     const maxRounds = rounds ?? maxChatCompletions ?? DEFAULT_MAX_ROUNDS;
     checkRequestOptions(requestOptions, 'chat.completions.runTools');
     checkTimeout(toolTimeout, 'toolTimeout', 'chat.completions.runTools');
     if (!Number.isInteger(maxRounds) || maxRounds < 1) {
-      throw new InferenceError(`chat.completions.runTools: \`maxRounds\` must be a positive integer, got ${String(maxRounds)}.`);
+      throw new InferenceError(
+        `chat.completions.runTools: \`maxRounds\` must be a positive integer, got ${String(maxRounds)}.`,
+      );
     }
     const tools = checkTools(body.tools);
     this.messages = [...body.messages];
@@ -80,9 +108,24 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
     this.#done = import('./run-tools-loop')
       .then(({ Loop, RunnerEvents, StreamParsing }) => {
         // A streaming run tells the stream's events too, parsed from its format and tools.
-        const parser = body.stream === true ? new StreamParsing(body as unknown as ChatCompletionCreateParams, false, completions.waitOf(requestOptions).timeout) : undefined;
+        const parser =
+          body.stream === true
+            ? new StreamParsing(
+                body as unknown as ChatCompletionCreateParams,
+                false,
+                completions.waitOf(requestOptions).timeout,
+              )
+            : undefined;
         this.#tap = new RunnerEvents(this.#listeners, parser);
-        return new Loop(this, completions, body, tools, { ...requestOptions, signal }, maxRounds, toolTimeout).run();
+        return new Loop(
+          this,
+          completions,
+          body,
+          tools,
+          { ...requestOptions, signal },
+          maxRounds,
+          toolTimeout,
+        ).run();
       })
       .then(
         () => {
@@ -117,11 +160,16 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
     if (this.#ended) return this.#ended;
     const on = this.#listeners;
     const after = (listener: unknown, error: unknown) =>
-      listener instanceof ListenerError ? new ListenerError(listener.event, listener.cause, { what: 'run', error }) : listener;
+      listener instanceof ListenerError
+        ? new ListenerError(listener.event, listener.cause, { what: 'run', error })
+        : listener;
     this.#ending(ending); // `ended` is true while the last events are told
     if (!('error' in ending)) {
       try {
-        this.#tap?.succeeded(this.#completions.at(-1), this.#completions.some((c) => c.usage) ? this.#sumUsage() : undefined);
+        this.#tap?.succeeded(
+          this.#completions.at(-1),
+          this.#completions.some((c) => c.usage) ? this.#sumUsage() : undefined,
+        );
       } catch (error) {
         ending = { error };
       }
@@ -147,7 +195,11 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
 
   #ending(ending: { error?: unknown }): void {
     this.#ended = ending;
-    this.#surface.outcome = !('error' in ending) ? 'ok' : outcomeOf(ending.error) === 'aborted' ? 'aborted' : 'error';
+    this.#surface.outcome = !('error' in ending)
+      ? 'ok'
+      : outcomeOf(ending.error) === 'aborted'
+        ? 'aborted'
+        : 'error';
   }
 
   /**
@@ -394,7 +446,10 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
  * console.log(await runner.finalContent());
  * ```
  */
-export class ChatCompletionRunner<ParsedT = null> extends AbstractChatCompletionRunner<ParsedT, ChatCompletionRunnerEvents<ParsedT>> implements AsyncIterable<RunnerEvent<ParsedT>> {
+export class ChatCompletionRunner<ParsedT = null>
+  extends AbstractChatCompletionRunner<ParsedT, ChatCompletionRunnerEvents<ParsedT>>
+  implements AsyncIterable<RunnerEvent<ParsedT>>
+{
   /** The run's events, in order, as they happen; iterating again replays from the start. Leaving the loop early stops watching, not the run (use `abort()`). */
   [Symbol.asyncIterator](): AsyncIterator<RunnerEvent<ParsedT>> {
     return this.iterate();
@@ -417,7 +472,10 @@ export class ChatCompletionRunner<ParsedT = null> extends AbstractChatCompletion
  * ```
  */
 export class ChatCompletionStreamingRunner<ParsedT = null>
-  extends AbstractChatCompletionRunner<ParsedT, ChatCompletionStreamEvents<ParsedT, ParsedFunctionToolCall>>
+  extends AbstractChatCompletionRunner<
+    ParsedT,
+    ChatCompletionStreamEvents<ParsedT, ParsedFunctionToolCall>
+  >
   implements AsyncIterable<ChatCompletionChunk>
 {
   /** The chunks of every request of the run, in order; iterating again replays from the start. `break` aborts the run. */
@@ -452,6 +510,9 @@ export class ChatCompletionStreamingRunner<ParsedT = null>
    * ```
    */
   toReadableStream(): ReadableStream<Uint8Array> {
-    return new Stream<ChatCompletionChunk>(() => this[Symbol.asyncIterator](), this.controller).toReadableStream();
+    return new Stream<ChatCompletionChunk>(
+      () => this[Symbol.asyncIterator](),
+      this.controller,
+    ).toReadableStream();
   }
 }

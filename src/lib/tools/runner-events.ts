@@ -10,8 +10,18 @@
  * reads them).
  */
 import type { APIUserAbortError } from '../../errors';
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam, CompletionUsage } from '../../generated/types.gen';
-import { ChatEvents, type Events, type FunctionToolCall, type StreamParser } from '../../stream/chat-events';
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionMessageParam,
+  CompletionUsage,
+} from '../../generated/types.gen';
+import {
+  ChatEvents,
+  type Events,
+  type FunctionToolCall,
+  type StreamParser,
+} from '../../stream/chat-events';
 import type { Listeners } from '../../stream/listeners';
 import type { ParsedChatCompletion, ParsedChatCompletionMessage } from '../parse/parse';
 
@@ -134,7 +144,8 @@ export class RunnerEvents<ParsedT> {
           on.emit('functionToolCall', this.lastCall);
         }
         // Unstreamed, the text comes whole, after its message (as the official runner tells it).
-        if (!stream && typeof message.content === 'string' && message.content) on.emit('content', message.content, message.content);
+        if (!stream && typeof message.content === 'string' && message.content)
+          on.emit('content', message.content, message.content);
       } else if (message.role === 'tool' && typeof message.content === 'string') {
         this.lastResult = message.content;
         on.emit('functionToolCallResult', message.content);
@@ -143,7 +154,10 @@ export class RunnerEvents<ParsedT> {
   }
 
   /** The run succeeded: the final events (the runner tells `end` after them). */
-  succeeded(last: ParsedChatCompletion<ParsedT> | undefined, usage: CompletionUsage | undefined): void {
+  succeeded(
+    last: ParsedChatCompletion<ParsedT> | undefined,
+    usage: CompletionUsage | undefined,
+  ): void {
     const on = this.#on;
     if (last) {
       on.emit('finalChatCompletion', last);

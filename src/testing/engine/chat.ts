@@ -10,7 +10,15 @@ import { jsonFault, streamWithFault } from './faults';
 import { errorResponse, isRecord, respondWith } from './outcome';
 import type { Outcome } from './outcome';
 import type { ReadBody, Shaping, State } from './state';
-import { contextMessage, fromGeneration, fromReply, notAvailable, nowSeconds, readSamplingParams, usageOf } from './turn';
+import {
+  contextMessage,
+  fromGeneration,
+  fromReply,
+  notAvailable,
+  nowSeconds,
+  readSamplingParams,
+  usageOf,
+} from './turn';
 import type { Turn } from './turn';
 
 export function chatCompletions(

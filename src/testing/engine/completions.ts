@@ -11,7 +11,15 @@ import { jsonFault, streamWithFault } from './faults';
 import { isRecord, jsonResponse, respondWith } from './outcome';
 import type { Outcome } from './outcome';
 import type { ReadBody, Shaping, State } from './state';
-import { contextMessage, fromGeneration, fromReply, notAvailable, nowSeconds, readSamplingParams, usageOf } from './turn';
+import {
+  contextMessage,
+  fromGeneration,
+  fromReply,
+  notAvailable,
+  nowSeconds,
+  readSamplingParams,
+  usageOf,
+} from './turn';
 import type { Turn, Usage } from './turn';
 
 export function legacyCompletions(
@@ -58,7 +66,12 @@ export function legacyCompletions(
   for (const prompt of prompts) {
     const gen = generateCompletion(prompt, limit);
     if (gen.promptTokens > model.context_length) {
-      return fail(400, contextMessage(model, gen.promptTokens), 'prompt', 'context_length_exceeded');
+      return fail(
+        400,
+        contextMessage(model, gen.promptTokens),
+        'prompt',
+        'context_length_exceeded',
+      );
     }
     turns.push(
       shaping.reply === undefined

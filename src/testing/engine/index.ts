@@ -162,7 +162,11 @@ async function handle(state: State, request: Request, signal: AbortSignal): Prom
   if (path === undefined) {
     const base = `${url.origin}${state.basePath}`;
     return respondWith(
-      errorResponse(404, `Unknown request URL: ${method} ${url.pathname}. The API is served under ${state.basePath}: use ${base} as the base URL.`, 'invalid_request_error'),
+      errorResponse(
+        404,
+        `Unknown request URL: ${method} ${url.pathname}. The API is served under ${state.basePath}: use ${base} as the base URL.`,
+        'invalid_request_error',
+      ),
     );
   }
 

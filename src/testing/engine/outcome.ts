@@ -43,7 +43,11 @@ export function respondWith(response: Response): Outcome {
  * `override` false, headers the response already has win (defaults yield to
  * scripted headers).
  */
-export function withHeaders(outcome: Outcome, headers: Record<string, string>, override = true): Outcome {
+export function withHeaders(
+  outcome: Outcome,
+  headers: Record<string, string>,
+  override = true,
+): Outcome {
   if (outcome.kind !== 'response') return outcome;
   for (const [name, value] of Object.entries(headers)) {
     if (override || !outcome.response.headers.has(name)) outcome.response.headers.set(name, value);
@@ -55,7 +59,11 @@ export function jsonResponse(status: number, body: unknown): Response {
   return textResponse(status, JSON.stringify(body), 'application/json');
 }
 
-export function textResponse(status: number, body: string | Uint8Array, contentType: string): Response {
+export function textResponse(
+  status: number,
+  body: string | Uint8Array,
+  contentType: string,
+): Response {
   const bytes = typeof body === 'string' ? encoder.encode(body) : body;
   return new Response(bytes as Uint8Array<ArrayBuffer>, {
     status,

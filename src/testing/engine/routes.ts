@@ -18,7 +18,10 @@ import { notAvailable } from './turn';
  * The models the request's key may use, or the 401 for a missing or unknown key. The spec says
  * every endpoint needs the bearer credential; it gives no status codes, and 401 is the natural one.
  */
-export function authenticate(state: State, request: Request): { visible: ModelObject[] } | { denied: Outcome } {
+export function authenticate(
+  state: State,
+  request: Request,
+): { visible: ModelObject[] } | { denied: Outcome } {
   const key = bearerToken(request.headers.get('authorization'));
   const access = key === undefined ? undefined : state.keys.get(key);
   if (access === undefined) {

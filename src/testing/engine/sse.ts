@@ -42,7 +42,11 @@ export function sse(
   const paced = chunkDelayMs > 0 || delays !== undefined;
   const pieces = paced || split || given.length < 2 ? given : [concat(given)];
   const pauseBefore = (index: number): number =>
-    delays !== undefined ? (delays[index] ?? 0) : index > 0 && index < pieces.length ? chunkDelayMs : 0;
+    delays !== undefined
+      ? (delays[index] ?? 0)
+      : index > 0 && index < pieces.length
+        ? chunkDelayMs
+        : 0;
   let next = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let wake: (() => void) | undefined;
