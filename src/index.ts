@@ -88,6 +88,9 @@ export type { ValidationIssue } from './validation-error';
 
 // Model utilities
 export { estimateCost } from './lib/cost';
+export { CostTracker, sumCosts, streamUsage } from './lib/cost-tracker';
+export type { CostTotals, CostReport, StreamUsage } from './lib/cost-tracker';
+export { estimatePromptTokens, estimateTextTokens } from './tokens';
 export type { CostEstimate } from './lib/cost';
 
 // Tools, structured outputs and reasoning
