@@ -1,4 +1,4 @@
-import { InferenceError } from '../errors';
+import { InferenceError } from '../errors/api';
 
 /**
  * A plain object of body fields (options-check.ts refuses anything else at the call site). Typed

@@ -15,8 +15,8 @@ import type {
   ChatCompletionTokenLogprob,
   CompletionUsage,
 } from '../generated/types.gen';
-import type { ParsedChatCompletion, ParsedFunctionToolCall } from '../parsed';
-import { APIUserAbortError, ListenerError } from '../errors';
+import type { ParsedChatCompletion, ParsedFunctionToolCall } from './parsed';
+import { APIUserAbortError, ListenerError } from '../errors/api';
 import { Listeners } from './listeners';
 
 /**

@@ -10,7 +10,7 @@
  * A listener that throws does not stop the others of that event; `emit` throws a `ListenerError`
  * naming the event after them, and the stream or run ends with it (see their callers).
  */
-import { ListenerError } from '../errors';
+import { ListenerError } from '../errors/api';
 
 type Listener = (...args: never[]) => void;
 interface Entry {

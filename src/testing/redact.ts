@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { isCredentialParam, MASK } from '../mask';
+import { isCredentialParam, MASK } from '../util/mask';
 
 /** Shorter secrets are not masked (mask.ts does the same): they occur in ordinary text. */
 const MIN_SECRET = 4;
