@@ -1,6 +1,6 @@
 /**
  * `Client`: options resolved once, the resources, and nothing else. Requests go through
- * `request.ts`; the key lives in a private field that no log, error or `util.inspect` shows.
+ * `core/request.ts`; the key lives in a private field that no log, error or `util.inspect` shows.
  */
 import {
   APIConnectionError,

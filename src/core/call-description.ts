@@ -1,7 +1,7 @@
 /**
  * One API call, described once, at the call site (resources/describe.ts builds it): what to send,
  * where, and every per-call setting already resolved over the client's. The request path
- * (retry.ts, request.ts), the readers (response.ts, stream/events.ts), the hooks (hook-runner.ts)
+ * (core/retry.ts, core/request.ts), the readers (core/response.ts, stream/events.ts), the hooks (hooks/runner.ts)
  * and, through the hooks, telemetry all read this one object; nothing works an option out twice,
  * and nothing guesses what the call is from its URL.
  */

@@ -87,7 +87,7 @@ function safely(line: () => void): void {
   }
 }
 
-/** The headers as a plain object for logging, every credential-like header (see mask.ts) as `***`. */
+/** The headers as a plain object for logging, every credential-like header (see util/mask.ts) as `***`. */
 export function redactHeaders(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, name) => {

@@ -1,15 +1,15 @@
 /**
- * Sending one described call (call-description.ts: the body, URL and per-call settings were
+ * Sending one described call (core/call-description.ts: the body, URL and per-call settings were
  * worked out at the call site). `prepare()` does what is left before the first byte is sent (the
  * pre-flight check, the key, the headers), each wait bounded by the caller's signal and the
  * timeout; `attempt()` sends it once (following redirects here, see below) and hands a 2xx
- * response to its reader inside the attempt, or throws the error for the retry loop (retry.ts) to
+ * response to its reader inside the attempt, or throws the error for the retry loop (core/retry.ts) to
  * judge.
  *
  *   prepare: preflight, key → buildHeaders
  *   attempt: fetch (redirects followed here) → status ≥ 400? → APIError : reader(sent)
  *
- * Every error leaving the request path has the API key masked (mask.ts): servers echo keys back.
+ * Every error leaving the request path has the API key masked (util/mask.ts): servers echo keys back.
  */
 import {
   APIConnectionError,
@@ -189,7 +189,7 @@ export async function attempt<T>(
 /**
  * fetch, following redirects here rather than in the runtime: `fetch` drops `Authorization` on a
  * redirect to another origin but keeps `x-api-key`, `api-key` and every other credential header,
- * and follows https → http. Here every credential-like header (the rule in mask.ts) is dropped
+ * and follows https → http. Here every credential-like header (the rule in util/mask.ts) is dropped
  * on a change of origin, and a downgrade to http is refused. `fetchOptions.redirect`, when the
  * user sets it, leaves redirects to the runtime as asked.
  */

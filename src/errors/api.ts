@@ -16,7 +16,7 @@
  *
  * Messages name the method, the path and the status, and never hold the API key: the key
  * travels in the Authorization header, which no error copies, and where a server echoes it back
- * (in a message, a body, a header) the request path masks it as `***` (mask.ts).
+ * (in a message, a body, a header) the request path masks it as `***` (util/mask.ts).
  */
 import { readErrorBody, type ErrorDetails } from './body';
 

@@ -1,6 +1,6 @@
 /**
  * `ResponseValidationError`: the server answered 2xx with a body the SDK cannot read as the
- * documented shape. Kept apart from the HTTP errors (errors.ts): the request itself succeeded.
+ * documented shape. Kept apart from the HTTP errors (errors/api.ts): the request itself succeeded.
  */
 import { InferenceError, type RequestTarget } from './api';
 

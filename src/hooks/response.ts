@@ -1,7 +1,7 @@
 /**
  * The response `afterResponse` hooks see: the key masked in its headers, status text and body,
  * as it is in every error (servers echo keys back: "Incorrect API key provided: sk-…", a
- * `www-authenticate` header quoting it). Loaded only with hook-runner.ts, by calls that have
+ * `www-authenticate` header quoting it). Loaded only with hooks/runner.ts, by calls that have
  * `afterResponse` hooks: nobody else pays for the body passing through the mask.
  */
 import { mask, maskText, MASK, MIN_SECRET } from '../util/mask';

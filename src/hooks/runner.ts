@@ -1,10 +1,10 @@
 /**
- * Running hooks (the `hooks` option; their types are in hooks.ts). Loaded with `import()` by the
- * first call that has any (call.ts), so that a client without hooks never loads or runs this.
+ * Running hooks (the `hooks` option; their types are in options/hooks.ts). Loaded with `import()` by the
+ * first call that has any (resources/call.ts), so that a client without hooks never loads or runs this.
  *
  * One `Call` per call: it checks the hooks, keeps the call's `info` and what its summary needs,
  * and runs each hook in order, awaited, wrapping whatever one throws in a `HookError` that names
- * it. The request path calls it at each point (request.ts, retry.ts, stream/events.ts); `runCall`
+ * it. The request path calls it at each point (core/request.ts, core/retry.ts, stream/events.ts); `runCall`
  * gives it the call's outcome.
  *
  * No hook can hold a call: each is awaited only within the call's `timeout` (and, once a stream
@@ -13,7 +13,7 @@
  * `APIConnectionTimeoutError` or `APIUserAbortError` a stalled server gives, and the hook is left
  * to settle on its own.
  *
- * It imports only what other lazily loaded code imports too (errors.ts, mask.ts, suggest.ts): a module it
+ * It imports only what other lazily loaded code imports too (errors/api.ts, util/mask.ts, util/suggest.ts): a module it
  * shared with the request path alone would be split out of the entry chunk of a user's bundle.
  */
 import type { Runner } from '../core/api-promise';
@@ -60,7 +60,7 @@ interface Entry {
 type Info = { -readonly [K in keyof HookInfo]: HookInfo[K] } & { error?: APIError; delay?: number };
 
 /**
- * Run one call with its hooks: `run` is the call itself (call.ts), given them. A JSON call (or a
+ * Run one call with its hooks: `run` is the call itself (resources/call.ts), given them. A JSON call (or a
  * raw one) ends here; a stream when its iterator ends (`stream()`).
  */
 export async function runCall<T>(
@@ -480,7 +480,7 @@ class Call implements CallHooks {
         : undefined;
     const error = user
       ? new APIUserAbortError(target, user.reason)
-      : // Only the attempt's signal is left: its timer fired (request.ts makes its error a timeout too).
+      : // Only the attempt's signal is left: its timer fired (core/request.ts makes its error a timeout too).
         new APIConnectionTimeoutError(target, timeout, {
           hook: `${hook} hook of ${entry.source}`,
           option: 'timeout',

@@ -1,6 +1,6 @@
 /**
  * Hooks: the types of the `hooks` option (client and per request) and of what each hook is given.
- * Types only: the code that runs hooks (hook-runner.ts) is loaded with `import()` by the first
+ * Types only: the code that runs hooks (hooks/runner.ts) is loaded with `import()` by the first
  * call that has any, so that a client without hooks neither runs nor downloads it.
  */
 import type { APIError, InferenceError } from '../errors/api';
@@ -87,7 +87,7 @@ export interface Hooks {
   onEnd?(summary: CallSummary, info: HookInfo): void | Promise<void>;
 }
 
-// HookName is declared beside HookError (errors.ts), which names its hook: errors.ts is below this file.
+// HookName is declared beside HookError (errors/api.ts), which names its hook: errors/api.ts is below this file.
 export type { HookName } from '../errors/api';
 
 /**
@@ -199,7 +199,7 @@ export interface CallSummary {
 }
 
 /**
- * The request path's handle on the hooks of one call (made by hook-runner.ts).
+ * The request path's handle on the hooks of one call (made by hooks/runner.ts).
  * @internal
  */
 export interface CallHooks {

@@ -1,6 +1,6 @@
 /**
  * Client and per-request options: their types, and the defaults in one object. They are checked
- * and resolved in options-check.ts, at construction (so a typo fails before any request) and at
+ * and resolved in options/check.ts, at construction (so a typo fails before any request) and at
  * each call site.
  */
 import type { Hooks } from './hooks';
@@ -242,7 +242,7 @@ export interface ResolvedOptions {
   validation: ValidationMode;
   preflight: PreflightMode;
   idempotencyKeys: boolean;
-  /** As given: hook-runner.ts checks them at the first call that has any. */
+  /** As given: hooks/runner.ts checks them at the first call that has any. */
   hooks: Hooks | readonly Hooks[] | undefined;
 }
 

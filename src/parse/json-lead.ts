@@ -1,5 +1,5 @@
 /**
- * What comes before the JSON of a model's structured output, skipped as `jsonText()` (parse.ts)
+ * What comes before the JSON of a model's structured output, skipped as `jsonText()` (completion.ts)
  * skips it, delta by delta: leading whitespace, one `<think>…</think>` block (vLLM without a
  * reasoning parser, Together), and a Markdown code fence.
  */

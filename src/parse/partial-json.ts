@@ -10,7 +10,7 @@
  * literal being written is its value (`t` → `true`), an open object or array holds what it has so
  * far, and a key appears once its value has started.
  *
- * Before the JSON, what `jsonText()` in parse.ts skips is skipped here too: leading whitespace, one
+ * Before the JSON, what `jsonText()` in completion.ts skips is skipped here too: leading whitespace, one
  * `<think>…</think>` block and a Markdown code fence.
  */
 

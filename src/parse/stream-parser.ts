@@ -142,7 +142,7 @@ export class StreamParsing implements StreamParser {
   }
 
   #tool(name: string): ChatCompletionTool | undefined {
-    // A runTools() plain tool without a name is named by its function (run-tools-table.ts).
+    // A runTools() plain tool without a name is named by its function (tools/table.ts).
     return this.#params.tools?.find(
       (t) =>
         (t.function.name || (t.function as { function?: { name?: string } }).function?.name) ===

@@ -101,7 +101,7 @@ export function streamCall<T, S extends Stream<T>>(
 }
 
 /**
- * The call as it is without hooks (the only cost then: this check), or run by hook-runner.ts,
+ * The call as it is without hooks (the only cost then: this check), or run by hooks/runner.ts,
  * loaded the first time a call has hooks: it gives `run` the call's hooks.
  */
 function withHooks<T>(

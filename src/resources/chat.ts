@@ -35,7 +35,7 @@ export type { ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParams
 
 /**
  * The chat-completions endpoint itself: `create()`. `client.chat.completions` is this with the
- * helpers built on it (`parse()`, `runTools()`, `stream()`; lib/chat.ts).
+ * helpers built on it (`parse()`, `runTools()`, `stream()`; chat/completions.ts).
  * @internal
  */
 export class ChatCompletionsResource {

@@ -49,7 +49,7 @@ export interface StreamSettings<T> {
 }
 
 /**
- * A `Reader` (see response.ts) that opens the event stream and reads up to its first item inside
+ * A `Reader` (see core/response.ts) that opens the event stream and reads up to its first item inside
  * the attempt, so that a failure before anything was yielded (reset, stall, in-band error) gets
  * the retry policy; after the first item, nothing is retried.
  */

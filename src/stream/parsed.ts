@@ -1,7 +1,7 @@
 /**
  * The shapes of a parsed completion: `message.parsed` and `parsed_arguments` on tool calls, as
  * `chat.completions.parse()`, `stream()` and `runTools()` give them. Types only, in the core so
- * that `ChatCompletionStream` (stream/) can be typed with them; the parsing is in lib/parse/parse.ts.
+ * that `ChatCompletionStream` (stream/) can be typed with them; the parsing is in parse/completion.ts.
  */
 import type {
   ChatCompletion,

@@ -9,7 +9,7 @@ import { DEFAULTS } from '../options/types';
 import type { ObservableIterator, StreamObserver } from '../util/iterator';
 import { cancelOnAbort, nextText } from '../util/body';
 
-// The iterator types live below this file (hooks.ts needs them, and options.ts needs hooks.ts).
+// The iterator types live below this file (options/hooks.ts needs them, and options/types.ts needs options/hooks.ts).
 export type { ObservableIterator, StreamObserver } from '../util/iterator';
 
 /**

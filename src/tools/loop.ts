@@ -1,7 +1,7 @@
 /**
- * The tool loop itself, for the runners (run-tools.ts), which import it when a run starts: an app
+ * The tool loop itself, for the runners (tools/runner.ts), which import it when a run starts: an app
  * that never calls `runTools()` does not ship it when its bundler splits code. It reports to the
- * runner through `RunSink` (run-tools-params.ts) and imports nothing of run-tools.ts.
+ * runner through `RunSink` (tools/params.ts) and imports nothing of tools/runner.ts.
  */
 import { APIConnectionTimeoutError, APIUserAbortError, type RequestTarget } from '../errors/api';
 import type {

@@ -1,6 +1,6 @@
 /**
  * What a `runTools()` run takes (its body and options) and what its loop reports to: shared by the
- * runners (run-tools.ts) and the loop they load lazily (run-tools-loop.ts), which import this file
+ * runners (tools/runner.ts) and the loop they load lazily (tools/loop.ts), which import this file
  * and never each other.
  */
 import type {

@@ -1,7 +1,7 @@
 /**
  * The types of an iterator that tells an observer what it hands over: what a stream's source is
  * (stream/events.ts), what `ChatCompletionStream` accumulates from, and what the hooks follow.
- * Types only, on the lowest floor (outside stream/), so that hooks.ts can name them without depending on the stream.
+ * Types only, on the lowest floor (outside stream/), so that options/hooks.ts can name them without depending on the stream.
  */
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Levelled logging through a user-supplied logger (default: `console`), with secrets redacted.
  * Nothing is formatted unless the level is enabled, so debug logging costs nothing when off.
- * Every line, and every value logged with it, has the API key masked (see mask.ts), whatever
+ * Every line, and every value logged with it, has the API key masked (see util/mask.ts), whatever
  * its level: servers echo keys in the error messages and bodies that warnings quote.
  */
 import { mask, maskText } from './mask';
