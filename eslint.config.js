@@ -3,16 +3,26 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import wallsPlugin from './scripts/lint/walls.mjs';
 
-// The walls of src/ (docs/architecture.md): every import points down.
+// The walls of src/ (docs/architecture.md): one folder per concept, on floors; a folder imports
+// only the floors below it (and its own files), never one above.
 //
-//   cli ─────────────► index, testing (the public entries only, as a user's program would)
-//   otel/ ───────────► 'model-inference-sdk' (the public entry, as a user imports it), @opentelemetry/api
-//   testing ─────────► anything but cli and otel
-//   index, client, helpers/ (the entries) ─► anything but testing, cli and otel
-//   lib/ (helpers built on the client) ─────► resources, core, generated
-//   resources/ ──────► core, generated
-//   core (src/*.ts, stream/) ─► generated
-//   generated/ ──────► zod only
+//   cli/ ─────────────► index, testing (the public entries only, as a user's program would; and util/suggest)
+//   otel/ ────────────► 'model-inference-sdk' (the public entry, as a user imports it), @opentelemetry/api
+//   testing/ ─────────► anything but cli and otel
+//   index, client, helpers/ (the entries)
+//   chat/             client.chat.completions with its helpers
+//   tools/            runTools()
+//   parse/            parse(), stream parsing, partial JSON
+//   resources/        one file per endpoint, and the call they make
+//   hooks/            running the hooks option
+//   stream/           SSE, Stream, ChatCompletionStream and its events
+//   core/             the request spine: request, retry, response, validation
+//   options/          option types (the hooks option's among them), defaults, checks, env
+//   schema/           schemas → JSON Schema
+//   cost/             exact decimals, cost estimates and totals, token estimates
+//   util/             leaf helpers
+//   errors/           the error hierarchy
+//   generated/ ───────► zod only
 //
 // No node: import outside testing and cli (the core runs on every runtime), and no import cycles,
 // lazy imports and type-only imports included.
@@ -25,8 +35,31 @@ const ENTRIES = { group: ['**/index', '**/client', '**/helpers/*'], lazy: '(^|\\
 const TESTING = { group: ['**/testing', '**/testing/*'], lazy: '(^|\\x2F)testing(\\x2F|$)', message: 'The SDK does not depend on its testing kit.' };
 const CLI = { group: ['**/cli/*'], lazy: '(^|\\x2F)cli\\x2F', message: 'Nothing depends on the CLI.' };
 const OTEL = { group: ['**/otel', '**/otel/*'], lazy: '(^|\\x2F)otel(\\x2F|$)', message: 'Nothing depends on the otel entry (model-inference-sdk/otel): it is built on the public one.' };
-const LIB = { group: ['**/lib/*', '**/lib/**'], lazy: '(^|\\x2F)lib\\x2F', message: 'The core and the resources do not depend on the helpers (lib/): the client adds them on top.' };
-const RESOURCES = { group: ['**/resources/*'], lazy: '(^|\\x2F)resources\\x2F', message: 'The core does not depend on the resources.' };
+
+/** The SDK's floors, from the ground up: a folder of src/ and what it is, for the walls' messages. */
+const FLOORS = [
+  ['errors', 'the error hierarchy'],
+  ['util', 'the leaf helpers'],
+  ['cost', 'cost and token estimates'],
+  ['schema', 'the schema conversion'],
+  ['options', 'the options'],
+  ['core', 'the request spine'],
+  ['stream', 'the streams'],
+  ['hooks', 'the hook runner'],
+  ['resources', 'the resources'],
+  ['parse', 'parse()'],
+  ['tools', 'runTools()'],
+  ['chat', 'client.chat.completions'],
+];
+
+/** The wall against importing floor `name`: its folder, wherever the import stands. */
+const floor = ([name, what]) => ({
+  group: [`**/${name}/*`, `**/${name}/**`],
+  lazy: `(^|\\x2F)${name}\\x2F`,
+  message: `${name}/ (${what}) is a floor above: every import in src/ points down (docs/architecture.md).`,
+});
+/** The walls of floor `i`: every floor above it, and the entries, the testing kit, the CLI, otel, node:. */
+const floorWalls = (i) => walls(NODE, ENTRIES, TESTING, CLI, OTEL, ...FLOORS.slice(i + 1).map(floor));
 
 /**
  * The rules of a part of src/ with these walls: `no-restricted-imports` for what it sees, and
@@ -63,10 +96,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  // The core: src/*.ts but the entries, and src/stream/.
-  { files: ['src/*.ts', 'src/stream/**'], ignores: ['src/index.ts', 'src/client.ts'], rules: walls(NODE, ENTRIES, TESTING, CLI, OTEL, LIB, RESOURCES) },
-  { files: ['src/resources/**'], rules: walls(NODE, ENTRIES, TESTING, CLI, OTEL, LIB) },
-  { files: ['src/lib/**'], rules: walls(NODE, ENTRIES, TESTING, CLI, OTEL) },
+  ...FLOORS.map(([name], i) => ({ files: [`src/${name}/**`], rules: floorWalls(i) })),
   { files: ['src/index.ts', 'src/client.ts', 'src/helpers/**'], rules: walls(NODE, TESTING, CLI, OTEL) },
   { files: ['src/testing/**'], rules: walls(CLI, OTEL) },
   {
@@ -81,9 +111,9 @@ export default tseslint.config(
   },
   {
     files: ['src/cli/**'],
-    // ../suggest too: the one "did you mean" rule, a pure function, so that a name misspelt in code
+    // ../util/suggest too: the one "did you mean" rule, a pure function, so that a name misspelt in code
     // and on the command line get the same suggestion.
-    rules: walls({ regex: '^\\.\\./(?!index$|testing$|suggest$)', message: 'The CLI is a user of the package: it imports the public entries only (../index, ../testing; and ../suggest).' }),
+    rules: walls({ regex: '^\\.\\./(?!index$|testing$|util/suggest$)', message: 'The CLI is a user of the package: it imports the public entries only (../index, ../testing; and ../util/suggest).' }),
   },
   {
     // Generated code imports zod and its own files, nothing of the SDK: only the import rules run here.

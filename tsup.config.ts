@@ -9,7 +9,7 @@ import { defineConfig, type Options } from 'tsup';
 //   cli.js). They import the SDK as its users do, by the package's name: `'model-inference-sdk'`
 //   is left external (an esbuild plugin maps src/index.ts to it), so they use the main entry's own
 //   classes (an error from the test kit is `instanceof` the main entry's) and carry no copy of the
-//   core. What they share with it besides (mask.ts, json.ts, suggest.ts: small leaf functions) is
+//   core. What they share with it besides (util/mask.ts, util/json.ts, util/suggest.ts: small leaf functions) is
 //   bundled with them.
 //
 // Two graphs rather than one, because each entry that reaches a different part of the core splits

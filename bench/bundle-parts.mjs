@@ -14,10 +14,10 @@ import { build } from 'esbuild';
 
 /** The parts, in the order they are taken away (paths under src/, matched as prefixes). */
 const STEPS = [
-  { part: '`parse()`, `runTools()`, partial JSON (methods of `client.chat.completions`)', paths: ['lib/parse/parse', 'lib/tools/run-tools', 'lib/parse/partial-json', 'lib/parse/json-lead', 'lib/errors'] },
-  { part: 'the hook runner, the preflight check, debug logging (each behind `import()`)', paths: ['hook-runner', 'preflight', 'debug'] },
+  { part: '`parse()`, `runTools()`, partial JSON (methods of `client.chat.completions`)', paths: ['parse/completion', 'tools/runner', 'parse/partial-json', 'parse/json-lead', 'errors/output'] },
+  { part: 'the hook runner, the preflight check, debug logging (each behind `import()`)', paths: ['hooks/runner', 'core/preflight', 'core/debug'] },
   { part: "the stream's events (`on('content.delta')`…) and sending a reply's message back", paths: ['stream/chat-events', 'resources/sent-messages'] },
-  { part: 'option checks with their messages ("did you mean `baseURL`?")', paths: ['options-check'] },
+  { part: 'option checks with their messages ("did you mean `baseURL`?")', paths: ['options/check'] },
   { part: 'the normalizer (every response read into one shape)', paths: ['generated/normalize.gen'] },
 ];
 

@@ -1,6 +1,6 @@
 /**
  * `Client`: options resolved once, the resources, and nothing else. Requests go through
- * `request.ts`; the key lives in a private field that no log, error or `util.inspect` shows.
+ * `core/request.ts`; the key lives in a private field that no log, error or `util.inspect` shows.
  */
 import {
   APIConnectionError,
@@ -16,13 +16,13 @@ import {
   PermissionDeniedError,
   RateLimitError,
   UnprocessableEntityError,
-} from './errors';
-import type { Preflight } from './preflight';
-import { Log } from './log';
-import type { ClientOptions, RequestOptions as RequestOptionsType } from './options';
-import { assertHeaderValue, resolveClientOptions } from './options-check';
-import type { RequestContext } from './request';
-import { Chat } from './lib/chat';
+} from './errors/api';
+import type { Preflight } from './core/preflight';
+import { Log } from './util/log';
+import type { ClientOptions, RequestOptions as RequestOptionsType } from './options/types';
+import { assertHeaderValue, resolveClientOptions } from './options/check';
+import type { RequestContext } from './core/request';
+import { Chat } from './chat/completions';
 import { Completions } from './resources/completions';
 import { Models } from './resources/models';
 
@@ -126,7 +126,7 @@ export class Client {
           ? undefined
           : async (body, wait) =>
               (
-                await (preflight ??= import('./preflight').then(
+                await (preflight ??= import('./core/preflight').then(
                   ({ Preflight }) =>
                     new Preflight(
                       mode,

@@ -33,14 +33,21 @@ export type {
   HeadersInit,
   QueryInit,
   FetchOptions,
-} from './options';
-export type { LogLevel, Logger } from './log';
-export type { PreflightMode } from './options';
-export type { Hooks, HookInfo, RetryInfo, CallSummary, HookName, HookOperation } from './hooks';
+} from './options/types';
+export type { LogLevel, Logger } from './util/log';
+export type { PreflightMode } from './options/types';
+export type {
+  Hooks,
+  HookInfo,
+  RetryInfo,
+  CallSummary,
+  HookName,
+  HookOperation,
+} from './options/hooks';
 
 // Promises of responses
-export { APIPromise, PagePromise } from './api-promise';
-export type { WithResponse, WithRequestID } from './api-promise';
+export { APIPromise, PagePromise } from './core/api-promise';
+export type { WithResponse, WithRequestID } from './core/api-promise';
 
 // Resources
 export type { Models, WaitUntilReadyOptions } from './resources/models';
@@ -49,11 +56,11 @@ export type {
   ChatCompletions,
   ChatCompletionParseParams,
   ChatCompletionStreamParams,
-} from './lib/chat';
+} from './chat/completions';
 export type { Completions } from './resources/completions';
 
 // Fields a server sends beyond the documented ones
-export { extras } from './extras';
+export { extras } from './util/extras';
 
 // Streams
 export { Stream } from './stream/stream';
@@ -81,30 +88,30 @@ export {
   HookError,
   ListenerError,
   EventNotEmittedError,
-} from './errors';
-export type { RequestTarget } from './errors';
-export { ResponseValidationError } from './validation-error';
-export type { ValidationIssue } from './validation-error';
+} from './errors/api';
+export type { RequestTarget } from './errors/api';
+export { ResponseValidationError } from './errors/validation';
+export type { ValidationIssue } from './errors/validation';
 
 // Model utilities
-export { estimateCost } from './lib/cost';
-export { CostTracker, sumCosts, streamUsage } from './lib/cost-tracker';
-export type { CostTotals, CostReport, StreamUsage } from './lib/cost-tracker';
-export { estimatePromptTokens, estimateTextTokens } from './tokens';
-export type { CostEstimate } from './lib/cost';
+export { estimateCost } from './cost/estimate';
+export { CostTracker, sumCosts, streamUsage } from './cost/tracker';
+export type { CostTotals, CostReport, StreamUsage } from './cost/tracker';
+export { estimatePromptTokens, estimateTextTokens } from './cost/tokens';
+export type { CostEstimate } from './cost/estimate';
 
 // Tools, structured outputs and reasoning
 // zodResponseFormat and zodFunction live in 'model-inference-sdk/helpers/zod' (they load zod's JSON
 // Schema conversion, which the main entry never imports at startup).
-export type { ZodFunctionOptions } from './lib/schema/schema-helpers';
+export type { ZodFunctionOptions } from './schema/helpers';
 export type {
   AutoParseableResponseFormat,
   AutoParseableTool,
   RunnableZodTool,
   ToolContext,
   ToolFunction,
-} from './lib/schema/schema-hooks';
-export type { StandardSchema, StandardResult, InferOutput, JSONSchema } from './lib/schema/schema';
+} from './schema/parsers';
+export type { StandardSchema, StandardResult, InferOutput, JSONSchema } from './schema/standard';
 export type {
   ParsedChatCompletion,
   ParsedChatCompletionFor,
@@ -115,10 +122,10 @@ export type {
   ParsedToolCallOf,
   StreamedOutputOf,
   StreamedToolCallOf,
-} from './lib/parse/parse';
+} from './parse/completion';
 // A type here, not a value: the class (and its partial-JSON parser) then load only when a parse() stream starts.
-export type { ParsedChatCompletionStream, DeepPartial } from './lib/parse/parse-stream';
-export { ChatCompletionRunner, ChatCompletionStreamingRunner } from './lib/tools/run-tools';
+export type { ParsedChatCompletionStream, DeepPartial } from './parse/stream';
+export { ChatCompletionRunner, ChatCompletionStreamingRunner } from './tools/runner';
 export type {
   RunnableTool,
   RunnableFunctionTool,
@@ -135,16 +142,16 @@ export type {
   RunnableToolFunctionWithParse,
   RunnableToolFunctionWithoutParse,
   RunnableTools,
-} from './lib/tools/run-tools';
-export type { ChatCompletionRunnerEvents, FunctionToolCall } from './lib/tools/runner-events';
-export { toAssistantMessage } from './lib/tools/run-tools-messages';
-export { readReasoning } from './lib/reasoning';
+} from './tools/runner';
+export type { ChatCompletionRunnerEvents, FunctionToolCall } from './tools/events';
+export { toAssistantMessage } from './tools/messages';
+export { readReasoning } from './chat/reasoning';
 export {
   LengthFinishReasonError,
   ContentFilterFinishReasonError,
   OutputParseError,
   CostEstimateError,
-} from './lib/errors';
+} from './errors/output';
 
 // Resource types, generated from spec/openapi.yaml
 export type * from './generated/types.gen';

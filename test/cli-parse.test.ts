@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../src/cli/command';
 import { defineCommand, parseCommand } from '../src/cli/parse-command';
-import { closest } from '../src/suggest';
+import { closest } from '../src/util/suggest';
 
 const spec = {
   name: 'chat',

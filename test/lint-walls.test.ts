@@ -22,38 +22,45 @@ function lint(cases: Case[]): { filePath: string; messages: { ruleId: string | n
 }
 
 const violations: [string, Case, RegExp][] = [
-  ['the core imports a resource', { filePath: 'src/validate.ts', code: "import { Models } from './resources/models';\nexport { Models };\n" }, /core does not depend on the resources/],
-  ['the core imports a helper', { filePath: 'src/stream/events.ts', code: "import { parseChatCompletion } from '../lib/parse/parse';\nexport { parseChatCompletion };\n" }, /do not depend on the helpers/],
-  ['a resource imports a helper', { filePath: 'src/resources/chat.ts', code: "import { ChatCompletionRunner } from '../lib/tools/run-tools';\nexport { ChatCompletionRunner };\n" }, /do not depend on the helpers/],
-  ['a helper imports the testing kit', { filePath: 'src/lib/parse/parse.ts', code: "import { startMockServer } from '../../testing';\nexport { startMockServer };\n" }, /does not depend on its testing kit/],
-  ['the core imports the CLI', { filePath: 'src/request.ts', code: "import { main } from './cli/index';\nexport { main };\n" }, /Nothing depends on the CLI/],
+  ['the core imports a resource', { filePath: 'src/core/validate.ts', code: "import { Models } from '../resources/models';\nexport { Models };\n" }, /resources\/ \(the resources\) is a floor above/],
+  ['a stream imports a helper', { filePath: 'src/stream/events.ts', code: "import { parseChatCompletion } from '../parse/completion';\nexport { parseChatCompletion };\n" }, /parse\/ \(parse\(\)\) is a floor above/],
+  ['a resource imports a helper', { filePath: 'src/resources/chat.ts', code: "import { ChatCompletionRunner } from '../tools/runner';\nexport { ChatCompletionRunner };\n" }, /tools\/ \(runTools\(\)\) is a floor above/],
+  ['a helper imports the testing kit', { filePath: 'src/parse/completion.ts', code: "import { startMockServer } from '../testing';\nexport { startMockServer };\n" }, /does not depend on its testing kit/],
+  ['the core imports the CLI', { filePath: 'src/core/request.ts', code: "import { main } from '../cli/index';\nexport { main };\n" }, /Nothing depends on the CLI/],
   ['the core imports node:', { filePath: 'src/stream/sse.ts', code: "import { readFileSync } from 'node:fs';\nexport { readFileSync };\n" }, /web-standard APIs only/],
-  ['the CLI imports past the public entries', { filePath: 'src/cli/chat.ts', code: "import { send } from '../retry';\nexport { send };\n" }, /public entries only/],
-  ['the otel entry imports past the public entry', { filePath: 'src/otel/telemetry.ts', code: "import { send } from '../retry';\nexport { send };\n" }, /built on the public entry/],
+  ['the CLI imports past the public entries', { filePath: 'src/cli/chat.ts', code: "import { send } from '../core/retry';\nexport { send };\n" }, /public entries only/],
+  ['the otel entry imports past the public entry', { filePath: 'src/otel/telemetry.ts', code: "import { send } from '../core/retry';\nexport { send };\n" }, /built on the public entry/],
   ['the otel entry imports the entry’s source', { filePath: 'src/otel/telemetry.ts', code: "import { Client } from '../index';\nexport { Client };\n" }, /as a user's code does/],
   ['the core imports the otel entry', { filePath: 'src/client.ts', code: "import { openTelemetry } from './otel/index';\nexport { openTelemetry };\n" }, /Nothing depends on the otel entry/],
-  ['generated code imports the SDK', { filePath: 'src/generated/types.gen.ts', code: "import { InferenceError } from '../errors';\nexport { InferenceError };\n" }, /Generated code imports nothing of the SDK/],
-  ['an import cycle', { filePath: 'src/mask.ts', code: "import { readStream } from './stream/events';\nexport { readStream };\n" }, /cycle/i],
+  ['generated code imports the SDK', { filePath: 'src/generated/types.gen.ts', code: "import { InferenceError } from '../errors/api';\nexport { InferenceError };\n" }, /Generated code imports nothing of the SDK/],
+  ['an import cycle', { filePath: 'src/stream/sse.ts', code: "import { readStream } from './events';\nexport { readStream };\n" }, /cycle/i],
   // Type-only imports count: a cycle through `import type` alone is a cycle (import-x/no-cycle skips them).
-  ['an import cycle through a type-only import', { filePath: 'src/errors.ts', code: "import type { Hooks } from './hooks';\nexport type H = Hooks;\n" }, /Import cycle \(type-only and lazy imports count\): src\/errors\.ts → src\/hooks\.ts → src\/errors\.ts/],
+  ['an import cycle through a type-only import', { filePath: 'src/errors/api.ts', code: "import type { Hooks } from '../options/hooks';\nexport type H = Hooks;\n" }, /Import cycle \(type-only and lazy imports count\): src\/errors\/api\.ts → src\/options\/hooks\.ts → src\/errors\/api\.ts/],
   // Lazy imports count too: across a wall, and in a cycle.
-  ['the core imports a helper lazily', { filePath: 'src/call.ts', code: "export const load = () => import('./lib/parse/parse');\n" }, /do not depend on the helpers \(lib\/\): the client adds them on top\. \(a lazy import\(\) crosses the wall too\)/],
-  ['the core names a helper\'s type with import()', { filePath: 'src/call.ts', code: "export type P = import('./lib/parse/parse').ParsedChatCompletion<unknown>;\n" }, /an import\('…'\) type crosses the wall too/],
-  ['the CLI imports past the public entries lazily', { filePath: 'src/cli/chat.ts', code: "export const load = () => import('../retry');\n" }, /public entries only .*lazy import/],
-  ['an import cycle through a lazy import()', { filePath: 'src/mask.ts', code: "export const load = () => import('./log');\n" }, /Import cycle/],
+  ['a resource imports a helper lazily', { filePath: 'src/resources/call.ts', code: "export const load = () => import('../parse/completion');\n" }, /parse\/ \(parse\(\)\) is a floor above: every import in src\/ points down \(docs\/architecture\.md\)\. \(a lazy import\(\) crosses the wall too\)/],
+  ['a resource names a helper\'s type with import()', { filePath: 'src/resources/call.ts', code: "export type P = import('../parse/completion').ParsedOutputOf<unknown>;\n" }, /an import\('…'\) type crosses the wall too/],
+  ['the CLI imports past the public entries lazily', { filePath: 'src/cli/chat.ts', code: "export const load = () => import('../core/retry');\n" }, /public entries only .*lazy import/],
+  ['an import cycle through a lazy import()', { filePath: 'src/util/mask.ts', code: "export const load = () => import('./log');\n" }, /Import cycle/],
 ];
 
+// Each floor of src/, from the ground up (eslint.config.js): every one is walled off from the next.
+const floors = ['errors', 'util', 'cost', 'schema', 'options', 'core', 'stream', 'hooks', 'resources', 'parse', 'tools', 'chat'];
+for (const [i, below] of floors.slice(0, -1).entries()) {
+  const above = floors[i + 1]!;
+  violations.push([`${below}/ imports ${above}/, the floor above`, { filePath: `src/${below}/x.ts`, code: `import { y } from '../${above}/y';\nexport { y };\n` }, new RegExp(` ${above}/ \\(.*\\) is a floor above: every import in src/ points down`)]);
+}
+
 const allowed: [string, Case][] = [
-  ['a helper imports a resource', { filePath: 'src/lib/parse/parse.ts', code: "import { ChatCompletionsResource } from '../../resources/chat';\nexport { ChatCompletionsResource };\n" }],
+  ['a helper imports a resource', { filePath: 'src/parse/completion.ts', code: "import { ChatCompletionsResource } from '../resources/chat';\nexport { ChatCompletionsResource };\n" }],
   ['the testing kit imports node:', { filePath: 'src/testing/mock-server.ts', code: "import { createServer } from 'node:http';\nexport { createServer };\n" }],
   ['the CLI imports the public entries', { filePath: 'src/cli/chat.ts', code: "import { Client } from '../index';\nimport { startMockServer } from '../testing';\nexport { Client, startMockServer };\n" }],
   ['the otel entry imports the public entry, @opentelemetry/api and the version', {
     filePath: 'src/otel/telemetry.ts',
     code: "import { InferenceError, type Hooks } from 'model-inference-sdk';\nimport { trace } from '@opentelemetry/api';\nimport { version } from '../../package.json';\nimport { spanName } from './attributes';\nexport type { Hooks };\nexport { InferenceError, trace, version, spanName };\n",
   }],
-  ['the client imports the helpers', { filePath: 'src/client.ts', code: "import { Chat } from './lib/chat';\nexport { Chat };\n" }],
-  ['the core loads its own lazy parts', { filePath: 'src/call.ts', code: "export const load = () => import('./hook-runner');\n" }],
-  ['a type-only import that points down', { filePath: 'src/request.ts', code: "import type { Log } from './log';\nexport type L = Log;\n" }],
+  ['the client imports the helpers', { filePath: 'src/client.ts', code: "import { Chat } from './chat/completions';\nexport { Chat };\n" }],
+  ['a call loads the hook runner lazily, a floor below', { filePath: 'src/resources/call.ts', code: "export const load = () => import('../hooks/runner');\n" }],
+  ['a type-only import that points down', { filePath: 'src/core/request.ts', code: "import type { Log } from '../util/log';\nexport type L = Log;\n" }],
 ];
 
 describe('the walls of src/ (npm run lint)', () => {

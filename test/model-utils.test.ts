@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { APIUserAbortError, Client, estimateCost, InferenceError, ModelNotReadyError, NotFoundError, PreflightError, type Logger, type Model } from '../src/index';
-import { formatDecimal, parseDecimal, add, multiply } from '../src/lib/decimal';
+import { formatDecimal, parseDecimal, add, multiply } from '../src/cost/decimal';
 import { startMockServer } from '../src/testing';
 import { useMockServer } from './support/mock-server';
 

@@ -26,7 +26,7 @@ import {
   type StandardSchema,
 } from '../src/index';
 import { zodFunction, zodResponseFormat } from '../src/helpers/zod';
-import { PartialJSON } from '../src/lib/parse/partial-json';
+import { PartialJSON } from '../src/parse/partial-json';
 import { useMockServer } from './support/mock-server';
 import { startFaultServer, type FaultServer } from './support/fault-server';
 import { streamsText } from './support/scripted-model';

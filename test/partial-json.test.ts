@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { Allow, parse as partialJSON } from 'partial-json';
 import { describe, expect, it } from 'vitest';
 import { zodResponseFormat } from '../src/helpers/zod';
-import { PartialJSON } from '../src/lib/parse/partial-json';
+import { PartialJSON } from '../src/parse/partial-json';
 import { useMockServer } from './support/mock-server';
 import { z } from 'zod';
 

@@ -12,8 +12,8 @@ import {
   ResponseValidationError,
   BadRequestError,
 } from '../src/index';
-import { MAX_RETRY_AFTER_MS, retryAfterMs, retryDelay, isRetryableStatus } from '../src/retry';
-import { sleep } from '../src/wait';
+import { MAX_RETRY_AFTER_MS, retryAfterMs, retryDelay, isRetryableStatus } from '../src/core/retry';
+import { sleep } from '../src/util/wait';
 import { useMockServer } from './support/mock-server';
 
 // `client(options)`: a client of the mock server with these options.

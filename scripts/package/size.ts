@@ -41,7 +41,7 @@ import { root } from './artifact';
  * with it (`untilAborted`), a body that ignores it is cancelled when it aborts (`readText`),
  * `runTools()`'s `toolTimeout` and the bounded wait on an asynchronous schema need the call's
  * timeout (`waitOf`, the named timeout check), and the body readers read through
- * stream/read-text.ts so that a read's bytes are freed once decoded (+304 B and +298 B in all;
+ * util/body.ts so that a read's bytes are freed once decoded (+304 B and +298 B in all;
  * the rest of these changes loads with `import()`).
  * Lower them as the size work lands; raise one only with a reason in the commit message. The
  * target for `streamingChat` is 12 KiB.

@@ -18,7 +18,7 @@ import {
 import { inCLIWords } from './explain';
 import { defineCommand } from './parse-command';
 import { jsonText, printable } from './safe-text';
-import { closest, didYouMean } from '../suggest';
+import { closest, didYouMean } from '../util/suggest';
 import { formatTable } from './style';
 
 const help = `Usage: model-inference-sdk models [list] [options]

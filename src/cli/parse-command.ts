@@ -9,7 +9,7 @@
 import { parseArgs } from 'node:util';
 import type { Command, CommandIO } from './command';
 import { UsageError } from './command';
-import { closest, didYouMean } from '../suggest';
+import { closest, didYouMean } from '../util/suggest';
 
 /** One option of a command. */
 export interface OptionSpec {

@@ -12,7 +12,7 @@ import { completeCommand } from './complete';
 import { mockServerCommand } from './mock-server';
 import { modelsCommand } from './models';
 import { printable } from './safe-text';
-import { closest, didYouMean } from '../suggest';
+import { closest, didYouMean } from '../util/suggest';
 import { packageVersion } from './version';
 
 const COMMANDS: readonly Command[] = [

@@ -15,5 +15,5 @@
  *
  * @module
  */
-export { zodResponseFormat, zodFunction } from '../lib/schema/schema-helpers';
-export type { ZodFunctionOptions } from '../lib/schema/schema-helpers';
+export { zodResponseFormat, zodFunction } from '../schema/helpers';
+export type { ZodFunctionOptions } from '../schema/helpers';

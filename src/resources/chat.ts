@@ -1,5 +1,5 @@
-import type { APIPromise } from '../api-promise';
-import { jsonCall, streamCall } from '../call';
+import type { APIPromise } from '../core/api-promise';
+import { jsonCall, streamCall } from './call';
 import { normalizeChatCompletion, normalizeChatCompletionChunk } from '../generated/normalize.gen';
 import type {
   ChatCompletion,
@@ -9,12 +9,12 @@ import type {
   ChatCompletionCreateParamsStreaming,
 } from '../generated/types.gen';
 import { ChatCompletionStream } from '../stream/chat-stream';
-import type { RequestOptions } from '../options';
-import type { RequestContext } from '../request';
-import type { Wait } from '../wait';
+import type { RequestOptions } from '../options/types';
+import type { RequestContext } from '../core/request';
+import type { Wait } from '../util/wait';
 import type { EventReader } from '../stream/events';
 import { toolCallIndexer } from '../stream/tool-call-index';
-import { validator } from '../validate';
+import { validator } from '../core/validate';
 import { checkBody } from './check-body';
 import { describeCall } from './describe';
 import { sentMessages } from './sent-messages';
@@ -35,7 +35,7 @@ export type { ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParams
 
 /**
  * The chat-completions endpoint itself: `create()`. `client.chat.completions` is this with the
- * helpers built on it (`parse()`, `runTools()`, `stream()`; lib/chat.ts).
+ * helpers built on it (`parse()`, `runTools()`, `stream()`; chat/completions.ts).
  * @internal
  */
 export class ChatCompletionsResource {

@@ -1,5 +1,5 @@
-import { InferenceError } from '../errors';
-import { bodyHazard } from '../options-check';
+import { InferenceError } from '../errors/api';
+import { bodyHazard } from '../options/check';
 
 /**
  * The checks worth doing before a request: the ones whose failure would otherwise come back as

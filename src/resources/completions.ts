@@ -1,5 +1,5 @@
-import type { APIPromise } from '../api-promise';
-import { eventsOf, jsonCall, streamCall } from '../call';
+import type { APIPromise } from '../core/api-promise';
+import { eventsOf, jsonCall, streamCall } from './call';
 import { Stream } from '../stream/stream';
 import type {
   Completion,
@@ -8,8 +8,8 @@ import type {
   CompletionCreateParamsStreaming,
 } from '../generated/types.gen';
 import { normalizeCompletion } from '../generated/normalize.gen';
-import type { RequestOptions } from '../options';
-import type { RequestContext } from '../request';
+import type { RequestOptions } from '../options/types';
+import type { RequestContext } from '../core/request';
 import { checkBody } from './check-body';
 import { describeCall } from './describe';
 

@@ -5,12 +5,12 @@
  * request's `extraBody` added, the body serialised. Every per-call setting is resolved over the
  * client's once; the request path, the hooks and telemetry read the result.
  */
-import type { CallDescription } from '../call-description';
-import { InferenceError, type RequestTarget } from '../errors';
-import type { HookOperation } from '../hooks';
-import type { RequestOptions } from '../options';
-import { checkRequestOptions } from '../options-check';
-import { buildURL, type RequestContext } from '../request';
+import type { CallDescription } from '../core/call-description';
+import { InferenceError, type RequestTarget } from '../errors/api';
+import type { HookOperation } from '../options/hooks';
+import type { RequestOptions } from '../options/types';
+import { checkRequestOptions } from '../options/check';
+import { buildURL, type RequestContext } from '../core/request';
 import { withExtraBody } from './extra-body';
 
 /** What a resource says of one call. */

@@ -1,12 +1,12 @@
-import { jsonCall } from '../call';
-import { APIError, APIUserAbortError, InferenceError, ModelNotReadyError } from '../errors';
-import { link } from '../signals';
-import { sleep } from '../wait';
+import { jsonCall } from './call';
+import { APIError, APIUserAbortError, InferenceError, ModelNotReadyError } from '../errors/api';
+import { link } from '../util/signals';
+import { sleep } from '../util/wait';
 import type { Model, ModelList } from '../generated/types.gen';
 import { normalizeModel, normalizeModelList } from '../generated/normalize.gen';
-import { PagePromise, type APIPromise } from '../api-promise';
-import type { RequestOptions } from '../options';
-import type { RequestContext } from '../request';
+import { PagePromise, type APIPromise } from '../core/api-promise';
+import type { RequestOptions } from '../options/types';
+import type { RequestContext } from '../core/request';
 import { describeCall } from './describe';
 
 /**

@@ -5,7 +5,7 @@
  * choice. Nothing is computed for events nobody listens to: the stream asks `listening` before it
  * hands a chunk over, and an argument that costs something (the snapshot of `chunk`, a parsed
  * value) is built only when its event has a listener. The streaming tool runner tells the same
- * events, request by request, through its own listeners (lib/tools/runner-events.ts).
+ * events, request by request, through its own listeners (tools/events.ts).
  */
 import type {
   ChatCompletion,
@@ -15,8 +15,8 @@ import type {
   ChatCompletionTokenLogprob,
   CompletionUsage,
 } from '../generated/types.gen';
-import type { ParsedChatCompletion, ParsedFunctionToolCall } from '../parsed';
-import { APIUserAbortError, ListenerError } from '../errors';
+import type { ParsedChatCompletion, ParsedFunctionToolCall } from './parsed';
+import { APIUserAbortError, ListenerError } from '../errors/api';
 import { Listeners } from './listeners';
 
 /**
@@ -172,7 +172,7 @@ export interface ChatCompletionStreamEvents<
 
 /**
  * The parsed values of a helper's events (`stream()`, `parse({ stream: true })`, the streaming
- * runner), from its `response_format` and `tools`: lib/parse/stream-parser.ts, loaded with the request,
+ * runner), from its `response_format` and `tools`: parse/stream-parser.ts, loaded with the request,
  * so that the core carries no parsing. Asked only for events that have listeners.
  * @internal
  */

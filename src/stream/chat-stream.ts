@@ -8,9 +8,9 @@ import type {
   ChatCompletionChunk,
   ChatCompletionMessageToolCall,
 } from '../generated/types.gen';
-import { APIUserAbortError, InferenceError } from '../errors';
+import { APIUserAbortError, InferenceError } from '../errors/api';
 import { observed, Stream, type ObservableIterator, type StreamObserver } from './stream';
-import { follow } from '../signals';
+import { follow } from '../util/signals';
 import { ChatCompletionAccumulator } from './accumulate';
 import { readBack } from './read-back';
 import {

@@ -7,7 +7,7 @@
  * (`textStream()`).
  */
 import type { ChatCompletion, ChatCompletionChunk } from '../generated/types.gen';
-import { APIUserAbortError, EventNotEmittedError } from '../errors';
+import { APIUserAbortError, EventNotEmittedError } from '../errors/api';
 import type { Listeners } from './listeners';
 
 /** How a stream or a run ended. */

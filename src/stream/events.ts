@@ -18,14 +18,14 @@ import {
   APIUserAbortError,
   InferenceError,
   type RequestTarget,
-} from '../errors';
-import { bodyError } from '../validation-error';
-import type { Log } from '../log';
-import { mask } from '../mask';
-import type { ValidationMode } from '../options';
-import { jsonOrText } from '../json';
-import { readText, type Reader, type Sent } from '../response';
-import type { ValidationContext } from '../validate';
+} from '../errors/api';
+import { bodyError } from '../errors/validation';
+import type { Log } from '../util/log';
+import { mask } from '../util/mask';
+import type { ValidationMode } from '../options/types';
+import { jsonOrText } from '../util/json';
+import { readText, type Reader, type Sent } from '../core/response';
+import type { ValidationContext } from '../core/validate';
 import type { EventSourceMessage } from './sse';
 import type * as Sse from './sse';
 import type { ObservableIterator, Stream, StreamObserver } from './stream';
@@ -49,7 +49,7 @@ export interface StreamSettings<T> {
 }
 
 /**
- * A `Reader` (see response.ts) that opens the event stream and reads up to its first item inside
+ * A `Reader` (see core/response.ts) that opens the event stream and reads up to its first item inside
  * the attempt, so that a failure before anything was yielded (reset, stall, in-band error) gets
  * the retry policy; after the first item, nothing is retried.
  */

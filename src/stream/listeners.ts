@@ -5,12 +5,12 @@
  * event's list is replaced, never changed in place, so an emit goes through the list it started
  * with, and allocates nothing); `off(f)` and a `once(f)` that fired remove one registration of
  * `f`, not every one. Shared by the chat stream's events (chat-events.ts) and the tool runner's
- * (lib/tools/run-tools.ts).
+ * (tools/runner.ts).
  *
  * A listener that throws does not stop the others of that event; `emit` throws a `ListenerError`
  * naming the event after them, and the stream or run ends with it (see their callers).
  */
-import { ListenerError } from '../errors';
+import { ListenerError } from '../errors/api';
 
 type Listener = (...args: never[]) => void;
 interface Entry {

@@ -6,9 +6,9 @@
  */
 import type { ChatCompletionChunk } from '../generated/types.gen';
 import { normalizeChatCompletionChunk } from '../generated/normalize.gen';
-import { APIConnectionError, InferenceError } from '../errors';
-import { Log } from '../log';
-import { validator } from '../validate';
+import { APIConnectionError, InferenceError } from '../errors/api';
+import { Log } from '../util/log';
+import { validator } from '../core/validate';
 import { Stream } from './stream';
 
 const WHERE = { method: 'read', path: 'ChatCompletionStream.fromReadableStream' };

@@ -8,7 +8,7 @@
  * not count the consumer's own pauses.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { cancelOnAbort, nextText } from './read-text';
+import { cancelOnAbort, nextText } from '../util/body';
 
 export type { EventSourceMessage };
 

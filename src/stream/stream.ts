@@ -3,14 +3,14 @@
  * read twice), with `toReadableStream()` / `fromReadableStream()` to pass it on as NDJSON. Its
  * items come from stream/events.ts (the HTTP response) or from a body read back.
  */
-import { APIUserAbortError, InferenceError } from '../errors';
-import { ResponseValidationError } from '../validation-error';
-import { DEFAULTS } from '../options';
-import type { ObservableIterator, StreamObserver } from '../iterator';
-import { cancelOnAbort, nextText } from './read-text';
+import { APIUserAbortError, InferenceError } from '../errors/api';
+import { ResponseValidationError } from '../errors/validation';
+import { DEFAULTS } from '../options/types';
+import type { ObservableIterator, StreamObserver } from '../util/iterator';
+import { cancelOnAbort, nextText } from '../util/body';
 
-// The iterator types live below this file (hooks.ts needs them, and options.ts needs hooks.ts).
-export type { ObservableIterator, StreamObserver } from '../iterator';
+// The iterator types live below this file (options/hooks.ts needs them, and options/types.ts needs options/hooks.ts).
+export type { ObservableIterator, StreamObserver } from '../util/iterator';
 
 /**
  * An async iterable of server-sent chunks. Iterate it once with `for await`; `break` (or

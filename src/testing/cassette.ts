@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { parseJSON } from '../json';
+import { parseJSON } from '../util/json';
 
 /**
  * A cassette file: what a real server answered to each request of a recording, in the order the

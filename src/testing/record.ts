@@ -12,7 +12,7 @@
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { isCredentialName, isCredentialParam, maskText, MASK } from '../mask';
+import { isCredentialName, isCredentialParam, maskText, MASK } from '../util/mask';
 import { cassetteText, requestBody, responseBody } from './cassette';
 import type { CassetteInteraction, CassetteResponse } from './cassette';
 import type { Exchange, Outcome } from './engine';

@@ -14,9 +14,9 @@
  *
  * @module
  */
-import { isCredentialParam, MASK } from '../mask';
+import { isCredentialParam, MASK } from '../util/mask';
 
-/** Shorter secrets are not masked (mask.ts does the same): they occur in ordinary text. */
+/** Shorter secrets are not masked (util/mask.ts does the same): they occur in ordinary text. */
 const MIN_SECRET = 4;
 /** Derived forms (base64, hex …) only of secrets this long: a shorter one's would match by chance. */
 const MIN_DERIVED = 8;

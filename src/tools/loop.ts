@@ -1,0 +1,176 @@
+/**
+ * The tool loop itself, for the runners (tools/runner.ts), which import it when a run starts: an app
+ * that never calls `runTools()` does not ship it when its bundler splits code. It reports to the
+ * runner through `RunSink` (tools/params.ts) and imports nothing of tools/runner.ts.
+ */
+import { APIConnectionTimeoutError, APIUserAbortError, type RequestTarget } from '../errors/api';
+import type {
+  ChatCompletionCreateParams,
+  ChatCompletionMessageToolCall,
+  ChatCompletionTool,
+} from '../generated/types.gen';
+import type { RequestOptions } from '../options/types';
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionsResource as ChatCompletions,
+} from '../resources/chat';
+import { parseChatCompletion, settleParsing, type ParsedChatCompletion } from '../parse/completion';
+import type { RunSink, RunToolsParams } from './params';
+import type { ToolEntry } from './table';
+import { toAssistantMessage } from './messages';
+import { within } from '../util/wait';
+
+// The runner's events are worked out here, in the lazily loaded part of runTools(), too; a
+// streaming run's events carry parsed values (stream-parser.ts).
+export { RunnerEvents } from './events';
+export { StreamParsing } from '../parse/stream-parser';
+
+/** What a run's errors name: its requests, all to the one endpoint. */
+const TARGET: RequestTarget = { method: 'POST', path: '/chat/completions (runTools)' };
+
+/** One run of the loop. Kept apart from the runner so the runner's public surface stays small. */
+export class Loop<ParsedT> {
+  constructor(
+    private readonly runner: RunSink<ParsedT>,
+    private readonly completions: ChatCompletions,
+    private readonly body: RunToolsParams,
+    private readonly tools: Map<string, ToolEntry>,
+    private readonly options: RequestOptions & { signal: AbortSignal },
+    private readonly maxRounds: number,
+    /** Longest one tool may take to settle (ms). */
+    private readonly toolTimeout: number,
+  ) {}
+
+  async run(): Promise<void> {
+    const { tools: _tools, stream, ...rest } = this.body;
+    const definitions = [...this.tools.values()].map((t) => t.definition);
+    // With a forced choice the model would call tools forever: the run ends after that round's tools.
+    // A `null` choice is no choice (`typeof null` is 'object').
+    const choice = rest.tool_choice;
+    const forced = choice === 'required' || (typeof choice === 'object' && choice !== null);
+    for (let round = 1; round <= this.maxRounds; round++) {
+      this.throwIfAborted();
+      const params: ChatCompletionCreateParams = {
+        ...rest,
+        tools: definitions,
+        messages: [...this.runner.messages],
+      };
+      const raw =
+        stream === true
+          ? await this.streamed(params, round)
+          : await this.completions.create(
+              params as ChatCompletionCreateParamsNonStreaming,
+              this.options,
+            );
+      // Arguments that fail their schema are answered below, not thrown.
+      const parsing = parseChatCompletion(
+        raw,
+        { ...params, tools: this.body.tools as ChatCompletionTool[] },
+        { badArguments: 'skip' },
+      );
+      const completion = (await settleParsing(
+        parsing,
+        this.completions.waitOf(this.options),
+        TARGET,
+      )) as unknown as ParsedChatCompletion<ParsedT>;
+      this.runner.emit({ type: 'completion', round, completion });
+      const message = completion.choices[0]?.message ?? {
+        role: 'assistant',
+        content: null,
+        refusal: null,
+        parsed: null,
+      };
+      this.runner.emit({ type: 'message', round, message: toAssistantMessage(message) });
+      // A listener of those events (`functionToolCall` …) may have called abort(): no tool runs then.
+      this.throwIfAborted();
+      const calls = message.tool_calls ?? [];
+      if (calls.length === 0 || round === this.maxRounds) return;
+      const results = await this.runTools(calls);
+      for (const [i, call] of calls.entries()) {
+        this.runner.emit({
+          type: 'message',
+          round,
+          message: { role: 'tool', tool_call_id: call.id, content: results[i]! },
+        });
+      }
+      this.throwIfAborted();
+      if (forced) return;
+    }
+  }
+
+  async streamed(params: ChatCompletionCreateParams, round: number) {
+    const stream = await this.completions.create({ ...params, stream: true }, this.options);
+    const snapshot = () => stream.currentChatCompletionSnapshot!;
+    for await (const chunk of stream) this.runner.emit({ type: 'chunk', round, chunk }, snapshot);
+    return stream.finalChatCompletion();
+  }
+
+  /** Run one round's calls at once; the first tool that throws stops the others (their signal aborts) and the run. */
+  async runTools(calls: ChatCompletionMessageToolCall[]): Promise<string[]> {
+    this.throwIfAborted(); // an abort listener would never fire for a signal that has already aborted
+    const round = new AbortController();
+    let onAbort!: () => void;
+    // An abort ends the run at once, even while a tool that ignores its signal is still busy.
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => {
+        round.abort(this.options.signal.reason);
+        reject(this.abortError());
+      };
+    });
+    aborted.catch(() => {});
+    this.options.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const all = Promise.all(
+        calls.map((call) =>
+          this.runOne(call, round.signal).catch((error: unknown) => {
+            round.abort(error);
+            throw error;
+          }),
+        ),
+      );
+      return await Promise.race([all, aborted]);
+    } finally {
+      this.options.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /**
+   * One call: its arguments checked by the tool's schema, then its function run, the two together
+   * within `toolTimeout` (a schema may validate asynchronously too). No timer outlives the call, or
+   * the round: its signal aborts when another tool fails or the run is aborted.
+   */
+  async runOne(call: ChatCompletionMessageToolCall, signal: AbortSignal): Promise<string> {
+    const name = call.function.name;
+    const tool = this.tools.get(name);
+    if (!tool) {
+      return `Error: there is no tool named ${JSON.stringify(name)}. Available tools: ${[...this.tools.keys()].join(', ')}.`;
+    }
+    const answer = async (): Promise<string> => {
+      const args = await tool.parse(call.function.arguments ?? '');
+      if (!args.ok)
+        return `Error: invalid arguments for ${name}: ${args.message}. Call it again with arguments that match its parameters.`;
+      if (signal.aborted) throw this.abortError(); // stopped while the arguments were checked
+      const result = await tool.run(args.value, {
+        signal,
+        toolCall: { id: call.id, function: { name, arguments: call.function.arguments ?? '' } },
+      });
+      if (typeof result === 'string') return result;
+      return result === undefined ? '' : JSON.stringify(result);
+    };
+    const settled = await within(answer(), this.toolTimeout, signal);
+    if (settled === undefined)
+      throw new APIConnectionTimeoutError(TARGET, this.toolTimeout, {
+        hook: `tool ${JSON.stringify(name)}`,
+        option: 'toolTimeout',
+      });
+    return settled.value;
+  }
+
+  throwIfAborted(): void {
+    if (this.options.signal.aborted) throw this.abortError();
+  }
+
+  abortError(): APIUserAbortError {
+    return new APIUserAbortError(TARGET, this.options.signal.reason);
+  }
+}

@@ -1,0 +1,518 @@
+/**
+ * `chat.completions.runTools()`: the tool loop. Ask the model; if it calls tools, validate each
+ * call's arguments with its tool's schema, run the tools (all of one round at once), send the
+ * results back, and ask again, until the model answers without tools or `maxRounds` requests
+ * were made. Arguments that fail validation are not a crash: the problem goes back to the model as
+ * that tool's result, so it can correct itself.
+ */
+import { APIUserAbortError, InferenceError, ListenerError } from '../errors/api';
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionCreateParams,
+  ChatCompletionMessageParam,
+  CompletionUsage,
+} from '../generated/types.gen';
+import { DEFAULTS } from '../options/types';
+import { checkRequestOptions, checkTimeout } from '../options/check';
+import type { ChatCompletionsResource as ChatCompletions } from '../resources/chat';
+import { checkBody } from '../resources/check-body';
+import { follow } from '../util/signals';
+import type { ChatCompletionStreamEvents, Events } from '../stream/chat-events';
+import { contentOf, EventSurface, firstMessage, outcomeOf } from '../stream/event-surface';
+import { Listeners } from '../stream/listeners';
+import { Stream } from '../stream/stream';
+import type {
+  ParsedChatCompletion,
+  ParsedChatCompletionMessage,
+  ParsedFunctionToolCall,
+} from '../parse/completion';
+import type { RunSink, RunToolsOptions, RunToolsParams } from './params';
+import { checkTools } from './table';
+import type {
+  ChatCompletionRunnerEvents,
+  FunctionToolCall,
+  RunnerEvent,
+  RunnerEvents,
+} from './events';
+
+export type {
+  RunnableFunctionTool,
+  RunnableTool,
+  RunnableFunction,
+  RunnableFunctionWithParse,
+  RunnableFunctionWithoutParse,
+  RunnableToolFunction,
+  RunnableToolFunctionWithParse,
+  RunnableToolFunctionWithoutParse,
+  RunnableTools,
+} from './table';
+export type {
+  RunToolsParams,
+  RunToolsOptions,
+  RunnerOptions,
+  ChatCompletionToolRunnerParams,
+  ChatCompletionStreamingToolRunnerParams,
+} from './params';
+export type { RunnerEvent } from './events';
+
+const DEFAULT_MAX_ROUNDS = 10;
+
+/** The first argument of a listener. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type FirstArg<F> = F extends (first: infer A, ...rest: any[]) => void ? A : undefined;
+
+/**
+ * What both runners share: the run (its loop loaded with `import()` when it starts), its
+ * conversation, its events and listeners, and the `final…()` methods. `ChatCompletionRunner`
+ * iterates the run's events; `ChatCompletionStreamingRunner` (`stream: true`) its chunks.
+ */
+abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSink<ParsedT> {
+  /** The conversation: the request's messages, then every message the run added. Grows as the run goes. */
+  readonly messages: ChatCompletionMessageParam[];
+  /** Abort to stop the run: the request or tools in flight get the signal; the run rejects with `APIUserAbortError`. */
+  readonly controller = new AbortController();
+  readonly #completions: ParsedChatCompletion<ParsedT>[] = [];
+  readonly #events: RunnerEvent<ParsedT>[] = [];
+  readonly #listeners = new Listeners<Events>();
+  /** `on` / `off` / `emitted()` and how the run ended, as a chat stream has them too. */
+  readonly #surface: EventSurface<Events>;
+  /** The official client's events, worked out from `#events` as they happen (loaded with the loop). */
+  #tap: RunnerEvents<ParsedT> | undefined;
+  #wake: (() => void)[] = [];
+  #ended: { error?: unknown } | undefined;
+  readonly #done: Promise<void>;
+
+  /** @internal */
+  constructor(completions: ChatCompletions, body: RunToolsParams, options: RunToolsOptions = {}) {
+    checkBody(body, 'chat.completions.runTools', 'messages');
+    const {
+      maxRounds: rounds,
+      maxChatCompletions,
+      toolTimeout = DEFAULTS.timeout,
+      ...requestOptions
+    } = options;
+    const maxRounds = rounds ?? maxChatCompletions ?? DEFAULT_MAX_ROUNDS;
+    checkRequestOptions(requestOptions, 'chat.completions.runTools');
+    checkTimeout(toolTimeout, 'toolTimeout', 'chat.completions.runTools');
+    if (!Number.isInteger(maxRounds) || maxRounds < 1) {
+      throw new InferenceError(
+        `chat.completions.runTools: \`maxRounds\` must be a positive integer, got ${String(maxRounds)}.`,
+      );
+    }
+    const tools = checkTools(body.tools);
+    this.messages = [...body.messages];
+    // The caller's signal aborts the run; unlinked when the run is over (see below).
+    const unlink = follow(requestOptions.signal, this.controller);
+    const signal = this.controller.signal;
+    this.#done = import('./loop')
+      .then(({ Loop, RunnerEvents, StreamParsing }) => {
+        // A streaming run tells the stream's events too, parsed from its format and tools.
+        const parser =
+          body.stream === true
+            ? new StreamParsing(
+                body as unknown as ChatCompletionCreateParams,
+                false,
+                completions.waitOf(requestOptions).timeout,
+              )
+            : undefined;
+        this.#tap = new RunnerEvents(this.#listeners, parser);
+        return new Loop(
+          this,
+          completions,
+          body,
+          tools,
+          { ...requestOptions, signal },
+          maxRounds,
+          toolTimeout,
+        ).run();
+      })
+      .then(
+        () => {
+          // A listener of the final events may throw: the run then fails with its error.
+          const ending = this.#end({});
+          if ('error' in ending) throw ending.error;
+        },
+        (error: unknown) => {
+          throw this.#end({ error }).error;
+        },
+      );
+    this.#done.catch(() => {}); // delivered to whoever awaits a final…() or iterates; never unhandled
+    this.#surface = new EventSurface(this.#listeners, 'run', this.#done);
+    void this.#done.finally(unlink).catch(() => {});
+  }
+
+  /** @internal */
+  emit(event: RunnerEvent<ParsedT>, snapshot?: () => ChatCompletion): void {
+    if (event.type === 'completion') this.#completions.push(event.completion);
+    if (event.type === 'message') this.messages.push(event.message);
+    this.#events.push(event);
+    this.#notify();
+    this.#tap?.event(event, snapshot);
+  }
+
+  /**
+   * The run is over: its last events, each told once, then `end`. Returns how it ended: a listener
+   * that throws meanwhile fails a run that went well (`error` is then told, unless it was `end`
+   * itself, after which nothing is), or names what had gone wrong in its `ListenerError`.
+   */
+  #end(ending: { error?: unknown }): { error?: unknown } {
+    if (this.#ended) return this.#ended;
+    const on = this.#listeners;
+    const after = (listener: unknown, error: unknown) =>
+      listener instanceof ListenerError
+        ? new ListenerError(listener.event, listener.cause, { what: 'run', error })
+        : listener;
+    this.#ending(ending); // `ended` is true while the last events are told
+    if (!('error' in ending)) {
+      try {
+        this.#tap?.succeeded(
+          this.#completions.at(-1),
+          this.#completions.some((c) => c.usage) ? this.#sumUsage() : undefined,
+        );
+      } catch (error) {
+        ending = { error };
+      }
+    }
+    if ('error' in ending) {
+      try {
+        if (ending.error instanceof APIUserAbortError) on.emit('abort', ending.error);
+        else on.emit('error', ending.error);
+      } catch (listener) {
+        ending = { error: after(listener, ending.error) };
+      }
+    }
+    this.#ending(ending);
+    try {
+      on.emit('end');
+    } catch (listener) {
+      ending = { error: 'error' in ending ? after(listener, ending.error) : listener };
+    }
+    this.#ending(ending);
+    this.#notify();
+    return ending;
+  }
+
+  #ending(ending: { error?: unknown }): void {
+    this.#ended = ending;
+    this.#surface.outcome = !('error' in ending)
+      ? 'ok'
+      : outcomeOf(ending.error) === 'aborted'
+        ? 'aborted'
+        : 'error';
+  }
+
+  /**
+   * True once the run is over, however it ended (also while its last events are told).
+   *
+   * @example
+   * ```ts
+   * if (!runner.ended) runner.abort();
+   * ```
+   */
+  get ended(): boolean {
+    return this.#surface.ended;
+  }
+
+  /**
+   * True when the run ended with an error (other than an abort): the server's, a tool's, a listener's.
+   *
+   * @example
+   * ```ts
+   * await runner.done().catch(() => {});
+   * if (runner.errored) console.log('the run failed');
+   * ```
+   */
+  get errored(): boolean {
+    return this.#surface.errored;
+  }
+
+  /**
+   * True when the run was aborted (`abort()`, or the request's `signal`).
+   *
+   * @example
+   * ```ts
+   * if (runner.aborted) console.log('stopped before the end');
+   * ```
+   */
+  get aborted(): boolean {
+    return this.#surface.aborted;
+  }
+
+  /**
+   * Call `listener` on every `event` of the run (names and arguments as in the official client's
+   * runner). Returns the runner, so calls chain. A listener that throws ends the run with a
+   * `ListenerError` (the request in flight aborted, no further tool run); `abort()` called in a
+   * listener stops the run there (in `functionToolCall`: before the tool runs).
+   *
+   * @example
+   * ```ts
+   * const runner = client.chat.completions
+   *   .runTools({ model: 'acme/chat-1', messages, tools: [getWeather] })
+   *   .on('message', (message) => console.log(message.role, message.content));
+   * console.log(await runner.finalContent());
+   * ```
+   */
+  on<E extends keyof EventMap>(event: E, listener: EventMap[E]): this {
+    this.#surface.on(event as keyof Events, listener as Events[keyof Events]);
+    return this;
+  }
+
+  /**
+   * Call `listener` on the next `event` only.
+   *
+   * @example
+   * ```ts
+   * runner.once('chatCompletion', (completion) => console.log('first answer', completion.id));
+   * ```
+   */
+  once<E extends keyof EventMap>(event: E, listener: EventMap[E]): this {
+    this.#surface.on(event as keyof Events, listener as Events[keyof Events], true);
+    return this;
+  }
+
+  /**
+   * Stop calling `listener` on `event`.
+   *
+   * @example
+   * ```ts
+   * runner.off('message', onMessage);
+   * ```
+   */
+  off<E extends keyof EventMap>(event: E, listener: EventMap[E]): this {
+    this.#surface.off(event as keyof Events, listener as Events[keyof Events]);
+    return this;
+  }
+
+  /**
+   * A promise of the next `event`'s first argument. Rejects when the run ends without it: with the
+   * run's error if it failed, else with `EventNotEmittedError` (also when the run had already
+   * ended), so that `await runner.emitted('totalUsage')` settles even when the server reports no usage.
+   *
+   * @example
+   * ```ts
+   * const call = await runner.emitted('functionToolCall');
+   * console.log('the model called', call.name);
+   * ```
+   */
+  emitted<E extends keyof EventMap>(event: E): Promise<FirstArg<EventMap[E]>> {
+    return this.#surface.emitted(event as keyof Events) as Promise<FirstArg<EventMap[E]>>;
+  }
+
+  #notify(): void {
+    const wake = this.#wake;
+    this.#wake = [];
+    for (const resolve of wake) resolve();
+  }
+
+  /** The run's events, in order, as they happen, from the start. @internal */
+  protected iterate(): AsyncIterator<RunnerEvent<ParsedT>> {
+    let index = 0;
+    return {
+      next: async () => {
+        for (;;) {
+          if (index < this.#events.length) return { done: false, value: this.#events[index++]! };
+          if (this.#ended) {
+            if ('error' in this.#ended) throw this.#ended.error;
+            return { done: true, value: undefined };
+          }
+          await new Promise<void>((resolve) => this.#wake.push(resolve));
+        }
+      },
+      // Leaving the loop early stops watching, not the run: use abort() for that.
+      return: async () => {
+        index = Number.POSITIVE_INFINITY;
+        return { done: true, value: undefined };
+      },
+    };
+  }
+
+  /** Resolves when the run has ended; rejects with its error. */
+  done(): Promise<void> {
+    return this.#done;
+  }
+
+  /** Stop the run. The request in flight is cancelled, running tools see their `signal` abort, and no tool starts after it. */
+  abort(reason?: unknown): void {
+    this.controller.abort(reason);
+  }
+
+  /** The last completion of the run: the model's answer, or the last request's completion if `maxRounds` or a forced `tool_choice` ended the run. */
+  async finalChatCompletion(): Promise<ParsedChatCompletion<ParsedT>> {
+    await this.#done;
+    const last = this.#completions.at(-1);
+    if (!last) throw new InferenceError('The run ended without a completion.');
+    return last;
+  }
+
+  /** The assistant message of the last completion (its first choice). */
+  async finalMessage(): Promise<ParsedChatCompletionMessage<ParsedT>> {
+    return firstMessage(await this.finalChatCompletion());
+  }
+
+  /** The text of the final answer, or `null` when the run ended on tool calls. */
+  async finalContent(): Promise<string | null> {
+    const message = await this.finalMessage();
+    return message.content;
+  }
+
+  /**
+   * The last tool call of the run (`{ name, arguments }`), or `undefined` if the model called none.
+   *
+   * @example
+   * ```ts
+   * const call = await runner.finalFunctionToolCall();
+   * if (call) console.log('last called', call.name);
+   * ```
+   */
+  async finalFunctionToolCall(): Promise<FunctionToolCall | undefined> {
+    await this.#done;
+    return this.#tap?.lastCall;
+  }
+
+  /**
+   * The last tool result sent back to the model, or `undefined` if no tool ran.
+   *
+   * @example
+   * ```ts
+   * console.log(await runner.finalFunctionToolCallResult());
+   * ```
+   */
+  async finalFunctionToolCallResult(): Promise<string | undefined> {
+    await this.#done;
+    return this.#tap?.lastResult;
+  }
+
+  /** Every completion so far, one per request. */
+  allChatCompletions(): ParsedChatCompletion<ParsedT>[] {
+    return [...this.#completions];
+  }
+
+  /** Token usage added up over every request of the run (counts a server did not report are 0). */
+  async totalUsage(): Promise<CompletionUsage> {
+    await this.#done;
+    return this.#sumUsage();
+  }
+
+  #sumUsage(): CompletionUsage {
+    const total = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+    for (const completion of this.#completions) {
+      total.prompt_tokens += completion.usage?.prompt_tokens ?? 0;
+      total.completion_tokens += completion.usage?.completion_tokens ?? 0;
+      total.total_tokens += completion.usage?.total_tokens ?? 0;
+    }
+    return total;
+  }
+
+  /**
+   * The text the model writes, across every request of the run: deltas as they arrive when
+   * streaming, else each answer's text whole. Tool calls and reasoning are left out.
+   *
+   * @example
+   * ```ts
+   * for await (const text of runner.textStream()) process.stdout.write(text);
+   * ```
+   */
+  async *textStream(): AsyncGenerator<string> {
+    let streamed = false;
+    const events = this.iterate();
+    for (let next = await events.next(); !next.done; next = await events.next()) {
+      const event = next.value;
+      if (event.type === 'chunk') {
+        streamed = true;
+        yield* contentOf(event.chunk);
+      } else if (event.type === 'completion' && !streamed) {
+        const text = event.completion.choices[0]?.message.content;
+        if (text) yield text;
+      }
+    }
+  }
+}
+
+/**
+ * A running tool loop, started by `client.chat.completions.runTools()` (without `stream: true`;
+ * see {@link ChatCompletionStreamingRunner}). Iterate it for every event (each `completion`, each
+ * `message` added to the conversation: the assistant's, then one per tool result); iterating again
+ * replays from the start. Or listen with `on()` to the official client's runner events (`message`,
+ * `functionToolCall`, `finalContent`, …; see {@link ChatCompletionRunnerEvents}), or await one of
+ * the `final…()` methods. `abort()` stops it.
+ *
+ * @example
+ * ```ts
+ * const runner = client.chat.completions.runTools({ model, messages, tools: [getWeather] }, { maxRounds: 5 });
+ * for await (const event of runner) {
+ *   if (event.type === 'message' && event.message.role === 'tool') console.log('tool said', event.message.content);
+ * }
+ * console.log(await runner.finalContent());
+ * ```
+ */
+export class ChatCompletionRunner<ParsedT = null>
+  extends AbstractChatCompletionRunner<ParsedT, ChatCompletionRunnerEvents<ParsedT>>
+  implements AsyncIterable<RunnerEvent<ParsedT>>
+{
+  /** The run's events, in order, as they happen; iterating again replays from the start. Leaving the loop early stops watching, not the run (use `abort()`). */
+  [Symbol.asyncIterator](): AsyncIterator<RunnerEvent<ParsedT>> {
+    return this.iterate();
+  }
+}
+
+/**
+ * A running tool loop whose requests stream (`runTools({ ..., stream: true })`), as the official
+ * client's streaming runner: iterate it for the chunks of every request as they arrive (leaving
+ * the loop early aborts the run, as with a stream), pass them on with `toReadableStream()`, or
+ * listen with `on()` to the runner's events and the stream's (`content.delta`,
+ * `tool_calls.function.arguments.done`, `chunk` with its snapshot …; see
+ * {@link ChatCompletionStreamEvents}), request by request.
+ *
+ * @example
+ * ```ts
+ * const runner = client.chat.completions.runTools({ model: 'acme/chat-1', messages, tools: [getWeather], stream: true });
+ * for await (const chunk of runner) process.stdout.write(chunk.choices[0]?.delta.content ?? '');
+ * console.log(await runner.finalContent());
+ * ```
+ */
+export class ChatCompletionStreamingRunner<ParsedT = null>
+  extends AbstractChatCompletionRunner<
+    ParsedT,
+    ChatCompletionStreamEvents<ParsedT, ParsedFunctionToolCall>
+  >
+  implements AsyncIterable<ChatCompletionChunk>
+{
+  /** The chunks of every request of the run, in order; iterating again replays from the start. `break` aborts the run. */
+  [Symbol.asyncIterator](): AsyncIterator<ChatCompletionChunk> {
+    const events = this.iterate();
+    return {
+      next: async () => {
+        for (;;) {
+          const next = await events.next();
+          if (next.done) return next;
+          if (next.value.type === 'chunk') return { done: false, value: next.value.chunk };
+        }
+      },
+      return: async () => {
+        this.abort();
+        return { done: true, value: undefined };
+      },
+    };
+  }
+
+  /**
+   * The chunks of every request as newline-delimited JSON bytes, for a route handler's response;
+   * read them back with `ChatCompletionStream.fromReadableStream()` (each request's chunks start
+   * a new completion there). Cancelling the body aborts the run.
+   *
+   * @example
+   * ```ts
+   * export async function POST(req: Request) {
+   *   const runner = client.chat.completions.runTools({ model, messages, tools: [getWeather], stream: true }, { signal: req.signal });
+   *   return new Response(runner.toReadableStream(), { headers: { 'content-type': 'application/x-ndjson' } });
+   * }
+   * ```
+   */
+  toReadableStream(): ReadableStream<Uint8Array> {
+    return new Stream<ChatCompletionChunk>(
+      () => this[Symbol.asyncIterator](),
+      this.controller,
+    ).toReadableStream();
+  }
+}
