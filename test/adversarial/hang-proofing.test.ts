@@ -228,3 +228,74 @@ describe('streams read back from a body', () => {
     expect(seen[0] === `Bearer ${KEY}` || seen[0] === 'Bearer other').toBe(true);
   });
 });
+
+describe('retries and their waits (README "Retries", docs/errors-and-retries.md)', () => {
+  /** Answers the first `n` requests with `first`, then 200. Returns a counter of requests. */
+  function failFirst(n: number, first: (res: import('node:http').ServerResponse) => void): () => number {
+    const start = server.requests.length;
+    server.handle((_req, res) => (server.requests.length - start <= n ? first(res) : json(res, { object: 'list', data: [] })));
+    return () => server.requests.length - start;
+  }
+
+  it('retry-after above 60 s: the error at once, header on error.headers, one attempt', async () => {
+    const count = failFirst(5, (res) => json(res, { error: { message: 'slow down' } }, 429, { 'retry-after': '3600' }));
+    const result = await within(rejection(() => clientOf(server.baseURL, { maxRetries: 3 }).models.list()), 15_000);
+    const err = (result as { value: APIError }).value;
+    expect(err).toBeInstanceOf(APIError);
+    expect(err.status).toBe(429);
+    expect(err.headers?.get('retry-after')).toBe('3600');
+    expect(count()).toBe(1);
+  });
+
+  it.each([['61'], ['99999999999999999999999'], ['Wed, 21 Oct 2999 07:28:00 GMT']])('retry-after %s: the error at once, not a wait', async (value) => {
+    const count = failFirst(5, (res) => json(res, { error: { message: 'slow down' } }, 429, { 'retry-after': value }));
+    const result = await within(rejection(() => clientOf(server.baseURL, { maxRetries: 3 }).models.list()), 15_000);
+    expect(result).not.toBe('pending');
+    expect((result as { value: APIError }).value.status).toBe(429);
+    expect(count()).toBe(1);
+  });
+
+  it('retry-after-ms 0, negative or unreadable: retried (at once, or with the normal backoff)', async () => {
+    for (const value of ['0', '-5', 'soon', 'NaN']) {
+      const count = failFirst(1, (res) => json(res, { error: { message: 'busy' } }, 503, { 'retry-after-ms': value }));
+      const result = await within(clientOf(server.baseURL, { maxRetries: 1 }).models.list(), 20_000);
+      expect(result).toEqual({ value: expect.objectContaining({ object: 'list' }) });
+      expect(count()).toBe(2);
+    }
+  });
+
+  it('x-should-retry: false on a 500 is not retried; true on a 400 is', async () => {
+    let count = failFirst(5, (res) => json(res, { error: { message: 'no' } }, 500, { 'x-should-retry': 'false', 'retry-after-ms': '0' }));
+    await rejection(() => clientOf(server.baseURL, { maxRetries: 2 }).models.list());
+    expect(count()).toBe(1);
+    count = failFirst(1, (res) => json(res, { error: { message: 'no' } }, 400, { 'x-should-retry': 'true', 'retry-after-ms': '0' }));
+    await clientOf(server.baseURL, { maxRetries: 2 }).models.list();
+    expect(count()).toBe(2);
+  });
+
+  it('an abort during the wait between attempts ends it at once with APIUserAbortError', async () => {
+    failFirst(5, (res) => json(res, { error: { message: 'busy' } }, 503, { 'retry-after': '50' }));
+    const controller = new AbortController();
+    const call = rejection(() => clientOf(server.baseURL, { maxRetries: 2 }).models.list({ signal: controller.signal }));
+    await delay(200);
+    controller.abort();
+    expect(await within(call, 10_000)).toEqual({ value: expect.any(APIUserAbortError) });
+  });
+
+  it('a POST retried carries the same Idempotency-Key on every attempt', async () => {
+    const start = server.requests.length;
+    server.handle((_req, res) => (server.requests.length - start < 3 ? json(res, { error: { message: 'busy' } }, 500, { 'retry-after-ms': '0' }) : sse(res, textChunks(['ok']))));
+    const stream = await clientOf(server.baseURL, { maxRetries: 3 }).chat.completions.create({ model: 'acme/chat-1', messages: USER, stream: true });
+    expect(await stream.finalContent()).toBe('ok');
+    const keys = server.requests.slice(start).map((r) => r.headers['idempotency-key']);
+    expect(keys).toHaveLength(3);
+    expect(new Set(keys).size).toBe(1);
+    expect(keys[0]).toBeTruthy();
+  });
+
+  it('a 200 whose body is {"error": {"code": 503}}: retried as a 503', async () => {
+    const count = failFirst(1, (res) => json(res, { error: { message: 'overloaded', code: 503 } }));
+    await clientOf(server.baseURL, { maxRetries: 1 }).models.list();
+    expect(count()).toBe(2);
+  });
+});

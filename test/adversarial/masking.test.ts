@@ -122,6 +122,16 @@ describe('a server that echoes the key', () => {
     expect(dump(err)).not.toContain(KEY);
   });
 
+  // hooks.md: "A reply that quotes the key ... reaches onEnd (summary.data) and onChunk as a masked copy".
+  // FAULT: hooks.md promises onEnd's summary.data is a masked copy; a key used as a property name of the body is left in it (same cause as the error body above).
+  it.fails('as a property name of a 2xx body: the masked copy onEnd gets', async () => {
+    server.handle((_req, res) => json(res, { object: 'list', data: [], [KEY]: true }));
+    const seen: string[] = [];
+    await clientOf(server.baseURL, { hooks: { onEnd: (summary) => void seen.push(dump(summary.data)) } }).models.list();
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).not.toContain(KEY);
+  });
+
   it("in a 2xx body that fails validation: the ResponseValidationError's issues", async () => {
     server.handle((_req, res) => json(res, { object: 'list', data: `not a list: ${KEY}` }));
     const err = await rejection(() => clientOf(server.baseURL).models.list());

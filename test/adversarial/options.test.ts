@@ -257,3 +257,92 @@ describe('base URLs', () => {
     expect(() => new Client({ apiKey: KEY, baseURL })).toThrow(InferenceError);
   });
 });
+
+describe('preflight (docs/models.md, "Checking limits before sending")', () => {
+  // The model's limits are "fetched once (GET /models/{slug}) and cached": a slug that names a
+  // property of every object must be fetched and checked like any other.
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('a model named %s is looked up and checked', async (id) => {
+    const start = server.requests.length;
+    server.handle((req, res) => {
+      if (req.method === 'GET') return json(res, { id, object: 'model', created: 1, owned_by: 'x', max_output_length: 10 });
+      json(res, { id: 'c', object: 'chat.completion', created: 1, model: id, choices: [{ index: 0, message: { role: 'assistant', content: 'sent' }, finish_reason: 'stop' }] });
+    });
+    const client = clientOf(server.baseURL, { preflight: 'error' });
+    const err = await rejection(() => client.chat.completions.create({ model: id, messages: USER, max_tokens: 100 }));
+    expect((err as Error).name).toBe('PreflightError');
+    expect(server.requests.slice(start).map((r) => r.method)).toEqual(['GET']);
+  });
+
+  it('a lookup that never answers: the call waits at most its timeout, then is sent unchecked', async () => {
+    const start = server.requests.length;
+    server.handle((req, res) => {
+      if (req.method === 'GET') return; // never answers
+      json(res, { id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'sent' }, finish_reason: 'stop' }] });
+    });
+    const client = clientOf(server.baseURL, { preflight: 'error', timeout: 300 });
+    const c = await client.chat.completions.create({ model: 'acme/slow-lookup', messages: USER, max_tokens: 100 });
+    expect(c.choices[0]!.message.content).toBe('sent');
+    expect(server.requests.slice(start).map((r) => r.method)).toEqual(['GET', 'POST']);
+  });
+});
+
+describe('logging never changes how a call ends', () => {
+  it('a logger that throws, or lacks the method for a level, loses its line, not the call', async () => {
+    server.handle((_req, res) => json(res, { object: 'list', data: [] }));
+    const throwing = { debug: () => { throw new Error('log full'); }, info: () => { throw new Error('log full'); }, warn: () => { throw new Error('log full'); }, error: () => { throw new Error('log full'); } };
+    for (const logger of [throwing, { warn: () => {} }, {}]) {
+      const client = clientOf(server.baseURL, { logLevel: 'debug', logger: logger as never });
+      await expect(client.models.list()).resolves.toMatchObject({ object: 'list' });
+    }
+  });
+
+  it('debug logs mask every query value and every credential-like header, and the key', async () => {
+    server.handle((_req, res) => json(res, { object: 'list', data: [] }));
+    const lines: string[] = [];
+    const log = (...a: unknown[]) => void lines.push(a.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(' '));
+    const client = clientOf(`${server.baseURL}?api-version=v-secret-1`, {
+      logLevel: 'debug',
+      logger: { debug: log, info: log, warn: log, error: log },
+      defaultHeaders: { 'x-session-id': 'sess-secret-2', 'x-custom-auth': 'auth-secret-3' },
+    });
+    await client.models.list({ query: { token: 'tok-secret-4', plain: 'plain-secret-5' } });
+    const all = lines.join('\n');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const secret of [KEY, 'v-secret-1', 'sess-secret-2', 'auth-secret-3', 'tok-secret-4', 'plain-secret-5']) expect(all).not.toContain(secret);
+  });
+});
+
+describe('JSON bodies (docs/reliability.md, fault table)', () => {
+  it('a body larger than maxBodySize: ResponseValidationError with its start as raw; the connection let go', async () => {
+    server.handle((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(`{"object":"list","data":[${'{"id":"m"},'.repeat(20_000)}`); // ~220 kB, never ended
+    });
+    const err = await rejection(() => clientOf(server.baseURL, { maxBodySize: 10_000 }).models.list());
+    expect((err as Error).name).toBe('ResponseValidationError');
+    expect(String((err as { raw?: unknown }).raw).startsWith('{"object":"list"')).toBe(true);
+    expect(await Promise.race([server.requests.at(-1)!.closed.then(() => 'closed'), delay(15_000).then(() => 'open')])).toBe('closed');
+  });
+
+  it('an error body nested 200 000 deep: the status class, not retried because of its shape', async () => {
+    const start = server.requests.length;
+    server.handle((_req, res) => json(res, `{"error":${'['.repeat(200_000)}${']'.repeat(200_000)}}`, 400));
+    const err = await rejection(() => clientOf(server.baseURL, { maxRetries: 2 }).models.list());
+    expect((err as Error).name).toBe('BadRequestError');
+    expect(server.requests.length - start).toBe(1);
+  });
+
+  it('JSON with a wrong content-type is read as JSON; an HTML 502 has its title as the message', async () => {
+    server.handle((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('{"object":"list","data":[]}');
+    });
+    await expect(clientOf(server.baseURL).models.list()).resolves.toMatchObject({ object: 'list' });
+    server.handle((_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>');
+    });
+    const err = await rejection(() => clientOf(server.baseURL).models.list());
+    expect((err as Error).message).toContain('502 Bad Gateway');
+  });
+});

@@ -310,3 +310,25 @@ describe('a streaming run', () => {
     expect(second).toEqual(first);
   });
 });
+
+describe('emitted() on a run', () => {
+  it("emitted('totalUsage') when the server reports no usage: EventNotEmittedError, never a wait", async () => {
+    server.handle((_req, res) => {
+      const body = completion({ content: 'no usage here' });
+      delete body['usage'];
+      json(res, body);
+    });
+    const runner = run([plainTool('t', () => 'x')]);
+    const result = await within(rejection(() => runner.emitted('totalUsage')), 15_000);
+    expect(result).not.toBe('pending');
+    expect(((result as { value: Error }).value).name).toBe('EventNotEmittedError');
+  });
+
+  it('finalFunctionToolCall() and finalFunctionToolCallResult(): the last call and its result', async () => {
+    script(toolCallCompletion([{ id: 'a', name: 'echo', arguments: '{"v":1}' }]), toolCallCompletion([{ id: 'b', name: 'echo', arguments: '{"v":2}' }]));
+    const runner = run([plainTool('echo', (args) => `got ${JSON.stringify(args)}`)]);
+    await runner.done();
+    expect(await runner.finalFunctionToolCall()).toMatchObject({ name: 'echo', arguments: '{"v":2}' });
+    expect(await runner.finalFunctionToolCallResult()).toBe('got {"v":2}');
+  });
+});

@@ -369,3 +369,68 @@ describe('legacy completions stream', () => {
     expect((err as APIError).status).toBe(404);
   });
 });
+
+describe('what the accumulator promises (docs/streaming.md, "The final message")', () => {
+  it('n > 1 with choices interleaved, index 1 first: each choice accumulated on its own, in index order', async () => {
+    const c = (index: number, delta: Record<string, unknown>, finish: string | null = null) => ({ ...chunk({}), choices: [{ index, delta, finish_reason: finish }] });
+    server.handle((_req, res) => sse(res, [c(1, { role: 'assistant', content: 'B1' }), c(0, { role: 'assistant', content: 'A1' }), c(1, { content: 'B2' }), c(0, { content: 'A2' }), c(0, {}, 'stop'), c(1, {}, 'length')]));
+    const final = await (await client().chat.completions.create({ ...body, n: 2 })).finalChatCompletion();
+    expect(final.choices.map((x) => [x.index, x.message.content, x.finish_reason])).toEqual([
+      [0, 'A1A2', 'stop'],
+      [1, 'B1B2', 'length'],
+    ]);
+  });
+
+  it("tool-call fragments with '' ids and null names on continuations, indexes from 1: one call per id", async () => {
+    server.handle((_req, res) =>
+      sse(res, [
+        chunk({ role: 'assistant', tool_calls: [{ index: 1, id: 'call_a', type: 'function', function: { name: 'first', arguments: '{"x":' } }] }),
+        chunk({ tool_calls: [{ index: 1, id: '', function: { name: null, arguments: '1}' } }] }),
+        chunk({ tool_calls: [{ index: 2, id: 'call_b', type: 'function', function: { name: 'second', arguments: '' } }] }),
+        chunk({ tool_calls: [{ index: 2, id: '', function: { name: '', arguments: '{}' } }] }),
+        chunk({}, 'tool_calls'),
+      ]),
+    );
+    const message = await (await client().chat.completions.create(body)).finalMessage();
+    expect(message.tool_calls?.map((t) => [t.id, t.function.name, t.function.arguments])).toEqual([
+      ['call_a', 'first', '{"x":1}'],
+      ['call_b', 'second', '{}'],
+    ]);
+  });
+
+  it('a trailing usage of zeros never replaces the usage already seen', async () => {
+    const usage = (n: number) => ({ ...chunk({}), choices: [], usage: { prompt_tokens: n, completion_tokens: n, total_tokens: 2 * n } });
+    server.handle((_req, res) => sse(res, [...textChunks(['a']), usage(7), { ...usage(0), id: undefined }]));
+    const final = await (await client().chat.completions.create(body)).finalChatCompletion();
+    expect(final.usage?.total_tokens).toBe(14);
+  });
+
+  // FAULT: docs/reliability.md promises "`finalChatCompletion()` never returns `choices: []`"; a stream whose only chunk is a usage chunk with `choices: []` (then [DONE]) resolves with `choices: []`.
+  it.fails('a stream of only a usage chunk (choices: []): finalChatCompletion() never returns choices: []', async () => {
+    server.handle((_req, res) => sse(res, [{ ...chunk({}), choices: [], usage: { prompt_tokens: 1, completion_tokens: 0, total_tokens: 1 } }]));
+    const outcome = await (async () => (await client().chat.completions.create(body)).finalChatCompletion())().then(
+      (c) => c.choices.length,
+      (e: unknown) => e,
+    );
+    if (typeof outcome === 'number') expect(outcome).toBeGreaterThan(0);
+    else expect(outcome).toBeInstanceOf(ResponseValidationError);
+  });
+
+  it('a finish_reason sent twice: content.done, chatCompletion and finalContent told once each', async () => {
+    server.handle((_req, res) => sse(res, [chunk({ role: 'assistant', content: 'x' }), chunk({}, 'stop'), chunk({}, 'stop')]));
+    const stream = await client().chat.completions.create(body);
+    const told: string[] = [];
+    for (const name of ['content.done', 'chatCompletion', 'finalContent', 'end'] as const) stream.on(name, () => void told.push(name));
+    await stream.done();
+    expect(told).toEqual(['content.done', 'chatCompletion', 'finalContent', 'end']);
+  });
+
+  it('a gzip-compressed event stream is read', async () => {
+    const { gzipSync } = await import('node:zlib');
+    server.handle((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+      res.end(gzipSync(textChunks(['zip', 'ped']).map((c) => `data: ${JSON.stringify(c)}\n\n`).join('') + 'data: [DONE]\n\n'));
+    });
+    expect(await (await client().chat.completions.create(body)).finalContent()).toBe('zipped');
+  });
+});
