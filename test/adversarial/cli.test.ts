@@ -61,6 +61,7 @@ function serverWith(onChat: Handler, models = [model('acme/chat-1')]): void {
 
 // Control characters a server could use to drive a terminal, and what docs/cli.md says they print as.
 const HOSTILE = 'A\u001b[2J\u001b]0;pwned\u0007\u001b]8;;https://evil.example\u001b\\link\u001b]8;;\u001b\\\rB\u009b31mC';
+// eslint-disable-next-line no-control-regex
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/; // everything but \t and \n
 
 describe('a server cannot drive your terminal', () => {

@@ -57,12 +57,12 @@ describe('CostTracker', () => {
     expect(report.models['other/b']?.tokens.total).toBe(15);
   });
 
-  it.each([NaN, -1, 1.5, Infinity])('a token count of %s: CostEstimateError, nothing added', (bad) => {
+  it.each([NaN, -1, 1.5, Infinity, '5', 2 ** 53])('a token count of %s: CostEstimateError, nothing added', (bad) => {
     const tracker = new CostTracker();
     tracker.add(usage(10, 10), priced('acme/a'));
     const before = JSON.stringify(tracker.report());
-    expect(() => tracker.add(usage(bad, 1), priced('acme/a'))).toThrow(CostEstimateError);
-    expect(() => tracker.add(usage(1, bad), { id: 'acme/b' })).toThrow(CostEstimateError);
+    expect(() => tracker.add(usage(bad as number, 1), priced('acme/a'))).toThrow(CostEstimateError);
+    expect(() => tracker.add(usage(1, bad as number), { id: 'acme/b' })).toThrow(CostEstimateError);
     expect(JSON.stringify(tracker.report())).toBe(before);
   });
 

@@ -3,6 +3,7 @@
 // that never settles, one signal shared by a thousand calls. Each check bounds a wait generously
 // (seconds where the SDK is given milliseconds) and never asserts how fast anything is.
 import { getEventListeners } from 'node:events';
+import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APIConnectionTimeoutError, APIUserAbortError, APIError, ChatCompletionStream } from '../../src/index';
 import { chunk, clientOf, delay, json, KEY, never, rejection, serve, sse, sseHead, event, textChunks, USER, within, type TestServer } from './support';
@@ -231,7 +232,7 @@ describe('streams read back from a body', () => {
 
 describe('retries and their waits (README "Retries", docs/errors-and-retries.md)', () => {
   /** Answers the first `n` requests with `first`, then 200. Returns a counter of requests. */
-  function failFirst(n: number, first: (res: import('node:http').ServerResponse) => void): () => number {
+  function failFirst(n: number, first: (res: ServerResponse) => void): () => number {
     const start = server.requests.length;
     server.handle((_req, res) => (server.requests.length - start <= n ? first(res) : json(res, { object: 'list', data: [] })));
     return () => server.requests.length - start;
@@ -297,5 +298,31 @@ describe('retries and their waits (README "Retries", docs/errors-and-retries.md)
     const count = failFirst(1, (res) => json(res, { error: { message: 'overloaded', code: 503 } }));
     await clientOf(server.baseURL, { maxRetries: 1 }).models.list();
     expect(count()).toBe(2);
+  });
+});
+
+describe('a signal that is already aborted, at every entry', () => {
+  const aborted = () => AbortSignal.abort();
+  const tools = [{ type: 'function' as const, function: { name: 't', function: () => 'x', parameters: { type: 'object', properties: {} } } }] as never;
+  const entries: [string, (c: ReturnType<typeof clientOf>) => Promise<unknown>][] = [
+    ['models.list()', (c) => c.models.list({ signal: aborted() })],
+    ['models.retrieve()', (c) => c.models.retrieve('acme/chat-1', { signal: aborted() })],
+    ['models.waitUntilReady()', (c) => c.models.waitUntilReady('acme/chat-1', { signal: aborted() } as never)],
+    ['completions.create({ stream: true })', (c) => c.completions.create({ model: 'acme/base-1', prompt: 'x', stream: true }, { signal: aborted() })],
+    ['chat.completions.stream().done()', (c) => c.chat.completions.stream({ model: 'acme/chat-1', messages: USER }, { signal: aborted() }).done()],
+    ['chat.completions.parse()', (c) => c.chat.completions.parse({ model: 'acme/chat-1', messages: USER }, { signal: aborted() })],
+    ['runTools().done()', (c) => c.chat.completions.runTools({ model: 'acme/chat-1', messages: USER, tools }, { signal: aborted() }).done()],
+    ['runTools({ stream: true }).done()', (c) => c.chat.completions.runTools({ model: 'acme/chat-1', messages: USER, tools, stream: true }, { signal: aborted() }).done()],
+    ['an apiKey function', (c) => c.withOptions({ apiKey: () => never() }).models.list({ signal: aborted() })],
+    ['a preflight lookup', (c) => c.withOptions({ preflight: 'error' }).chat.completions.create({ model: 'acme/chat-1', messages: USER, max_tokens: 5 }, { signal: aborted() })],
+  ];
+  it.each(entries)('%s: APIUserAbortError at once, nothing sent', async (_name, call) => {
+    server.handle(() => {}); // would never answer
+    const before = server.requests.length;
+    const result = await within(rejection(() => call(clientOf(server.baseURL))), 5_000);
+    expect(result).not.toBe('pending');
+    expect((result as { value: unknown }).value).toBeInstanceOf(APIUserAbortError);
+    await delay(50);
+    expect(server.requests.length).toBe(before);
   });
 });

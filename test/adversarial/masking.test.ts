@@ -200,3 +200,83 @@ describe('what the caller itself hands over', () => {
     expect((err as Error).message).toContain('Incorrect API key provided: ***.');
   });
 });
+
+describe('a rotated key (an apiKey function) is masked too', () => {
+  it("a server echoing each attempt's key: neither key in the error, beforeRetry's error or a log line", async () => {
+    const keys = ['sk-rotated-first-1111aaaa', 'sk-rotated-second-2222bbbb'];
+    let i = 0;
+    server.handle((req, res) => json(res, { error: { message: `key ${String(req.headers.authorization)} is overloaded` } }, 503, { 'retry-after-ms': '0' }));
+    const seen: string[] = [];
+    const log = (...a: unknown[]) => void seen.push(dump(a));
+    const client = clientOf(server.baseURL, {
+      apiKey: () => keys[Math.min(i++, 1)]!,
+      maxRetries: 1,
+      logLevel: 'debug',
+      logger: { debug: log, info: log, warn: log, error: log },
+      hooks: { beforeRetry: ({ error }) => void seen.push(dump(error)), onError: (error) => void seen.push(dump(error)) },
+    });
+    const err = await rejection(() => client.models.list());
+    seen.push(dump(err));
+    const all = seen.join('\n');
+    expect(all).toContain('***');
+    for (const key of keys) expect(all).not.toContain(key);
+  });
+});
+
+describe('no credential crosses origins (docs/errors-and-retries.md, "Redirects")', () => {
+  let other: TestServer;
+  beforeAll(async () => {
+    other = await serve((_req, res) => json(res, { object: 'list', data: [] }));
+  });
+  afterAll(() => other.close());
+
+  const credentialHeaders = { 'x-api-key': 'c-1', 'api-key': 'c-2', 'x-goog-api-key': 'c-3', 'x-auth-token': 'c-4', cookie: 'c=5', 'x-client-secret': 'c-6', 'x-session': 'c-7' };
+
+  it.each([
+    ['another port', () => `${other.origin}/v1/models`],
+    ['localhost instead of 127.0.0.1 (same port: another origin all the same)', () => `${server.origin.replace('127.0.0.1', 'localhost')}/v1/models`],
+  ])('a redirect to %s: followed without Authorization or any credential-like header', async (_name, target) => {
+    const start = server.requests.length;
+    const otherStart = other.requests.length;
+    server.handle((req, res) => {
+      if (req.headers.host?.startsWith('localhost')) return json(res, { object: 'list', data: [] });
+      res.writeHead(307, { location: target() });
+      res.end();
+    });
+    await clientOf(server.baseURL, { defaultHeaders: { ...credentialHeaders, 'x-tenant': 'acme' } }).models.list();
+    const hop = [...other.requests.slice(otherStart), ...server.requests.slice(start + 1)].at(-1)!;
+    expect(hop).toBeDefined();
+    expect(hop.headers['x-tenant']).toBe('acme');
+    for (const name of ['authorization', ...Object.keys(credentialHeaders)]) expect(hop.headers[name], name).toBeUndefined();
+    expect(JSON.stringify(hop.headers)).not.toContain(KEY);
+  });
+
+  it('a redirect loop: an APIError with the 3xx status after at most 20 redirects', async () => {
+    const start = server.requests.length;
+    server.handle((_req, res) => {
+      res.writeHead(302, { location: `${server.baseURL}/models?hop=${server.requests.length}` });
+      res.end();
+    });
+    const result = await within(rejection(() => clientOf(server.baseURL).models.list()), 20_000);
+    const err = (result as { value: APIError }).value;
+    expect(err).toBeInstanceOf(APIError);
+    expect(err.status).toBe(302);
+    expect(server.requests.length - start).toBeLessThanOrEqual(21);
+  });
+
+  it('303 after a POST continues as a GET without the body', async () => {
+    const start = server.requests.length;
+    server.handle((req, res) => {
+      if (req.method === 'POST') {
+        res.writeHead(303, { location: `${server.baseURL}/result` });
+        return res.end();
+      }
+      json(res, completion({ content: 'after 303' }));
+    });
+    const c = await clientOf(server.baseURL).chat.completions.create({ model: 'acme/chat-1', messages: USER });
+    expect(c.choices[0]!.message.content).toBe('after 303');
+    const hop = server.requests[start + 1]!;
+    expect(hop.method).toBe('GET');
+    expect(hop.body).toBe('');
+  });
+});

@@ -222,6 +222,7 @@ describe('model ids (docs/models.md, "Model ids that are file paths")', () => {
   it('control characters in an id are percent-encoded, never sent raw', async () => {
     const seen = await pathFor('acme/chat\u001b[2J\u0007');
     if (seen instanceof InferenceError) return;
+    // eslint-disable-next-line no-control-regex
     expect(seen).not.toMatch(/[\u0000-\u001f\u007f]/);
     expect(decodeURIComponent(seen)).toBe('/v1/models/acme/chat\u001b[2J\u0007');
   });

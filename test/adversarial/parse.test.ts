@@ -36,7 +36,7 @@ describe('parse()', () => {
     answer(JSON.stringify({ city: 'Paris', celsius: 21, note: null }));
     const message = (await parse(zodResponseFormat(Weather, 'weather'))).choices[0]!.message;
     expect(message.parsed).toEqual({ city: 'Paris', celsius: 21 });
-    expect(message.parsed?.note).toBeUndefined();
+    expect((message.parsed as { note?: unknown } | null)?.note).toBeUndefined();
   });
 
   it('a <think> block and a Markdown fence around the JSON are read past; content keeps the text as sent', async () => {
@@ -64,7 +64,7 @@ describe('parse()', () => {
 
   it('a json_object output with __proto__ keys: parsed holds them as data, no prototype changes', async () => {
     answer('{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"a":1}');
-    const parsed = (await parse({ type: 'json_object' })).choices[0]!.message.parsed as Record<string, unknown>;
+    const parsed = (await parse({ type: 'json_object' })).choices[0]!.message.parsed as unknown as Record<string, unknown>;
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
     expect(parsed['a']).toBe(1);

@@ -27,8 +27,8 @@ function script(...rounds: Record<string, unknown>[]): { bodies: () => Record<st
 type Message = { role: string; content?: unknown; tool_call_id?: string };
 const toolMessages = (body: Record<string, unknown>) => (body['messages'] as Message[]).filter((m) => m.role === 'tool');
 
-function plainTool(name: string, fn: (args: unknown, ctx: { signal: AbortSignal }) => unknown): RunnableToolFunction<unknown> {
-  return { type: 'function', function: { name, function: fn as never, parameters: { type: 'object', properties: {} } } };
+function plainTool(name: string, fn: (args: unknown, ctx: { signal: AbortSignal }) => unknown): RunnableToolFunction<object> {
+  return { type: 'function', function: { name, function: fn as never, parameters: { type: 'object', properties: {} } } } as unknown as RunnableToolFunction<object>;
 }
 
 const run = (tools: unknown[], options: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) =>

@@ -242,6 +242,67 @@ describe('abort at every point', () => {
   });
 });
 
+describe('signals of every kind', () => {
+  it('an already-aborted signal: APIUserAbortError at once, nothing sent', async () => {
+    const before = server.requests.length;
+    const err = await rejection(() => client().chat.completions.create(body, { signal: AbortSignal.abort() }));
+    expect(err).toBeInstanceOf(APIUserAbortError);
+    await delay(50);
+    expect(server.requests.length).toBe(before);
+  });
+
+  // AbortSignal.timeout() aborts with a TimeoutError reason; it is still the caller's signal.
+  it("AbortSignal.timeout() as the caller's signal: APIUserAbortError, the connection closed", async () => {
+    server.handle(() => {});
+    const before = server.requests.length;
+    const err = await within(rejection(() => client().chat.completions.create(body, { signal: AbortSignal.timeout(100) })), 15_000);
+    expect(err).toEqual({ value: expect.any(APIUserAbortError) });
+    if (server.requests.length > before) await closes(lastRequest()); // (on a loaded machine it may abort before the server has it)
+  });
+
+  // FAULT: "Aborting `controller` cancels the body" (streaming.md); a controller that is already aborted when passed to ChatCompletionStream.fromReadableStream() is never noticed: done() stays pending for ever on a body that sends nothing, and the body is not cancelled.
+  it.fails('ChatCompletionStream.fromReadableStream() with a controller already aborted: the body is cancelled, the stream rejects with APIUserAbortError', async () => {
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const controller = new AbortController();
+    controller.abort();
+    const result = await within(rejection(() => ChatCompletionStream.fromReadableStream(body, controller).done()), 5_000);
+    expect(result).toEqual({ value: expect.any(APIUserAbortError) });
+    expect(cancelled).toBe(true);
+  });
+
+  // FAULT: the same for Stream.fromReadableStream(): an already-aborted controller leaves the loop's next() pending for ever and the body uncancelled.
+  it.fails('Stream.fromReadableStream() with a controller already aborted: the loop ends with APIUserAbortError, the body is cancelled', async () => {
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const controller = new AbortController();
+    controller.abort();
+    const result = await within(rejection(() => Stream.fromReadableStream<ChatCompletionChunk>(body, controller)[Symbol.asyncIterator]().next()), 5_000);
+    expect(result).toEqual({ value: expect.any(APIUserAbortError) });
+    expect(cancelled).toBe(true);
+  });
+
+  it('next() after the end, and return() twice: no hang, no throw', async () => {
+    server.handle((_req, res) => sse(res, textChunks(['a'])));
+    const stream = await client().chat.completions.create(body);
+    const it = stream[Symbol.asyncIterator]();
+    while (!(await it.next()).done) {
+      // drain
+    }
+    expect(await within(it.next(), 5_000)).toEqual({ value: { done: true, value: undefined } });
+    await it.return?.();
+    await it.return?.();
+  });
+});
+
 describe('tee()', () => {
   it('both branches see every chunk; one leaving early leaves the other reading', async () => {
     server.handle((_req, res) => sse(res, textChunks(['a', 'b', 'c'])));
