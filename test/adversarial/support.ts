@@ -19,7 +19,7 @@ export interface SeenRequest {
   closed: Promise<void>;
 }
 
-export type Handler = (req: IncomingMessage, res: ServerResponse, seen: SeenRequest) => void | Promise<void>;
+export type Handler = (req: IncomingMessage, res: ServerResponse, seen: SeenRequest) => unknown;
 
 export interface TestServer {
   /** `http://127.0.0.1:<port>` */
@@ -55,7 +55,7 @@ export async function serve(handler: Handler): Promise<TestServer> {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, resolve));
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
   return {
