@@ -1,0 +1,334 @@
+// runTools() taken at docs/tools.md's word: invalid arguments never reach the function, unknown
+// tools are answered, results are "a string ... as it is; anything else as JSON", every call of a
+// round runs at once, toolTimeout bounds a tool, an abort ends the run at once, listeners that
+// throw end it. The model's side is a loopback server that answers each round as the test says.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { APIConnectionTimeoutError, APIUserAbortError, ChatCompletionStream, InferenceError, ListenerError, type RunnableToolFunction } from '../../src/index';
+import { zodFunction } from '../../src/helpers/zod';
+import { chunk, clientOf, completion, delay, json, never, rejection, serve, sse, textChunks, toolCallCompletion, USER, within, type TestServer } from './support';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await serve((_req, res) => json(res, completion({ content: 'done' })));
+});
+afterAll(() => server.close());
+
+/** Round i gets rounds[i]; later rounds the final answer "done". Returns the bodies sent, parsed. */
+function script(...rounds: Record<string, unknown>[]): { bodies: () => Record<string, unknown>[] } {
+  const start = server.requests.length;
+  server.handle((_req, res) => {
+    const round = server.requests.length - start - 1;
+    json(res, rounds[round] ?? completion({ content: 'done' }));
+  });
+  return { bodies: () => server.requests.slice(start).map((r) => JSON.parse(r.body) as Record<string, unknown>) };
+}
+
+type Message = { role: string; content?: unknown; tool_call_id?: string };
+const toolMessages = (body: Record<string, unknown>) => (body['messages'] as Message[]).filter((m) => m.role === 'tool');
+
+function plainTool(name: string, fn: (args: unknown, ctx: { signal: AbortSignal }) => unknown): RunnableToolFunction<object> {
+  return { type: 'function', function: { name, function: fn as never, parameters: { type: 'object', properties: {} } } } as unknown as RunnableToolFunction<object>;
+}
+
+const run = (tools: unknown[], options: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) =>
+  clientOf(server.baseURL).chat.completions.runTools({ model: 'acme/chat-1', messages: USER, tools: tools as never, ...extra }, options as never);
+
+describe('what goes back to the model', () => {
+  // A tool that returns nothing (a `void` function) is the commonest tool there is.
+  // (JSON.stringify(undefined) is undefined: a message without `content`, which a strict server answers 400.)
+  it('a tool that returns undefined: the tool message still has string content', async () => {
+    const s = script(toolCallCompletion([{ id: 'call_1', name: 'log_it', arguments: '{}' }]));
+    await run([plainTool('log_it', () => undefined)]).finalContent();
+    const [message] = toolMessages(s.bodies()[1]!);
+    expect(message).toBeDefined();
+    expect(typeof message!.content).toBe('string');
+  });
+
+  // FAULT (known, issue 29 item 2): a tool result JSON cannot hold (a BigInt) rejects the run with a raw TypeError, not a typed error naming the tool.
+  it.fails('a tool that returns a BigInt: a typed error naming the tool (or a string sent)', async () => {
+    script(toolCallCompletion([{ id: 'call_1', name: 'count', arguments: '{}' }]));
+    const result = await run([plainTool('count', () => ({ n: 10n }))]).finalContent().then(
+      () => 'ok',
+      (e: unknown) => e,
+    );
+    if (result !== 'ok') {
+      expect(result).toBeInstanceOf(InferenceError);
+      expect(String((result as Error).message)).toContain('count');
+    }
+  });
+
+  it('arguments that are not JSON, or fail the schema: the function is not called, the problem goes back as the result', async () => {
+    const s = script(
+      toolCallCompletion([
+        { id: 'call_1', name: 'get_weather', arguments: '{"city": ' },
+        { id: 'call_2', name: 'get_weather', arguments: '{"city": 42}' },
+      ]),
+    );
+    let calls = 0;
+    const tool = zodFunction({ name: 'get_weather', parameters: z.object({ city: z.string() }), function: () => (calls++, 'sunny') });
+    expect(await run([tool]).finalContent()).toBe('done');
+    expect(calls).toBe(0);
+    const results = toolMessages(s.bodies()[1]!);
+    expect(results.map((m) => m.tool_call_id)).toEqual(['call_1', 'call_2']);
+    for (const m of results) expect(String(m.content)).toMatch(/invalid arguments for get_weather/);
+  });
+
+  // A model names tools; a name that is a property of every object must not find one.
+  it('a call to toString, constructor, __proto__ or hasOwnProperty is answered as a tool that does not exist', async () => {
+    const names = ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf'];
+    const s = script(toolCallCompletion(names.map((name, i) => ({ id: `call_${i}`, name, arguments: '{}' }))));
+    let called = 0;
+    expect(await run([plainTool('real_tool', () => (called++, 'x'))]).finalContent()).toBe('done');
+    expect(called).toBe(0);
+    const results = toolMessages(s.bodies()[1]!);
+    expect(results).toHaveLength(names.length);
+    for (const m of results) expect(typeof m.content).toBe('string');
+  });
+
+  it('empty arguments count as {} for a tool without parameters', async () => {
+    script(toolCallCompletion([{ id: 'call_1', name: 'now', arguments: '' }]));
+    const seen: unknown[] = [];
+    const tool = zodFunction({ name: 'now', parameters: z.object({}), function: (args) => (seen.push(args), '12:00') });
+    await run([tool]).finalContent();
+    expect(seen).toEqual([{}]);
+  });
+});
+
+describe('how tools run', () => {
+  it('every call of a round runs at once', async () => {
+    script(
+      toolCallCompletion([
+        { id: 'a', name: 'first', arguments: '{}' },
+        { id: 'b', name: 'second', arguments: '{}' },
+      ]),
+    );
+    let secondStarted!: () => void;
+    const started = new Promise<void>((resolve) => (secondStarted = resolve));
+    const first = plainTool('first', async () => {
+      await started; // deadlocks if the tools run one after the other
+      return 'one';
+    });
+    const second = plainTool('second', () => (secondStarted(), 'two'));
+    const result = await within(run([first, second]).finalContent(), 15_000);
+    expect(result).toEqual({ value: 'done' });
+  });
+
+  it('a tool that throws ends the run with its error; the other tools of the round see their signal abort', async () => {
+    script(
+      toolCallCompletion([
+        { id: 'a', name: 'fails', arguments: '{}' },
+        { id: 'b', name: 'waits', arguments: '{}' },
+      ]),
+    );
+    const boom = new Error('tool failed');
+    let aborted: Promise<void> | undefined;
+    const waits = plainTool('waits', (_args, { signal }) => {
+      aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
+      return never();
+    });
+    const fails = plainTool('fails', async () => {
+      await delay(20);
+      throw boom;
+    });
+    const err = await rejection(() => run([fails, waits]).finalContent());
+    expect(err === boom || (err as Error).cause === boom).toBe(true);
+    expect(aborted).toBeDefined();
+    expect(await within(aborted!, 10_000)).not.toBe('pending');
+  });
+
+  it('a tool that never settles: APIConnectionTimeoutError at toolTimeout naming the tool; its signal aborts; nothing more is sent', async () => {
+    const s = script(toolCallCompletion([{ id: 'a', name: 'hangs', arguments: '{}' }]));
+    let aborted = false;
+    const hangs = plainTool('hangs', (_a, { signal }) => {
+      signal.addEventListener('abort', () => (aborted = true));
+      return never();
+    });
+    const result = await within(rejection(() => run([hangs], { toolTimeout: 200 }).finalContent()), 20_000);
+    const err = (result as { value: Error }).value;
+    expect(err).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(err.message).toMatch(/hangs/);
+    expect(err.message).toMatch(/toolTimeout/);
+    expect(aborted).toBe(true);
+    await delay(100);
+    expect(s.bodies()).toHaveLength(1);
+  });
+
+  // FAULT (known, issue 29 item 3): toolTimeout is promised to bound argument parsing too; a zodFunction whose schema never settles waits for the call's timeout.
+  it.fails('an argument schema that never settles: ended at toolTimeout', async () => {
+    script(toolCallCompletion([{ id: 'a', name: 'slow_schema', arguments: '{"x":1}' }]));
+    const schema = z.object({ x: z.number() }).refine(() => never<boolean>());
+    const tool = zodFunction({ name: 'slow_schema', parameters: schema, function: () => 'x' });
+    const result = await within(rejection(() => run([tool], { toolTimeout: 200, timeout: 60_000 }).finalContent()), 10_000);
+    expect(result).not.toBe('pending');
+    expect((result as { value: unknown }).value).toBeInstanceOf(APIConnectionTimeoutError);
+  });
+
+  it.each([NaN, -1, Infinity, 2 ** 31, '100'])('toolTimeout %s: refused at the call site, or honoured (a 50 ms tool still runs)', async (toolTimeout) => {
+    script(toolCallCompletion([{ id: 'a', name: 'quick', arguments: '{}' }]));
+    const quick = plainTool('quick', async () => (await delay(50), 'ok'));
+    const outcome = await (async () => run([quick], { toolTimeout }).finalContent())().then(
+      (v) => ({ v }),
+      (e: unknown) => ({ e }),
+    );
+    if ('e' in outcome) {
+      expect(outcome.e).toBeInstanceOf(InferenceError);
+      expect(outcome.e).not.toBeInstanceOf(APIConnectionTimeoutError);
+    } else expect(outcome.v).toBe('done');
+  });
+
+  it.each([NaN, -1, 1.5, Infinity, 0])('maxRounds %s: refused at the call site, or the run stays bounded', async (maxRounds) => {
+    const start = server.requests.length;
+    server.handle((_req, res) => json(res, toolCallCompletion([{ id: 'a', name: 'again', arguments: '{}' }]))); // always calls a tool
+    const again = plainTool('again', () => 'more');
+    const runner = (async () => run([again], { maxRounds }).finalContent())();
+    const result = await within(runner, 20_000);
+    expect(result).not.toBe('pending');
+    if ('error' in (result as object)) expect((result as { error: unknown }).error).toBeInstanceOf(InferenceError);
+    expect(server.requests.length - start).toBeLessThanOrEqual(10);
+  });
+});
+
+describe('ending a run from outside', () => {
+  it('the caller aborts while a tool runs: the tool sees its signal abort, the run rejects with APIUserAbortError at once', async () => {
+    const s = script(toolCallCompletion([{ id: 'a', name: 'busy', arguments: '{}' }]));
+    const controller = new AbortController();
+    let toolAborted = false;
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    const busy = plainTool('busy', (_a, { signal }) => {
+      signal.addEventListener('abort', () => (toolAborted = true));
+      started();
+      return never();
+    });
+    const done = rejection(() => run([busy], { signal: controller.signal }).finalContent());
+    await running;
+    controller.abort();
+    expect(await within(done, 10_000)).toEqual({ value: expect.any(APIUserAbortError) });
+    expect(toolAborted).toBe(true);
+    await delay(50);
+    expect(s.bodies()).toHaveLength(1);
+  });
+
+  it('runner.abort() in a functionToolCall listener: the tool does not run, nothing more is sent', async () => {
+    const s = script(toolCallCompletion([{ id: 'a', name: 'never_run', arguments: '{}' }]));
+    let ran = false;
+    const runner = run([plainTool('never_run', () => (ran = true, 'x'))]);
+    runner.on('functionToolCall', () => runner.abort());
+    expect(await rejection(() => runner.finalContent())).toBeInstanceOf(APIUserAbortError);
+    expect(ran).toBe(false);
+    expect(s.bodies()).toHaveLength(1);
+  });
+
+  it('a functionToolCall listener that throws: ListenerError, the tool not run, nothing more sent', async () => {
+    const s = script(toolCallCompletion([{ id: 'a', name: 'never_run', arguments: '{}' }]));
+    let ran = false;
+    const runner = run([plainTool('never_run', () => (ran = true, 'x'))]).on('functionToolCall', () => {
+      throw new Error('listener broke');
+    });
+    expect(await rejection(() => runner.done())).toBeInstanceOf(ListenerError);
+    expect(ran).toBe(false);
+    expect(s.bodies()).toHaveLength(1);
+    expect(runner.ended && runner.errored).toBe(true);
+  });
+
+  it("a forced tool_choice ends the run once that round's tools have run", async () => {
+    const s = script(toolCallCompletion([{ id: 'a', name: 'pick', arguments: '{}' }]));
+    let ran = 0;
+    await run([plainTool('pick', () => (ran++, 'x'))], {}, { tool_choice: 'required' }).done();
+    expect(ran).toBe(1);
+    expect(s.bodies()).toHaveLength(1);
+  });
+});
+
+describe('idempotency keys', () => {
+  // FAULT (known, issue 29 item 4): a caller's idempotencyKey is sent on every round, so a gateway that honours it replays round 1; one key per round is promised.
+  it.fails("a caller's idempotencyKey is not sent unchanged on every round", async () => {
+    script(toolCallCompletion([{ id: 'a', name: 't', arguments: '{}' }]));
+    const start = server.requests.length;
+    await run([plainTool('t', () => 'x')], { idempotencyKey: 'order-1' }).finalContent();
+    const keys = server.requests.slice(start).map((r) => r.headers['idempotency-key']);
+    expect(keys).toHaveLength(2);
+    expect(new Set(keys).size).toBe(2);
+  });
+
+  it('without one, each round has its own generated key', async () => {
+    script(toolCallCompletion([{ id: 'a', name: 't', arguments: '{}' }]));
+    const start = server.requests.length;
+    await run([plainTool('t', () => 'x')]).finalContent();
+    const keys = server.requests.slice(start).map((r) => r.headers['idempotency-key']);
+    expect(keys).toHaveLength(2);
+    expect(keys.every((k) => typeof k === 'string' && k.length > 0)).toBe(true);
+    expect(new Set(keys).size).toBe(2);
+  });
+});
+
+describe('a streaming run', () => {
+  function streamScript(): void {
+    const start = server.requests.length;
+    server.handle((_req, res) => {
+      const round = server.requests.length - start;
+      if (round === 1)
+        sse(res, [
+          chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'look', arguments: '{}' } }] }, null, { id: 'r1' }),
+          chunk({}, 'tool_calls', { id: 'r1' }),
+        ]);
+      else sse(res, textChunks(['the', ' answer']).map((c) => ({ ...c, id: 'r2' })));
+    });
+  }
+
+  it('toReadableStream() read back: finalChatCompletion() is the last request, the text of both rounds in content events', async () => {
+    streamScript();
+    const runner = run([plainTool('look', () => 'seen')], {}, { stream: true });
+    const readBack = ChatCompletionStream.fromReadableStream((runner as unknown as { toReadableStream(): ReadableStream<Uint8Array> }).toReadableStream());
+    const final = await readBack.finalChatCompletion();
+    expect(final.choices[0]!.message.content).toBe('the answer');
+    expect(final.id).toBe('r2');
+  });
+
+  it('break out of its for await aborts the run: no further request', async () => {
+    streamScript();
+    const start = server.requests.length;
+    let ran = false;
+    const runner = run([plainTool('look', () => (ran = true, 'seen'))], {}, { stream: true }) as unknown as AsyncIterable<unknown> & { done(): Promise<void> };
+    for await (const _ of runner) break;
+    await runner.done().catch(() => {});
+    await delay(100);
+    expect(ran).toBe(false);
+    expect(server.requests.length - start).toBe(1);
+  });
+
+  it('iterating a finished run again replays its events from the start', async () => {
+    script(toolCallCompletion([{ id: 'a', name: 't', arguments: '{}' }]));
+    const runner = run([plainTool('t', () => 'x')]);
+    await runner.done();
+    const first: string[] = [];
+    for await (const e of runner) first.push(e.type);
+    const second: string[] = [];
+    for await (const e of runner) second.push(e.type);
+    expect(first.length).toBeGreaterThan(2);
+    expect(second).toEqual(first);
+  });
+});
+
+describe('emitted() on a run', () => {
+  it("emitted('totalUsage') when the server reports no usage: EventNotEmittedError, never a wait", async () => {
+    server.handle((_req, res) => {
+      const body = completion({ content: 'no usage here' });
+      delete body['usage'];
+      json(res, body);
+    });
+    const runner = run([plainTool('t', () => 'x')]);
+    const result = await within(rejection(() => runner.emitted('totalUsage')), 15_000);
+    expect(result).not.toBe('pending');
+    expect(((result as { value: Error }).value).name).toBe('EventNotEmittedError');
+  });
+
+  it('finalFunctionToolCall() and finalFunctionToolCallResult(): the last call and its result', async () => {
+    script(toolCallCompletion([{ id: 'a', name: 'echo', arguments: '{"v":1}' }]), toolCallCompletion([{ id: 'b', name: 'echo', arguments: '{"v":2}' }]));
+    const runner = run([plainTool('echo', (args) => `got ${JSON.stringify(args)}`)]);
+    await runner.done();
+    expect(await runner.finalFunctionToolCall()).toMatchObject({ name: 'echo', arguments: '{"v":2}' });
+    expect(await runner.finalFunctionToolCallResult()).toBe('got {"v":2}');
+  });
+});
