@@ -53,6 +53,16 @@ export function estimateTextTokens(text: string): number {
  * ```
  */
 export function estimatePromptTokens(body: unknown): number {
+  // A getter or a Proxy that throws is a body the estimate cannot read: 0, never its error (the
+  // estimate runs in `finally` blocks, where an error would replace the stream's own).
+  try {
+    return promptTokens(body);
+  } catch {
+    return 0;
+  }
+}
+
+function promptTokens(body: unknown): number {
   if (typeof body !== 'object' || body === null) return 0;
   const { messages, prompt, tools, functions, response_format } = body as Record<string, unknown>;
   let tokens = 0;
@@ -106,7 +116,12 @@ function valueTokens(value: unknown): number {
  */
 export function requestedCompletionTokens(body: unknown): number | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
-  const { max_completion_tokens, max_tokens } = body as Record<string, unknown>;
+  let max_completion_tokens: unknown, max_tokens: unknown;
+  try {
+    ({ max_completion_tokens, max_tokens } = body as Record<string, unknown>);
+  } catch {
+    return undefined;
+  }
   for (const value of [max_completion_tokens, max_tokens]) {
     if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1) return value;
   }

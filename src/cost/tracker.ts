@@ -244,7 +244,14 @@ export class CostTracker {
    */
   report(): CostReport {
     const models: Record<string, CostTotals> = {};
-    for (const [id, sum] of this.#models) models[id] = sum.totals();
+    // Defined, not assigned: a server's model id may be `__proto__`, whose setter would swallow it.
+    for (const [id, sum] of this.#models)
+      Object.defineProperty(models, id, {
+        value: sum.totals(),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return { ...this.#all.totals(), models };
   }
 }
