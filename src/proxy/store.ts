@@ -17,7 +17,7 @@
  * import { createClient } from 'redis';
  * import type { ProxyStore } from 'model-inference-sdk/proxy';
  *
- * const redis = await createClient({ url: process.env.REDIS_URL }).connect();
+ * const redis = await createClient({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }).connect();
  * const store: ProxyStore = {
  *   async increment(key, amount, ttlMs) {
  *     const [total] = await redis.multi().incrBy(key, amount).pExpire(key, ttlMs, 'NX').exec();
