@@ -38,13 +38,21 @@ export interface NodeRequestLike extends AsyncIterable<Uint8Array | string> {
  * ```
  */
 export interface NodeResponseLike {
+  /** Sends the status and headers. */
   writeHead(status: number, headers: Record<string, string | string[]>): unknown;
+  /** Sends the headers now (events go out as they come). */
   flushHeaders?(): void;
+  /** Writes a piece of the body; `false` when the socket's buffer is full (wait for `drain`). */
   write(chunk: Uint8Array): boolean;
+  /** Ends the body. */
   end(): unknown;
+  /** Once the buffer has room again (`drain`), or the connection closed (`close`). */
   once(event: 'drain' | 'close', listener: () => void): unknown;
+  /** When the connection closes: before the end, the browser went away. */
   on(event: 'close', listener: () => void): unknown;
+  /** Whether the whole answer was written (`true` in a `close` after the end). */
   readonly writableFinished?: boolean;
+  /** Drops the connection (after a failure inside the listener). */
   destroy?(error?: Error): unknown;
 }
 
