@@ -8,6 +8,7 @@ import wallsPlugin from './scripts/lint/walls.mjs';
 //
 //   cli/ ─────────────► index, testing (the public entries only, as a user's program would; and util/suggest)
 //   otel/ ────────────► 'model-inference-sdk' (the public entry, as a user imports it), @opentelemetry/api
+//   proxy/ ───────────► 'model-inference-sdk', and three leaf files: cost/tokens, util/mask, util/suggest
 //   testing/ ─────────► anything but cli and otel
 //   index, client, helpers/ (the entries)
 //   chat/             client.chat.completions with its helpers
@@ -34,7 +35,7 @@ const NODE = { group: ['node:*'], lazy: '^node:', message: 'The SDK runs on ever
 const ENTRIES = { group: ['**/index', '**/client', '**/helpers/*'], lazy: '(^|\\x2F)(index|client)$|(^|\\x2F)helpers\\x2F', message: 'Only the public entries import the client and the entry points.' };
 const TESTING = { group: ['**/testing', '**/testing/*'], lazy: '(^|\\x2F)testing(\\x2F|$)', message: 'The SDK does not depend on its testing kit.' };
 const CLI = { group: ['**/cli/*'], lazy: '(^|\\x2F)cli\\x2F', message: 'Nothing depends on the CLI.' };
-const OTEL = { group: ['**/otel', '**/otel/*'], lazy: '(^|\\x2F)otel(\\x2F|$)', message: 'Nothing depends on the otel entry (model-inference-sdk/otel): it is built on the public one.' };
+const OTEL = { group: ['**/otel', '**/otel/*', '**/proxy', '**/proxy/*'], lazy: '(^|\\x2F)(otel|proxy)(\\x2F|$)', message: 'Nothing depends on the otel entry (model-inference-sdk/otel) or the proxy entry (model-inference-sdk/proxy): they are built on the public one.' };
 
 /** The SDK's floors, from the ground up: a folder of src/ and what it is, for the walls' messages. */
 const FLOORS = [
@@ -107,6 +108,17 @@ export default tseslint.config(
     rules: walls(NODE, {
       regex: '^\\.\\./(?!\\.\\./package\\.json$)',
       message: "model-inference-sdk/otel is built on the public entry: it imports the SDK from 'model-inference-sdk', as a user's code does, nothing of src/.",
+    }),
+  },
+  {
+    // model-inference-sdk/proxy, an entry built on the public one like otel; besides, three leaf files
+    // bundled with it (as with the CLI's util/suggest): the token estimate the client's limiter uses
+    // (cost/tokens: requestedCompletionTokens is not public), the key masking (util/mask), and the one
+    // "did you mean" rule (util/suggest). Web-standard: no node:, the Node adapter is structural.
+    files: ['src/proxy/**'],
+    rules: walls(NODE, {
+      regex: '^\\.\\./(?!cost/tokens$|util/mask$|util/suggest$)',
+      message: "model-inference-sdk/proxy is built on the public entry: it imports the SDK from 'model-inference-sdk' (and ../cost/tokens, ../util/mask, ../util/suggest), nothing else of src/.",
     }),
   },
   {

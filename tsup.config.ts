@@ -5,7 +5,7 @@ import { defineConfig, type Options } from 'tsup';
 //
 // - the SDK: the main entry, helpers/zod and otel (ESM and CJS). Its code is in the tarball once
 //   per format: the core the entries share is one chunk they import.
-// - the tools around it: the test kit (testing, testing/msw) and the CLI (ESM only, a shebang on
+// - the tools around it: the test kit (testing, testing/msw), the route (proxy) and the CLI (ESM only, a shebang on
 //   cli.js). They import the SDK as its users do, by the package's name: `'model-inference-sdk'`
 //   is left external (an esbuild plugin maps src/index.ts to it), so they use the main entry's own
 //   classes (an error from the test kit is `instanceof` the main entry's) and carry no copy of the
@@ -16,7 +16,7 @@ import { defineConfig, type Options } from 'tsup';
 // the core into more chunks, and every chunk is one more module for `import { Client }` to resolve,
 // read and compile at a serverless cold start (`npm run bench`, "cold start").
 //
-// Declarations are written once, as .d.cts (the SDK's CJS build, for all five library entries);
+// Declarations are written once, as .d.cts (the SDK's CJS build, for all six library entries);
 // each entry's .d.ts re-exports its .d.cts (scripts/dts-names.mjs), so a node10 consumer, whose
 // `types` and `typesVersions` lead to .d.cts, and an ESM consumer see the same declarations.
 //
@@ -70,6 +70,10 @@ const sdkByName: NonNullable<Options['esbuildPlugins']>[number] = {
 
 const sdk = { index: 'src/index.ts', 'helpers/zod': 'src/helpers/zod.ts', 'otel/index': 'src/otel/index.ts' };
 const kit = { 'testing/index': 'src/testing/index.ts', 'testing/msw': 'src/testing/msw.ts' };
+// model-inference-sdk/proxy is built with the tools: it imports the SDK by its name, and the leaf
+// files it shares with it (cost/tokens.ts, util/mask.ts, util/suggest.ts) are bundled with it, so the main
+// entry's chunks do not change.
+const route = { 'proxy/index': 'src/proxy/index.ts' };
 
 const shared: Options = {
   // Whitespace and syntax minified, names kept: a quarter smaller in the tarball and faster to parse
@@ -87,9 +91,18 @@ const shared: Options = {
   external: ['zod', 'eventsource-parser', '@opentelemetry/api', 'model-inference-sdk', 'msw', /^node:/],
 };
 
+/**
+ * The tools' chunks are named `tools-<hash>`: a chunk of the same content in both graphs (util/suggest.ts,
+ * shared by the CLI and the route here, by the client's checks and its hooks there) would otherwise
+ * be one file name written by both, and scripts/merge-chunks.mjs removes the SDK graph's chunks.
+ */
+const toolChunks: Options['esbuildOptions'] = (options) => {
+  options.chunkNames = 'tools-[hash]';
+};
+
 export default defineConfig([
   { ...shared, entry: sdk, format: ['esm'], dts: false, plugins: [sourceClassNames] },
-  { ...shared, entry: sdk, format: ['cjs'], dts: { entry: { ...sdk, ...kit } }, plugins: [sourceClassNames] },
-  { ...shared, entry: { ...kit, cli: 'src/cli/index.ts' }, format: ['esm'], dts: false, plugins: [sourceClassNames, shebang], esbuildPlugins: [sdkByName] },
-  { ...shared, entry: kit, format: ['cjs'], dts: false, plugins: [sourceClassNames], esbuildPlugins: [sdkByName] },
+  { ...shared, entry: sdk, format: ['cjs'], dts: { entry: { ...sdk, ...kit, ...route } }, plugins: [sourceClassNames] },
+  { ...shared, entry: { ...kit, ...route, cli: 'src/cli/index.ts' }, format: ['esm'], dts: false, plugins: [sourceClassNames, shebang], esbuildPlugins: [sdkByName], esbuildOptions: toolChunks },
+  { ...shared, entry: { ...kit, ...route }, format: ['cjs'], dts: false, plugins: [sourceClassNames], esbuildPlugins: [sdkByName], esbuildOptions: toolChunks },
 ]);

@@ -28,7 +28,7 @@ const BIN = 'model-inference-sdk';
 /** What the build reads. A change to any of these files makes dist/ stale. */
 const INPUTS = ['src', 'tsup.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/dts-names.mjs', 'scripts/merge-chunks.mjs'];
 /** What the build must have written (package.json's entries, the bin). */
-const OUTPUTS = ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/cli.js', 'dist/testing/index.js', 'dist/helpers/zod.js', 'dist/otel/index.js'];
+const OUTPUTS = ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/cli.js', 'dist/testing/index.js', 'dist/helpers/zod.js', 'dist/otel/index.js', 'dist/proxy/index.js'];
 
 function* walk(p) {
   if (!existsSync(p)) return;

@@ -27,7 +27,7 @@ export const TOOL_FOLDERS = {
   'scripts/codegen': { holds: 'yaml, prettier', for: 'npm run generate, check:generated' },
   'scripts/package': { holds: 'publint, @arethetypeswrong/cli', for: 'npm run check:package' },
   'scripts/runtimes': { holds: 'miniflare, edge-runtime, playwright-core', for: 'npm run test:runtimes' },
-  'test/third-party': { holds: 'openai, ai, @ai-sdk/openai-compatible, undici', for: 'npm run test:third-party' },
+  'test/third-party': { holds: 'openai, ai, @ai-sdk/openai-compatible, undici, hono, redis', for: 'npm run test:third-party' },
   'test/otel': { holds: '@opentelemetry/sdk-trace-base, sdk-metrics, context-async-hooks', for: 'npm run test:otel' },
   'examples/testing': { holds: 'jest', for: 'npm run examples:testing' },
   bench: { holds: 'openai', for: 'npm run bench' },

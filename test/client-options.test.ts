@@ -101,6 +101,54 @@ describe('construction', () => {
     expect(() => testClient({ dangerouslyAllowBrowser: true })).not.toThrow();
   });
 
+  describe("in a web page, a client of the page's own route needs no key", () => {
+    const inPage = () => {
+      vi.stubGlobal('window', {});
+      vi.stubGlobal('document', {});
+      vi.stubGlobal('location', { href: 'http://app.test/chat?x=1' });
+    };
+
+    it('takes a path as baseURL, on the page origin, and sends no Authorization header', async () => {
+      inPage();
+      const seen: Request[] = [];
+      server.use(
+        http.get('http://app.test/api/inference/v1/models', ({ request }) => {
+          seen.push(request.clone());
+          return HttpResponse.json({ object: 'list', data: [MODEL] });
+        }),
+      );
+      const client = new Client({ baseURL: '/api/inference/v1', logLevel: 'off' });
+      expect(client.baseURL).toBe('http://app.test/api/inference/v1');
+      expect((await client.models.list()).data[0]?.id).toBe('acme/base');
+      expect(seen).toHaveLength(1);
+      expect(seen[0]!.headers.has('authorization')).toBe(false);
+    });
+
+    it('takes the page origin written out, but not another origin without a key', () => {
+      inPage();
+      expect(new Client({ baseURL: 'http://app.test/v1' }).baseURL).toBe('http://app.test/v1');
+      expect(() => new Client({ baseURL: 'http://api.test/v1' })).toThrow(
+        /Missing API key/,
+      );
+      // A protocol-relative URL is another origin too.
+      expect(() => new Client({ baseURL: '//api.test/v1' })).toThrow(/Missing API key/);
+    });
+
+    it('still refuses a key in a page without dangerouslyAllowBrowser, even for its own route', () => {
+      inPage();
+      expect(() => new Client({ apiKey: API_KEY, baseURL: '/api/inference/v1' })).toThrow(
+        /dangerouslyAllowBrowser/,
+      );
+      expect(() => new Client({ apiKey: API_KEY, baseURL: '/v1', dangerouslyAllowBrowser: true })).not.toThrow();
+    });
+
+    it('outside a page, a path is no base URL and a key is still required', () => {
+      expect(() => new Client({ apiKey: API_KEY, baseURL: '/api/inference/v1' })).toThrow(/not a valid URL/);
+      vi.stubGlobal('location', { href: 'http://app.test/' }); // Deno --location: no document, no page
+      expect(() => new Client({ baseURL: 'http://app.test/v1' })).toThrow(/Missing API key/);
+    });
+  });
+
   it('never shows the key when the client is inspected or serialised', () => {
     const client = testClient();
     expect(inspect(client, { depth: 10, showHidden: true })).not.toContain(API_KEY);

@@ -58,6 +58,17 @@ const UNDICI_STUB = `declare module 'undici' {
 }
 `;
 
+/**
+ * redis, which the route guide's store imports, lives with the third-party checks too; the little
+ * of it the guide uses is declared where that folder is not installed.
+ */
+const REDIS = path.join(root, 'test', 'third-party', 'node_modules', 'redis');
+const REDIS_STUB = `declare module 'redis' {
+  interface Multi { incrBy(key: string, amount: number): Multi; pExpire(key: string, ms: number, mode?: 'NX' | 'XX' | 'GT' | 'LT'): Multi; exec(): Promise<unknown[]>; }
+  export function createClient(options?: { url?: string }): { connect(): Promise<{ multi(): Multi }> };
+}
+`;
+
 /** A user's module the testing guide imports (\`./app\`). */
 const APP = `import type { Client } from 'model-inference-sdk';
 export declare function summarize(client: Client, text: string): Promise<string>;
@@ -94,13 +105,14 @@ describe('documentation snippets', () => {
 
   it('compile under strict, noUncheckedIndexedAccess and exactOptionalPropertyTypes, without casts', () => {
     const undici = existsSync(UNDICI);
+    const redis = existsSync(REDIS);
     const config = ts.getParsedCommandLineOfConfigFile(path.join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
     // Deno's `npm:` specifier resolves to the package, as it does in Deno.
     const options: ts.CompilerOptions = {
       ...config.options,
       noEmit: true,
       types: ['node'],
-      paths: { ...config.options.paths, 'npm:model-inference-sdk': ['./src/index.ts'], ...(undici ? { undici: [UNDICI] } : {}) },
+      paths: { ...config.options.paths, 'npm:model-inference-sdk': ['./src/index.ts'], ...(undici ? { undici: [UNDICI] } : {}), ...(redis ? { redis: [REDIS] } : {}) },
     };
     expect(options.strict && options.noUncheckedIndexedAccess && options.exactOptionalPropertyTypes).toBe(true);
 
@@ -109,6 +121,7 @@ describe('documentation snippets', () => {
       [path.join(virtual, 'app.ts'), APP],
     ]);
     if (!undici) sources.set(path.join(virtual, 'undici.d.ts'), UNDICI_STUB);
+    if (!redis) sources.set(path.join(virtual, 'redis.d.ts'), REDIS_STUB);
     const where = new Map<string, Snippet>();
     all.forEach((snippet, n) => {
       const name = path.join(virtual, `${snippet.file.replace(/[/.]/g, '_')}_${n}.ts`);

@@ -32,6 +32,9 @@ const violations: [string, Case, RegExp][] = [
   ['the otel entry imports past the public entry', { filePath: 'src/otel/telemetry.ts', code: "import { send } from '../core/retry';\nexport { send };\n" }, /built on the public entry/],
   ['the otel entry imports the entry’s source', { filePath: 'src/otel/telemetry.ts', code: "import { Client } from '../index';\nexport { Client };\n" }, /as a user's code does/],
   ['the core imports the otel entry', { filePath: 'src/client.ts', code: "import { openTelemetry } from './otel/index';\nexport { openTelemetry };\n" }, /Nothing depends on the otel entry/],
+  ['the proxy entry imports past the public entry', { filePath: 'src/proxy/proxy.ts', code: "import { send } from '../core/retry';\nexport { send };\n" }, /proxy is built on the public entry/],
+  ['the proxy entry imports node:', { filePath: 'src/proxy/node.ts', code: "import { createServer } from 'node:http';\nexport { createServer };\n" }, /web-standard APIs only/],
+  ['the core imports the proxy entry', { filePath: 'src/client.ts', code: "import { createProxy } from './proxy/index';\nexport { createProxy };\n" }, /or the proxy entry/],
   ['generated code imports the SDK', { filePath: 'src/generated/types.gen.ts', code: "import { InferenceError } from '../errors/api';\nexport { InferenceError };\n" }, /Generated code imports nothing of the SDK/],
   ['an import cycle', { filePath: 'src/stream/sse.ts', code: "import { readStream } from './events';\nexport { readStream };\n" }, /cycle/i],
   // Type-only imports count: a cycle through `import type` alone is a cycle (import-x/no-cycle skips them).
@@ -57,6 +60,10 @@ const allowed: [string, Case][] = [
   ['the otel entry imports the public entry, @opentelemetry/api and the version', {
     filePath: 'src/otel/telemetry.ts',
     code: "import { InferenceError, type Hooks } from 'model-inference-sdk';\nimport { trace } from '@opentelemetry/api';\nimport { version } from '../../package.json';\nimport { spanName } from './attributes';\nexport type { Hooks };\nexport { InferenceError, trace, version, spanName };\n",
+  }],
+  ['the proxy entry imports the public entry and its three leaf files', {
+    filePath: 'src/proxy/proxy.ts',
+    code: "import { Client } from 'model-inference-sdk';\nimport { requestedCompletionTokens } from '../cost/tokens';\nimport { maskText } from '../util/mask';\nimport { closest } from '../util/suggest';\nimport { Refusal } from './errors';\nexport { Client, requestedCompletionTokens, maskText, closest, Refusal };\n",
   }],
   ['the client imports the helpers', { filePath: 'src/client.ts', code: "import { Chat } from './chat/completions';\nexport { Chat };\n" }],
   ['a call loads the hook runner lazily, a floor below', { filePath: 'src/resources/call.ts', code: "export const load = () => import('../hooks/runner');\n" }],

@@ -123,10 +123,12 @@ const RUNTIMES: Runtime[] = [
 ];
 
 /** Entries that import the *installed* package by its name; checks.mjs is test/runtimes/checks.ts compiled. */
+// The route's entry too, where the route runs (not in the page: there it is served by the driver).
 const ENTRIES = {
-  cli: `import * as sdk from 'model-inference-sdk';\nimport { cliMain } from './checks.mjs';\nawait cliMain(sdk);\n`,
-  worker: `import * as sdk from 'model-inference-sdk';\nimport { workerFetch } from './checks.mjs';\nexport default { fetch: (request) => workerFetch(sdk, request) };\n`,
-  global: `import * as sdk from 'model-inference-sdk';\nimport { exposeGlobal } from './checks.mjs';\nexposeGlobal(sdk);\n`,
+  cli: `import * as sdk from 'model-inference-sdk';\nimport * as proxy from 'model-inference-sdk/proxy';\nimport { cliMain } from './checks.mjs';\nawait cliMain(sdk, proxy);\n`,
+  worker: `import * as sdk from 'model-inference-sdk';\nimport * as proxy from 'model-inference-sdk/proxy';\nimport { workerFetch } from './checks.mjs';\nexport default { fetch: (request) => workerFetch(sdk, request, proxy) };\n`,
+  global: `import * as sdk from 'model-inference-sdk';\nimport * as proxy from 'model-inference-sdk/proxy';\nimport { exposeGlobal } from './checks.mjs';\nexposeGlobal(sdk, proxy);\n`,
+  page: `import * as sdk from 'model-inference-sdk';\nimport { exposeGlobal } from './checks.mjs';\nexposeGlobal(sdk);\n`,
 };
 
 async function prepareApp(): Promise<void> {
@@ -142,6 +144,7 @@ async function prepareApp(): Promise<void> {
     outfile: path.join(appDir, 'checks.mjs'),
     format: 'esm',
     platform: 'neutral',
+    bundle: true, // route-checks.ts with it; the SDK itself is only a type here
     target: 'es2022',
     logLevel: 'warning',
   });
@@ -171,7 +174,7 @@ async function prepareApp(): Promise<void> {
   await Promise.all([
     bundle(ENTRIES.worker, 'worker.mjs', 'esm', ['workerd', 'worker', 'browser']),
     bundle(ENTRIES.global, 'edge.js', 'iife', ['edge-light', 'worker', 'browser']),
-    bundle(ENTRIES.global, 'browser.js', 'iife', ['browser']),
+    bundle(ENTRIES.page, 'browser.js', 'iife', ['browser']),
   ]);
 }
 
@@ -214,7 +217,7 @@ async function startWatchProxy(target: URL): Promise<{ url: string; server: Serv
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const match = /\[rt-check (\S+) (abort|break)\]/.exec(body.toString('utf8'));
+      const match = /\[rt-check (\S+) (abort|break|route-abort)\]/.exec(body.toString('utf8'));
       const record: CancelRecord | undefined = match
         ? { runtime: match[1]!, check: match[2]!, cut: false, ended: false }
         : undefined;

@@ -298,10 +298,9 @@ export function buildURL(
 }
 
 function buildHeaders(apiKey: string, call: CallDescription, client: ResolvedOptions): Headers {
-  const headers = new Headers({
-    accept: call.stream ? 'text/event-stream' : 'application/json',
-    authorization: `Bearer ${apiKey}`,
-  });
+  const headers = new Headers({ accept: call.stream ? 'text/event-stream' : 'application/json' });
+  // No key: a web page's client of its own route (options-check.ts), which holds the key.
+  if (apiKey !== '') headers.set('authorization', `Bearer ${apiKey}`);
   if (call.json !== undefined) headers.set('content-type', 'application/json');
   // One key for all attempts: a server that saw the first attempt can recognise the retry. A
   // default like the others, so `headers: { 'idempotency-key': null }` removes it too.

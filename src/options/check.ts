@@ -29,8 +29,24 @@ export function resolveClientOptions(options: ClientOptions): {
   }
   rejectUnknown(options, Object.keys(CLIENT_OPTIONS), 'new Client');
 
-  const apiKey = options.apiKey ?? readEnv('INFERENCE_API_KEY');
-  if (apiKey === undefined || apiKey === '') {
+  const baseURL = options.baseURL ?? readEnv('INFERENCE_BASE_URL');
+  if (baseURL === undefined || baseURL === '') {
+    throw new InferenceError(
+      'Missing base URL: pass `new Client({ baseURL: "https://…/v1" })` or set the INFERENCE_BASE_URL environment variable.',
+    );
+  }
+  // In a web page, `baseURL` may be a path (`/api/inference/v1`), on the page's origin.
+  const page = isBrowser()
+    ? (globalThis as { location?: { href?: string } }).location?.href
+    : undefined;
+  const resolvedBaseURL = normaliseBaseURL(baseURL, page);
+
+  // A page's client of its own route (which holds the key on the server) needs no key: it sends
+  // no Authorization header, so it leaks nothing and needs no `dangerouslyAllowBrowser`.
+  let apiKey = options.apiKey ?? readEnv('INFERENCE_API_KEY');
+  const keyless = !apiKey && !!page && new URL(resolvedBaseURL).origin === new URL(page).origin;
+  if (keyless) apiKey = '';
+  else if (!apiKey) {
     throw new InferenceError(
       'Missing API key: pass `new Client({ apiKey })` or set the INFERENCE_API_KEY environment variable.',
     );
@@ -39,18 +55,11 @@ export function resolveClientOptions(options: ClientOptions): {
     throw new InferenceError('`apiKey` must be a string or a function returning one.');
   }
   // Named as the user gave it: the option, or the environment variable it came from.
-  if (typeof apiKey === 'string')
+  if (typeof apiKey === 'string' && !keyless)
     assertHeaderValue(options.apiKey === undefined ? 'INFERENCE_API_KEY' : 'apiKey', apiKey, false);
 
-  const baseURL = options.baseURL ?? readEnv('INFERENCE_BASE_URL');
-  if (baseURL === undefined || baseURL === '') {
-    throw new InferenceError(
-      'Missing base URL: pass `new Client({ baseURL: "https://…/v1" })` or set the INFERENCE_BASE_URL environment variable.',
-    );
-  }
-
   const dangerouslyAllowBrowser = options.dangerouslyAllowBrowser ?? false;
-  if (isBrowser() && !dangerouslyAllowBrowser) {
+  if (isBrowser() && !keyless && !dangerouslyAllowBrowser) {
     throw new InferenceError(
       'This looks like a web page, where your API key would be visible to every visitor. Call the service from your server instead, ' +
         'or pass `dangerouslyAllowBrowser: true` if the key is meant to be public.',
@@ -91,7 +100,7 @@ export function resolveClientOptions(options: ClientOptions): {
   return {
     apiKey,
     resolved: {
-      baseURL: normaliseBaseURL(baseURL),
+      baseURL: resolvedBaseURL,
       timeout: checkTimeout(options.timeout ?? DEFAULTS.timeout, 'timeout'),
       maxRetries: checkRetries(options.maxRetries ?? DEFAULTS.maxRetries, 'maxRetries'),
       streamIdleTimeout: checkTimeout(
@@ -240,10 +249,11 @@ function checkHeaders(headers: HeadersInit | undefined, option: string): void {
   }
 }
 
-function normaliseBaseURL(value: string): string {
+/** `baseURL` checked and absolute; `page`, the web page's URL, resolves a path. */
+function normaliseBaseURL(value: string, page: string | undefined): string {
   let url: URL;
   try {
-    url = new URL(value);
+    url = new URL(value, page);
   } catch {
     throw new InferenceError(
       `\`baseURL\` is not a valid URL: ${JSON.stringify(value)}. Expected e.g. "https://host/v1".`,

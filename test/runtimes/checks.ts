@@ -5,6 +5,7 @@
 // edge-runtime and Chromium. The `import type` below is erased at build time; it only lets tsc
 // check this file against the public API. Web-standard globals only (no node:*, no process).
 import type * as SDK from '../../src/index';
+import { ROUTE_CHECK_NAMES, runRouteChecks, type ProxyModule } from './route-checks';
 
 export type Sdk = typeof SDK;
 
@@ -36,6 +37,8 @@ export interface RuntimeReport {
   /** What the runtime says it is, e.g. `node 22.23.3`, `deno 2.9.6`, a user agent. */
   runtime: string;
   results: CheckResult[];
+  /** In a page: everything its Client read of the route, for the driver to look for the key in. */
+  seen?: string[];
 }
 
 /** The check names, in the order they run (the harness prints them as table columns). */
@@ -48,10 +51,11 @@ export const CHECK_NAMES = [
   'break',
   'NotFoundError',
   'hooks',
+  ...ROUTE_CHECK_NAMES,
 ] as const;
 
 /** Text of the request the cancel checks send: the proxy finds the request by this marker. */
-export function cancelMarker(runtime: string, check: 'abort' | 'break'): string {
+export function cancelMarker(runtime: string, check: 'abort' | 'break' | 'route-abort'): string {
   return `[rt-check ${runtime} ${check}]`;
 }
 
@@ -69,7 +73,7 @@ export interface CutReport {
  * Waits (up to 3 s) until the proxy has seen the response cut off. Asked from inside the runtime,
  * before it moves on or exits, so a process exit cannot pass for a cancel.
  */
-async function expectCut(config: CheckConfig, check: 'abort' | 'break'): Promise<void> {
+async function expectCut(config: CheckConfig, check: 'abort' | 'break' | 'route-abort'): Promise<void> {
   if (config.watchURL === undefined) return;
   const url = new URL('/__watch/cut', config.watchURL);
   url.searchParams.set('runtime', config.runtime);
@@ -93,7 +97,7 @@ async function expectCut(config: CheckConfig, check: 'abort' | 'break'): Promise
 // after the second chunk is unambiguously mid-stream.
 const LONG_PROMPT = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
 
-export async function runChecks(sdk: Sdk, config: CheckConfig): Promise<RuntimeReport> {
+export async function runChecks(sdk: Sdk, config: CheckConfig, proxy?: ProxyModule): Promise<RuntimeReport> {
   const options = {
     apiKey: config.apiKey,
     baseURL: config.baseURL,
@@ -260,30 +264,32 @@ export async function runChecks(sdk: Sdk, config: CheckConfig): Promise<RuntimeR
     expectEqual(seen.join(' | '), 'beforeRequest chat 1 | afterResponse 200 | onChunk | onEnd ok stop true');
   });
 
-  return { runtime: describeRuntime(), results };
+  const seen = await runRouteChecks(sdk, proxy, config, check, (name) => expectCut(config, name), cancelMarker(config.runtime, 'route-abort'));
+
+  return { runtime: describeRuntime(), results, ...(config.browser ? { seen } : {}) };
 }
 
 /** Node, Bun and Deno: config JSON as the first argument; the report on stdout as `RESULT <json>`. */
-export async function cliMain(sdk: Sdk): Promise<void> {
+export async function cliMain(sdk: Sdk, proxy: ProxyModule): Promise<void> {
   const g = globalThis as { Deno?: { args: string[] }; process?: { argv: string[] } };
   const arg = g.Deno ? g.Deno.args[0] : g.process?.argv[2];
   if (arg === undefined) throw new Error('usage: <entry> <config json>');
-  const report = await runChecks(sdk, JSON.parse(arg) as CheckConfig);
+  const report = await runChecks(sdk, JSON.parse(arg) as CheckConfig, proxy);
   console.log(`RESULT ${JSON.stringify(report)}`);
 }
 
 /** workerd: `GET /?config=<json>` answers with the report as JSON. */
-export async function workerFetch(sdk: Sdk, request: Request): Promise<Response> {
+export async function workerFetch(sdk: Sdk, request: Request, proxy: ProxyModule): Promise<Response> {
   const config = new URL(request.url).searchParams.get('config');
   if (config === null) return new Response('missing ?config=', { status: 400 });
-  return Response.json(await runChecks(sdk, JSON.parse(config) as CheckConfig));
+  return Response.json(await runChecks(sdk, JSON.parse(config) as CheckConfig, proxy));
 }
 
 /** edge-runtime and Chromium: a global the driver calls; the report comes back as a JSON string. */
-export function exposeGlobal(sdk: Sdk): void {
+export function exposeGlobal(sdk: Sdk, proxy?: ProxyModule): void {
   (globalThis as { __runChecks?: (config: CheckConfig) => Promise<string> }).__runChecks = async (
     config,
-  ) => JSON.stringify(await runChecks(sdk, config));
+  ) => JSON.stringify(await runChecks(sdk, config, proxy));
 }
 
 export function describeRuntime(): string {

@@ -1,0 +1,197 @@
+/**
+ * Per-user limits, counted in the store: requests and tokens per rate-limit window, cost (in
+ * nano-units of the price) per budget window. A request reserves its estimate before it is sent
+ * (its prompt, as `estimatePromptTokens()` reads it, and its `max_tokens` for every choice), so
+ * that concurrent requests of one user see each other at once; a reservation that passes a limit
+ * is given back and the request refused. When the call ends, the reservation is settled with what
+ * it used; a stream that outgrows it reserves more as it goes, and ends when a limit is passed.
+ * Together: a user never spends more than the limit plus one request's estimate.
+ */
+import { estimateCost, type Model } from 'model-inference-sdk';
+import { Refusal } from './errors';
+import { toUnits, type Resolved } from './options';
+
+/** A counter of one user: its key (with the window in it), its limit, its window. */
+interface Counter {
+  key: string;
+  limit: number;
+  ttlMs: number;
+  /** When its window ends (ms since the epoch). */
+  resets: number;
+  kind: 'requests' | 'tokens' | 'cost';
+}
+
+/** A model with a usable price, or `undefined` when the route has no budget to check. */
+export type Priced = Pick<Model, 'id' | 'pricing'> | undefined;
+
+/** Tokens a stream reserves at a time once it has used its reservation. */
+const TOP_UP = 256;
+
+function counter(
+  options: Resolved,
+  kind: Counter['kind'],
+  user: string,
+  windowMs: number,
+  limit: number,
+): Counter {
+  const now = Date.now();
+  const index = Math.floor(now / windowMs);
+  return {
+    key: `${options.storePrefix}${kind}:${windowMs}:${index}:${user}`,
+    limit,
+    // The counter outlives its window a little: a reservation settled just after it ends still finds it.
+    ttlMs: (index + 1) * windowMs - now + 60_000,
+    resets: (index + 1) * windowMs,
+    kind,
+  };
+}
+
+function refusal(c: Counter, alone: boolean): Refusal {
+  const seconds = Math.max(1, Math.ceil((c.resets - Date.now()) / 1000));
+  const headers: Record<string, string> = alone
+    ? { 'x-should-retry': 'false' }
+    : { 'retry-after': String(seconds), ...(seconds > 60 ? { 'x-should-retry': 'false' } : {}) };
+  if (c.kind === 'cost')
+    return new Refusal(
+      429,
+      'insufficient_quota',
+      alone
+        ? 'This request alone would cost more than your budget allows.'
+        : `Your budget is spent; it renews in ${seconds} s.`,
+      { code: 'insufficient_quota', headers },
+    );
+  return new Refusal(
+    429,
+    c.kind,
+    alone
+      ? `This request alone is over your limit of ${c.limit} ${c.kind} per window.`
+      : `You are over your limit of ${c.limit} ${c.kind} per window; try again in ${seconds} s.`,
+    { code: alone ? 'request_too_large' : 'rate_limit_exceeded', headers },
+  );
+}
+
+export class Meter {
+  readonly #options: Resolved;
+  readonly #user: string;
+  readonly #price: Priced;
+  #tokens: Counter | undefined;
+  #cost: Counter | undefined;
+  /** Reserved so far (tokens; cost in nano-units). */
+  #reservedTokens = 0;
+  #reservedUnits = 0;
+  /** Completion tokens covered by the reservation. */
+  #covered = 0;
+  #settled = false;
+
+  constructor(options: Resolved, user: string, price: Priced) {
+    this.#options = options;
+    this.#user = user;
+    this.#price = price;
+  }
+
+  /** Counts one request against the user's request limit; refuses past it. */
+  static async request(options: Resolved, user: string): Promise<void> {
+    const limit = options.rateLimit;
+    if (limit === undefined || limit.requests === Infinity) return;
+    const c = counter(options, 'requests', user, limit.windowMs, limit.requests);
+    const total = await options.store.increment(c.key, 1, c.ttlMs);
+    if (total > c.limit) throw refusal(c, false);
+  }
+
+  /** The cost of some tokens in nano-units, rounded up; 0 without a budget. */
+  #units(prompt: number, completion: number): number {
+    if (this.#price === undefined || this.#options.budget === undefined) return 0;
+    const usage = {
+      prompt_tokens: prompt,
+      completion_tokens: completion,
+      total_tokens: prompt + completion,
+    };
+    return toUnits(estimateCost(usage, this.#price).total, 'up');
+  }
+
+  /** The cost of a usage, as a decimal string; `undefined` without a price. */
+  cost(usage: {
+    prompt_tokens: number;
+    completion_tokens: number;
+    total_tokens: number;
+  }): string | undefined {
+    if (this.#price === undefined) return undefined;
+    try {
+      return estimateCost(usage, this.#price).total;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async #add(c: Counter | undefined, amount: number): Promise<boolean> {
+    if (c === undefined || amount === 0) return true;
+    const total = await this.#options.store.increment(c.key, amount, c.ttlMs);
+    return amount < 0 || total <= c.limit;
+  }
+
+  /** Reserves the request's estimate; throws a 429 `Refusal` (with nothing kept) past a limit. */
+  async reserve(prompt: number, completion: number): Promise<void> {
+    const { rateLimit, budget } = this.#options;
+    if (rateLimit !== undefined && rateLimit.tokens !== Infinity)
+      this.#tokens = counter(
+        this.#options,
+        'tokens',
+        this.#user,
+        rateLimit.windowMs,
+        rateLimit.tokens,
+      );
+    if (budget !== undefined)
+      this.#cost = counter(this.#options, 'cost', this.#user, budget.windowMs, budget.units);
+    const tokens = prompt + completion;
+    const units = this.#units(prompt, completion);
+    for (const [c, amount] of [
+      [this.#tokens, tokens],
+      [this.#cost, units],
+    ] as const) {
+      if (c === undefined) continue;
+      if (amount > c.limit) {
+        await this.#giveBack();
+        throw refusal(c, true);
+      }
+      const ok = await this.#add(c, amount);
+      if (c === this.#tokens) this.#reservedTokens = amount;
+      else this.#reservedUnits = amount;
+      if (!ok) {
+        await this.#giveBack();
+        throw refusal(c, false);
+      }
+    }
+    this.#covered = completion;
+  }
+
+  async #giveBack(): Promise<void> {
+    await this.#add(this.#tokens, -this.#reservedTokens);
+    await this.#add(this.#cost, -this.#reservedUnits);
+    this.#reservedTokens = 0;
+    this.#reservedUnits = 0;
+  }
+
+  /**
+   * A stream has produced `completion` tokens so far: reserve more when it passes what was
+   * reserved. `false` when that passes a limit (the stream must end).
+   */
+  async grow(completion: number): Promise<boolean> {
+    if (completion <= this.#covered) return true;
+    const more = Math.max(TOP_UP, completion - this.#covered);
+    this.#covered += more;
+    const units = this.#units(0, more);
+    this.#reservedTokens += this.#tokens ? more : 0;
+    this.#reservedUnits += units;
+    const tokensOk = await this.#add(this.#tokens, this.#tokens ? more : 0);
+    const costOk = await this.#add(this.#cost, units);
+    return tokensOk && costOk;
+  }
+
+  /** Replaces the reservation by what was used. Once; later calls do nothing. */
+  async settle(prompt: number, completion: number): Promise<void> {
+    if (this.#settled) return;
+    this.#settled = true;
+    await this.#add(this.#tokens, this.#tokens ? prompt + completion - this.#reservedTokens : 0);
+    await this.#add(this.#cost, this.#units(prompt, completion) - this.#reservedUnits);
+  }
+}
