@@ -42,7 +42,15 @@ function amountOf(value: unknown, where: string): Decimal {
   return read;
 }
 
-/** Tokens and cost of some calls, each amount an exact decimal string. */
+/**
+ * Tokens and cost of some calls, each amount an exact decimal string.
+ *
+ * @example
+ * ```ts
+ * const totals: CostTotals = tracker.report();
+ * console.log(`${totals.calls} calls, ${totals.tokens.total} tokens, ${totals.cost.total}`);
+ * ```
+ */
 export interface CostTotals {
   /** Calls added. */
   calls: number;
@@ -63,13 +71,29 @@ export interface CostTotals {
   currency: string | undefined;
 }
 
-/** {@link CostTotals} in all, and per model id. */
+/**
+ * {@link CostTotals} in all, and per model id.
+ *
+ * @example
+ * ```ts
+ * const report: CostReport = tracker.report();
+ * for (const [model, totals] of Object.entries(report.models)) console.log(model, totals.cost.total);
+ * ```
+ */
 export interface CostReport extends CostTotals {
   /** The same totals for each model id, in the order they were first added. */
   models: Record<string, CostTotals>;
 }
 
-/** The usage of a stream, and whether it is the server's or an estimate. */
+/**
+ * The usage of a stream, and whether it is the server's or an estimate.
+ *
+ * @example
+ * ```ts
+ * const { usage, estimated }: StreamUsage = streamUsage(stream, body);
+ * if (estimated) console.log(`about ${usage.total_tokens} tokens (the server sent no usage)`);
+ * ```
+ */
 export interface StreamUsage {
   usage: CompletionUsage;
   /** `true` when the server sent no usage and the counts are estimated from the prompt and the streamed text. */
