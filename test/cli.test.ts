@@ -3,7 +3,9 @@
 // process through the bin's own entry (cli-support.ts); a signal, the version and piped input also
 // run as a child process. The pseudo-terminal side (spinner, colours, the interactive session,
 // Ctrl-C) is in test/cli-pty.test.ts.
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startMockServer } from '../src/testing/index';
 import { ANSI, CLI, SECRET_KEY, cleanEnv, killLeftovers, runCli, spawnCli, start, type Result } from './cli-support';
@@ -308,7 +310,44 @@ describe('errors and exit codes', () => {
     const wrongPath = await cli(['models'], { env: { INFERENCE_BASE_URL: server.url.replace(/\/v1$/, '/v2') } });
     expect(wrongPath.code).toBe(1);
     expect(wrongPath.stderr).toContain(`NotFoundError: 404 GET /v2/models: `);
-    expect(wrongPath.stderr).toContain(`The base URL is ${server.url.replace(/\/v1$/, '/v2')} (from INFERENCE_BASE_URL). Does it end in /v1?`);
+    expect(wrongPath.stderr).toContain(`The base URL is ${server.url.replace(/\/v1$/, '/v2')} (from INFERENCE_BASE_URL).`);
+  });
+
+  it('the missing-/v1 hint is said once, and "Does it end in /v1?" only where the version can be the cause', async () => {
+    const hints = (text: string): number => (text.match(/Does it end in \/v1\?|did you mean http\S*\/v1\?|served under \/v1/g) ?? []).length;
+    // No /v1 at all: the mock says where the API is; the SDK and the CLI do not say it again.
+    const origin = server.url.replace(/\/v1$/, '');
+    const bare = await cli(['models'], { env: { INFERENCE_BASE_URL: origin } });
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toBe(
+      `model-inference-sdk models: NotFoundError: 404 GET /models: Unknown request URL: GET /models. The API is served under /v1: use ${server.url} as the base URL.\n` +
+        `The base URL is ${origin}/ (from INFERENCE_BASE_URL).\n`,
+    );
+    expect(hints(bare.stderr)).toBe(1);
+    // A version segment, but not a final /v1: the question is the hint, unless the server gave one.
+    const extra = await cli(['models'], { env: { INFERENCE_BASE_URL: `${server.url}/extra` } });
+    expect(extra.stderr).toBe(
+      'model-inference-sdk models: NotFoundError: 404 GET /v1/extra/models: Unknown request URL: GET /v1/extra/models.\n' +
+        `The base URL is ${server.url}/extra (from INFERENCE_BASE_URL). Does it end in /v1?\n`,
+    );
+    const v2 = await cli(['models'], { env: { INFERENCE_BASE_URL: `${origin}/v2` } });
+    expect(v2.stderr).toContain(`The API is served under /v1: use ${server.url} as the base URL.\nThe base URL is ${origin}/v2 (from INFERENCE_BASE_URL).\n`);
+    expect(hints(v2.stderr)).toBe(1);
+    // The URL is right and a cassette lacks the request: no word about /v1.
+    const dir = mkdtempSync(path.join(tmpdir(), 'cli-replay-'));
+    const file = path.join(dir, 'empty.json');
+    writeFileSync(file, JSON.stringify({ version: 1, upstream: 'https://example.test/v1', interactions: [] }));
+    const replay = await startMockServer({ replay: file });
+    try {
+      const miss = await cli(['chat', '-m', 'acme/chat-1', 'hi'], { env: { INFERENCE_BASE_URL: replay.url, INFERENCE_API_KEY: replay.apiKey } });
+      expect(miss.code).toBe(1);
+      expect(miss.stderr).toContain('No recorded interaction in the cassette');
+      expect(miss.stderr).toContain(`The base URL is ${replay.url} (from INFERENCE_BASE_URL).\n`);
+      expect(hints(miss.stderr)).toBe(0);
+    } finally {
+      await replay.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("an unknown model in chat and complete points to 'model-inference-sdk models', with the same connection flags", async () => {
