@@ -1,7 +1,8 @@
 // The build: `npm run build` (always), `npm install` in a clone (`prepare`: only when stale), and
 // every script that needs dist/ (`ensureBuilt()`: only when stale).
 //
-//   node scripts/build.mjs              empty dist/, tsup, scripts/dts-names.mjs, scripts/merge-chunks.mjs, then stamp
+//   node scripts/build.mjs              empty dist/, tsup, scripts/dts-names.mjs, scripts/merge-chunks.mjs,
+//                                       scripts/peer-entries.mjs, then stamp
 //   node scripts/build.mjs --if-stale   the same, unless dist/ was built from exactly these inputs
 //   node scripts/build.mjs --if-stale --link-bin
 //                                       `prepare`: also links node_modules/.bin/model-inference-sdk
@@ -31,9 +32,9 @@ const stampFile = path.join(root, '.cache', 'build-stamp');
 const BIN = 'model-inference-sdk';
 
 /** What the build reads. A change to any of these files makes dist/ stale. */
-const INPUTS = ['src', 'tsup.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/dts-names.mjs', 'scripts/merge-chunks.mjs'];
+const INPUTS = ['src', 'tsup.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/dts-names.mjs', 'scripts/merge-chunks.mjs', 'scripts/peer-entries.mjs'];
 /** What the build must have written (package.json's entries, the bin). */
-const OUTPUTS = ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/cli.js', 'dist/testing/index.js', 'dist/helpers/zod.js', 'dist/otel/index.js', 'dist/proxy/index.js'];
+const OUTPUTS = ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/cli.js', 'dist/testing/index.js', 'dist/helpers/zod.js', 'dist/helpers/zod.load.js', 'dist/schemas/index.js', 'dist/schemas/index.load.js', 'dist/schemas/index.load.cjs', 'dist/otel/index.js', 'dist/proxy/index.js'];
 
 function* walk(p) {
   if (!existsSync(p)) return;
@@ -100,6 +101,7 @@ export function build({ verbose = false } = {}) {
       [process.execPath, [path.join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js')]],
       [process.execPath, [path.join(root, 'scripts', 'dts-names.mjs')]],
       [process.execPath, [path.join(root, 'scripts', 'merge-chunks.mjs')]],
+      [process.execPath, [path.join(root, 'scripts', 'peer-entries.mjs')]],
     ],
     { verbose },
   );
