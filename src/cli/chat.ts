@@ -27,6 +27,7 @@ import { defineCommand, integerFlag, numberFlag, paramFlags } from './parse-comm
 import { colourEnabled, createStyle } from './style';
 import { printable } from './safe-text';
 import {
+  chunkFinished,
   chunkReasoning,
   chunkText,
   readAll,
@@ -99,6 +100,7 @@ function reply(
     open: (s) => client.chat.completions.create(body, { signal: s, extraBody: settings.params }),
     text: chunkText,
     reasoning: chunkReasoning,
+    finished: chunkFinished,
     withText: withChunkText,
     usage: (chunk) => chunk.usage,
     signal,

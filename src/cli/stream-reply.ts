@@ -44,6 +44,9 @@ export interface StreamReplyOptions<T> {
   withText: (chunk: T, text: string) => T;
   /** The usage of one chunk, if it has any. */
   usage: (chunk: T) => CompletionUsage | null | undefined;
+  /** Whether the chunk ends the reply's text (a `finish_reason`): its line is ended then, before
+   * the SDK's `--verbose` line about the end of the stream. */
+  finished?: (chunk: T) => boolean;
   /** Cancels the request (Ctrl-C). */
   signal: AbortSignal;
   /** Print each chunk as a JSON line instead of the text. */
@@ -88,6 +91,15 @@ export async function streamReply<T>(
   let text = '';
   let usage: CompletionUsage | undefined;
   let cancelled = false;
+  let ended = false;
+  /** The rest of the text (held back in case it was the start of the key), and a final newline. */
+  const endText = (): void => {
+    if (ended) return;
+    ended = true;
+    const rest = guard.end();
+    if (rest !== '') io.stdout(rest);
+    if (text !== '' && !text.endsWith('\n')) io.stdout('\n');
+  };
   try {
     const stream = await options.open(options.signal);
     for await (const chunk of stream) {
@@ -111,6 +123,7 @@ export async function streamReply<T>(
       }
       text += delta;
       usage = options.usage(chunk) ?? usage;
+      if (!options.json && options.finished?.(chunk) === true) endText();
     }
   } catch (error) {
     if (!(error instanceof APIUserAbortError) || !options.signal.aborted) throw error;
@@ -118,11 +131,11 @@ export async function streamReply<T>(
   } finally {
     spinner.stop();
     thoughts.end();
-    const rest = guard.end();
-    if (waiting !== undefined)
-      io.stdout(`${jsonText(options.withText(waiting, options.text(waiting) + rest))}\n`);
-    else if (!options.json && rest !== '') io.stdout(rest);
-    if (!options.json && text !== '' && !text.endsWith('\n')) io.stdout('\n');
+    if (options.json) {
+      const rest = guard.end();
+      if (waiting !== undefined)
+        io.stdout(`${jsonText(options.withText(waiting, options.text(waiting) + rest))}\n`);
+    } else endText();
   }
   return { text, usage, cancelled };
 }
@@ -177,6 +190,18 @@ function reasoningWriter(io: CommandIO, output: Output): ReasoningWriter {
  */
 export function chunkReasoning(chunk: ChatCompletionChunk): string {
   return chunk.choices[0]?.delta.reasoning ?? '';
+}
+
+/**
+ * Whether a chat or legacy completion chunk ends its first choice's text (a `finish_reason`).
+ *
+ * @example
+ * ```ts
+ * chunkFinished({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }); // true
+ * ```
+ */
+export function chunkFinished(chunk: ChatCompletionChunk | Completion): boolean {
+  return (chunk.choices[0]?.finish_reason ?? null) !== null;
 }
 
 /**
