@@ -41,7 +41,8 @@ function entryFiles(): string[] {
   const entries = new Set<string>();
   const visit = (target: unknown): void => {
     if (typeof target === 'string') {
-      const match = /^\.\/dist\/(.+)\.(?:c|m)?js$/.exec(target);
+      // `<entry>.load.js` is the loader scripts/peer-entries.mjs writes around an entry: its source is the entry's.
+      const match = /^\.\/dist\/(.+?)(?:\.load)?\.(?:c|m)?js$/.exec(target);
       if (match?.[1] === undefined) return;
       const source = path.join(root, 'src', `${match[1]}.ts`);
       if (!existsSync(source))

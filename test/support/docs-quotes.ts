@@ -173,6 +173,7 @@ export function screen(raw: string): string {
   for (let i = 0; i < raw.length; i++) {
     const c = raw[i]!;
     if (c === '\u001b') {
+      // eslint-disable-next-line no-control-regex
       const csi = /^\u001b\[(\d*)([A-Za-z])/.exec(raw.slice(i, i + 12));
       if (csi) {
         const n = csi[1] === '' ? 1 : Number(csi[1]);
