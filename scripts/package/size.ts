@@ -56,6 +56,7 @@ export const CEILINGS = {
    * route's server bundle has it anyway). Measured 9 243 B on 2026-11-28 (issue 32), + ~5%.
    */
   proxyEntry: 9_700,
+  /**
    * Everything `model-inference-sdk/schemas` exports, zod/mini included (the schemas are built
    * at import, so none tree-shakes away): measured 9 541 B on 2026-12-02, + ~5%.
    */
