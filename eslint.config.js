@@ -10,7 +10,7 @@ import wallsPlugin from './scripts/lint/walls.mjs';
 //   otel/ ────────────► 'model-inference-sdk' (the public entry, as a user imports it), @opentelemetry/api
 //   proxy/ ───────────► 'model-inference-sdk', and three leaf files: cost/tokens, util/mask, util/suggest
 //   testing/ ─────────► anything but cli and otel
-//   index, client, helpers/ (the entries)
+//   index, client, helpers/, schemas/ (the entries)
 //   chat/             client.chat.completions with its helpers
 //   tools/            runTools()
 //   parse/            parse(), stream parsing, partial JSON
@@ -98,7 +98,7 @@ export default tseslint.config(
     },
   },
   ...FLOORS.map(([name], i) => ({ files: [`src/${name}/**`], rules: floorWalls(i) })),
-  { files: ['src/index.ts', 'src/client.ts', 'src/helpers/**'], rules: walls(NODE, TESTING, CLI, OTEL) },
+  { files: ['src/index.ts', 'src/client.ts', 'src/helpers/**', 'src/schemas/**'], rules: walls(NODE, TESTING, CLI, OTEL) },
   { files: ['src/testing/**'], rules: walls(CLI, OTEL) },
   {
     // model-inference-sdk/otel, an entry built on the public one: it imports the SDK as its users do

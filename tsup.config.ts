@@ -3,7 +3,7 @@ import { defineConfig, type Options } from 'tsup';
 
 // The JavaScript, in two graphs per module format, each with shared chunks:
 //
-// - the SDK: the main entry, helpers/zod and otel (ESM and CJS). Its code is in the tarball once
+// - the SDK: the main entry, helpers/zod, schemas and otel (ESM and CJS). Its code is in the tarball once
 //   per format: the core the entries share is one chunk they import.
 // - the tools around it: the test kit (testing, testing/msw), the route (proxy) and the CLI (ESM only, a shebang on
 //   cli.js). They import the SDK as its users do, by the package's name: `'model-inference-sdk'`
@@ -23,7 +23,8 @@ import { defineConfig, type Options } from 'tsup';
 // The core is platform-neutral (web-standard APIs only); the test kit and the CLI use `node:`
 // modules, left external. `model-inference-sdk/otel` imports the SDK by name too. zod,
 // eventsource-parser, msw and @opentelemetry/api (optional peers) stay external.
-// `npm run build` empties dist/ first, then runs scripts/dts-names.mjs after tsup.
+// `npm run build` empties dist/ first, then runs scripts/dts-names.mjs after tsup (and
+// scripts/merge-chunks.mjs, scripts/peer-entries.mjs).
 
 /**
  * Gives back their source names to the classes esbuild renames. A class that refers to itself
@@ -68,7 +69,12 @@ const sdkByName: NonNullable<Options['esbuildPlugins']>[number] = {
   },
 };
 
-const sdk = { index: 'src/index.ts', 'helpers/zod': 'src/helpers/zod.ts', 'otel/index': 'src/otel/index.ts' };
+const sdk = {
+  index: 'src/index.ts',
+  'helpers/zod': 'src/helpers/zod.ts',
+  'schemas/index': 'src/schemas/index.ts',
+  'otel/index': 'src/otel/index.ts',
+};
 const kit = { 'testing/index': 'src/testing/index.ts', 'testing/msw': 'src/testing/msw.ts' };
 // model-inference-sdk/proxy is built with the tools: it imports the SDK by its name, and the leaf
 // files it shares with it (cost/tokens.ts, util/mask.ts, util/suggest.ts) are bundled with it, so the main

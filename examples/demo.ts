@@ -15,7 +15,7 @@ const mock = live ? undefined : await startMockServer({ chunkDelayMs: 40 });
 try {
   const client = mock ? new Client({ apiKey: mock.apiKey, baseURL: mock.url }) : new Client();
   const model =
-    process.env.INFERENCE_MODEL ?? (await client.models.list()).data.find((m) => m.is_ready !== false)?.id;
+    process.env.INFERENCE_MODEL || (await client.models.list()).data.find((m) => m.is_ready !== false)?.id;
   if (!model) throw new Error('No model is available to this API key.');
 
   console.log(`${mock ? 'local mock server' : client.baseURL} · ${model}\n> ${prompt}\n`);

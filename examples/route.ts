@@ -9,10 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { Client, PermissionDeniedError } from 'model-inference-sdk';
 import { createProxy, toNodeListener } from 'model-inference-sdk/proxy';
 import { startMockServer } from 'model-inference-sdk/testing';
+import { pickModel } from './setup';
 
 const real = Boolean(process.env.INFERENCE_API_KEY && process.env.INFERENCE_BASE_URL);
 const mock = real ? undefined : await startMockServer();
-const model = real ? (process.env.INFERENCE_MODEL ?? 'acme/chat-1') : 'mock/echo';
+// As the other examples pick it (examples/setup.ts): INFERENCE_MODEL, else the first ready model.
+const model = real ? await pickModel(new Client()) : 'mock/echo';
 
 const handler = createProxy({
   models: [model],

@@ -1,10 +1,16 @@
 // The build: `npm run build` (always), `npm install` in a clone (`prepare`: only when stale), and
 // every script that needs dist/ (`ensureBuilt()`: only when stale).
 //
-//   node scripts/build.mjs              empty dist/, tsup, scripts/dts-names.mjs, scripts/merge-chunks.mjs, then stamp
+//   node scripts/build.mjs              empty dist/, tsup, scripts/dts-names.mjs, scripts/merge-chunks.mjs,
+//                                       scripts/peer-entries.mjs, then stamp
 //   node scripts/build.mjs --if-stale   the same, unless dist/ was built from exactly these inputs
 //   node scripts/build.mjs --if-stale --link-bin
 //                                       `prepare`: also links node_modules/.bin/model-inference-sdk
+//   node scripts/build.mjs --verbose    the steps' own output as they run (tsup's list of files …)
+//
+// Quiet by default: each step's output goes to .cache/build.log, and the build prints one line
+// when it is done (`npm install` in a clone printed 109 lines of tsup's file list before). A step
+// that fails prints the whole log, then which step failed, and the build exits with its code.
 //
 // Why a stamp and not "is dist/ there": after `npm install` in a clone, the first
 // `npx model-inference-sdk` installed the clone into npm's npx cache as a link, and npm ran this
@@ -17,7 +23,7 @@
 // Plain JavaScript with no dependencies: it runs before anything but npm is known to work.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, lstatSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,9 +32,9 @@ const stampFile = path.join(root, '.cache', 'build-stamp');
 const BIN = 'model-inference-sdk';
 
 /** What the build reads. A change to any of these files makes dist/ stale. */
-const INPUTS = ['src', 'tsup.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/dts-names.mjs', 'scripts/merge-chunks.mjs'];
+const INPUTS = ['src', 'tsup.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/dts-names.mjs', 'scripts/merge-chunks.mjs', 'scripts/peer-entries.mjs'];
 /** What the build must have written (package.json's entries, the bin). */
-const OUTPUTS = ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/cli.js', 'dist/testing/index.js', 'dist/helpers/zod.js', 'dist/otel/index.js', 'dist/proxy/index.js'];
+const OUTPUTS = ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/cli.js', 'dist/testing/index.js', 'dist/helpers/zod.js', 'dist/helpers/zod.load.js', 'dist/schemas/index.js', 'dist/schemas/index.load.js', 'dist/schemas/index.load.cjs', 'dist/otel/index.js', 'dist/proxy/index.js'];
 
 function* walk(p) {
   if (!existsSync(p)) return;
@@ -62,25 +68,48 @@ export function isFresh() {
   return existsSync(stampFile) && readFileSync(stampFile, 'utf8').trim() === fingerprint();
 }
 
-function run(command, args) {
-  // Output to stderr: `npm pack --json` runs this in `prepack`, and its stdout must stay JSON.
-  const result = spawnSync(command, args, { cwd: root, stdio: ['ignore', 2, 2] });
-  if (result.status !== 0) {
-    console.error(`build: ${command} ${args.join(' ')} failed`);
-    process.exit(result.status ?? 1);
+const logFile = path.join(root, '.cache', 'build.log');
+
+/**
+ * Runs each `[command, args]` step in order with its output (stdout and stderr, interleaved as
+ * written) in `log`, or on stderr with `verbose`. All on stderr: `npm pack --json` runs the build
+ * in `prepack`, and its stdout must stay JSON. A failed step prints the whole log and exits.
+ */
+export function runSteps(steps, { log = logFile, verbose = false } = {}) {
+  mkdirSync(path.dirname(log), { recursive: true });
+  const fd = verbose ? 2 : openSync(log, 'w');
+  try {
+    for (const [command, args] of steps) {
+      const result = spawnSync(command, args, { cwd: root, stdio: ['ignore', fd, fd] });
+      if (result.status === 0) continue;
+      if (!verbose) process.stderr.write(readFileSync(log, 'utf8'));
+      console.error(`build: ${[command === process.execPath ? 'node' : command, ...args.map((a) => (path.isAbsolute(a) ? path.relative(root, a) : a))].join(' ')} failed${result.error ? ` (${result.error.message})` : ''}${verbose ? '' : ` (the log above is in ${path.relative(root, log)})`}`);
+      process.exit(result.status ?? 1);
+    }
+  } finally {
+    if (fd !== 2) closeSync(fd);
   }
 }
 
-export function build() {
+export function build({ verbose = false } = {}) {
+  const started = Date.now();
   const inputs = fingerprint();
   rmSync(path.join(root, 'dist'), { recursive: true, force: true });
   rmSync(stampFile, { force: true });
-  run(process.execPath, [path.join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js')]);
-  run(process.execPath, [path.join(root, 'scripts', 'dts-names.mjs')]);
-  run(process.execPath, [path.join(root, 'scripts', 'merge-chunks.mjs')]);
+  runSteps(
+    [
+      [process.execPath, [path.join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js')]],
+      [process.execPath, [path.join(root, 'scripts', 'dts-names.mjs')]],
+      [process.execPath, [path.join(root, 'scripts', 'merge-chunks.mjs')]],
+      [process.execPath, [path.join(root, 'scripts', 'peer-entries.mjs')]],
+    ],
+    { verbose },
+  );
   chmodSync(path.join(root, 'dist', 'cli.js'), 0o755);
   mkdirSync(path.dirname(stampFile), { recursive: true });
   writeFileSync(stampFile, `${inputs}\n`);
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.error(`build: dist/ built in ${seconds} s (ESM, CommonJS and types${verbose ? '' : `; log in ${path.relative(root, logFile)}`})`);
 }
 
 /** node_modules/.bin/model-inference-sdk → dist/cli.js, as npm links a dependency's bin. */
@@ -97,7 +126,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (args.includes('--if-stale') && isFresh()) {
     console.error('build: dist/ is current (built from these sources); not rebuilding');
   } else {
-    build();
+    build({ verbose: args.includes('--verbose') });
   }
   if (args.includes('--link-bin')) linkBin();
 }

@@ -27,9 +27,7 @@ import ts from 'typescript';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const generatedDir = path.join(root, 'src', 'generated');
 const generatedFiles = ['types.gen.ts', 'zod.gen.ts'] as const;
-/** zod.gen.ts is for the tests: it is generated into test/generated/. */
-const testGeneratedDir = path.join(root, 'test', 'generated');
-const generatedPath = (name: (typeof generatedFiles)[number]) => path.join(name === 'zod.gen.ts' ? testGeneratedDir : generatedDir, name);
+const generatedPath = (name: (typeof generatedFiles)[number]) => path.join(generatedDir, name);
 /** Directory of the (never written) example modules, so `./zod.gen` resolves from them. */
 const virtualDir = path.join(generatedDir, '__examples__');
 
@@ -43,7 +41,8 @@ function entryFiles(): string[] {
   const entries = new Set<string>();
   const visit = (target: unknown): void => {
     if (typeof target === 'string') {
-      const match = /^\.\/dist\/(.+)\.(?:c|m)?js$/.exec(target);
+      // `<entry>.load.js` is the loader scripts/peer-entries.mjs writes around an entry: its source is the entry's.
+      const match = /^\.\/dist\/(.+?)(?:\.load)?\.(?:c|m)?js$/.exec(target);
       if (match?.[1] === undefined) return;
       const source = path.join(root, 'src', `${match[1]}.ts`);
       if (!existsSync(source))
@@ -181,9 +180,8 @@ function generatedExamples(): ExampleModule[] {
           fileName: path.join(virtualDir, `${name.replace('.gen.ts', '')}.${declared}.${i}.ts`),
           origin,
           snippet,
-          code: isZod
-            ? `import { ${declared} } from ${JSON.stringify(path.join(testGeneratedDir, 'zod.gen'))};\n\n${snippet}\nexport {};\n`
-            : snippet,
+          // The zod examples import from 'model-inference-sdk/schemas' (tsconfig's paths: src/schemas/).
+          code: isZod ? `${snippet}\nexport {};\n` : snippet,
           ...(isZod ? { zodSchema: declared } : {}),
         });
       });
@@ -225,11 +223,12 @@ function createProgram(
 function runZodExamples(modules: readonly ExampleModule[]): string | undefined {
   const schemas = modules.flatMap((m) => (m.zodSchema === undefined ? [] : [m.zodSchema]));
   const source = [
-    `import { ${[...new Set(schemas)].join(', ')} } from ${JSON.stringify(path.join(testGeneratedDir, 'zod.gen.ts'))};`,
+    `import { ${[...new Set(schemas)].join(', ')} } from ${JSON.stringify(path.join(generatedDir, 'zod.gen.ts'))};`,
     'const failures: string[] = [];',
+    // Each snippet's own import (of model-inference-sdk/schemas) is the one above.
     ...modules.map(
       (m) =>
-        `try {\n${m.snippet}} catch (error) {\n  failures.push(${JSON.stringify(m.origin)} + ': ' + String(error));\n}`,
+        `try {\n${m.snippet.replace(/^import .*\n/gm, '')}} catch (error) {\n  failures.push(${JSON.stringify(m.origin)} + ': ' + String(error));\n}`,
     ),
     "if (failures.length > 0) {\n  console.error(failures.join('\\n'));\n  process.exitCode = 1;\n}",
     '',

@@ -2,10 +2,12 @@
 //
 //   types.gen.ts      every component schema as a TypeScript type (responses as the SDK returns them)
 //   normalize.gen.ts  the normalizer the SDK runs on every response and stream event
+//   zod.gen.ts        every component schema as a zod/mini schema (the same contract), shipped as
+//                     the entry model-inference-sdk/schemas (src/schemas/index.ts); the tests hold
+//                     the normalizer to it
 //
-// and into test/generated/ (what only the tests and the examples check use):
+// and into test/generated/ (what only the tests use):
 //
-//   zod.gen.ts        every component schema as a zod/mini schema (the same contract)
 //   wire.gen.ts       what the normalizer accepts from a server, as zod/mini schemas (a test oracle)
 //
 //   docs/normalization-fields.md  every field the normalizer reads into shape, as a table
@@ -66,7 +68,7 @@ async function exampleTags(file: 'types' | 'zod', name: string, value: Json, opt
   const code =
     file === 'types'
       ? `import type { ${name} } from 'model-inference-sdk';\n\nconst ${lowerFirst(name)}: ${name} = ${literal};\n`
-      : `const ${lowerFirst(name)} = z${name}.parse(${literal});\n`;
+      : `import { z${name} } from 'model-inference-sdk/schemas';\n\nconst ${lowerFirst(name)} = z${name}.parse(${literal});\n`;
   const formatted = (await prettier.format(code, { ...options, parser: 'typescript' })).trimEnd();
   if (formatted.includes('*/') || formatted.includes('```')) {
     throw new Error(`example of ${name}: contains '*/' or a code fence, which would end its comment`);
@@ -138,7 +140,14 @@ async function main(): Promise<void> {
     }
   }
 
-  const zod: string[] = [HEADER, "import * as z from 'zod/mini';", ''];
+  const zod: string[] = [
+    HEADER,
+    '// The contract as zod/mini schemas: what the SDK returns (after the normalizer), for users to',
+    '// validate stored or cached responses with (model-inference-sdk/schemas). zod is an optional',
+    '// peer dependency (the package loads this entry so that a missing zod says what to install).',
+    "import * as z from 'zod/mini';",
+    '',
+  ];
   for (const [name, code] of emitZod(schemas, 'contract', wired)) {
     const schema = schemas.find((s) => s.name === name)!;
     zod.push(...docComment(schema.description, '', await exampleTags('zod', name, schema.example, options)), code, '');
@@ -154,7 +163,7 @@ async function main(): Promise<void> {
   const wireDecls = emitZod(schemas, 'wire', wired);
   const contractRefs = new Set<string>();
   for (const [, code] of wireDecls) for (const m of code.matchAll(/\bz([A-Z]\w*)\b/g)) if (!m[1]!.endsWith('Wire')) contractRefs.add(m[1]!);
-  if (contractRefs.size) wire.push(`import { ${[...contractRefs].sort().map((n) => `z${n}`).join(', ')} } from './zod.gen';`, '');
+  if (contractRefs.size) wire.push(`import { ${[...contractRefs].sort().map((n) => `z${n}`).join(', ')} } from '../../src/generated/zod.gen';`, '');
   for (const [name, code] of wireDecls) wire.push(`/** What the normalizer accepts for \`${name}\`. */`, code, '');
 
   const runtime = readFileSync(path.join(root, 'scripts', 'generate', 'runtime.ts'), 'utf8');
@@ -173,8 +182,8 @@ async function main(): Promise<void> {
   ];
 
   const files: Record<string, Record<string, string>> = {
-    [out]: { 'types.gen.ts': types.join('\n'), 'normalize.gen.ts': normalize.join('\n') },
-    [testOut]: { 'zod.gen.ts': zod.join('\n'), 'wire.gen.ts': wire.join('\n') },
+    [out]: { 'types.gen.ts': types.join('\n'), 'normalize.gen.ts': normalize.join('\n'), 'zod.gen.ts': zod.join('\n') },
+    [testOut]: { 'wire.gen.ts': wire.join('\n') },
   };
   for (const [dir, sources] of Object.entries(files)) {
     rmSync(dir, { recursive: true, force: true });

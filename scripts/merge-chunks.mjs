@@ -1,4 +1,4 @@
-// Part of `npm run build`, after tsup: the SDK's ESM graph (dist/index.js, helpers/zod, otel) in
+// Part of `npm run build`, after tsup: the SDK's ESM graph (dist/index.js, helpers/zod, schemas, otel) in
 // as few files as its lazy loading allows.
 //
 // esbuild splits shared code into a chunk per set of entries (and lazily loaded modules) that use
@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { rollup } from 'rollup';
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
-const ENTRIES = { index: 'index.js', 'helpers/zod': 'helpers/zod.js', 'otel/index': 'otel/index.js' };
+const ENTRIES = { index: 'index.js', 'helpers/zod': 'helpers/zod.js', 'schemas/index': 'schemas/index.js', 'otel/index': 'otel/index.js' };
 
 /** Every .js file an import of `file` reaches: before it runs, or also with `import()` (`lazy`). */
 function reached(file, lazy, seen = new Set()) {

@@ -145,6 +145,19 @@ describe.skipIf(!hasScript)('under a pseudo-terminal', () => {
     }
   });
 
+  it("a model's reasoning on a terminal: dim and labelled before the answer; with NO_COLOR, marked in plain text", async () => {
+    const dim = pty(['chat', '-m', 'mock/reasoner', 'think first']);
+    expect((await dim.exit).code).toBe(0);
+    expect(dim.output()).toContain('\u001b[2mReasoning: \u001b[22m');
+    expect(dim.output()).toContain('\u001b[2mI \u001b[22m');
+    expect(screen(dim)).toMatch(/Reasoning: The user said "think first"\. I will repeat it\.\nYou said: think first\n$/);
+
+    const plain = pty(['chat', '-m', 'mock/reasoner', 'think first'], { NO_COLOR: '1' });
+    expect((await plain.exit).code).toBe(0);
+    expect(plain.output()).not.toMatch(ANSI);
+    expect(screen(plain)).toMatch(/\[reasoning\]\nThe user said "think first"\. I will repeat it\.\n\[\/reasoning\]\nYou said: think first\n$/);
+  });
+
   it('an API error exits 1 with the class name; the key is never shown', async () => {
     const run = pty(['models', 'get', 'mock/none', '--verbose']);
     expect((await run.exit).code).toBe(1);

@@ -3,7 +3,9 @@
 // process through the bin's own entry (cli-support.ts); a signal, the version and piped input also
 // run as a child process. The pseudo-terminal side (spinner, colours, the interactive session,
 // Ctrl-C) is in test/cli-pty.test.ts.
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startMockServer } from '../src/testing/index';
 import { ANSI, CLI, SECRET_KEY, cleanEnv, killLeftovers, runCli, spawnCli, start, type Result } from './cli-support';
@@ -88,7 +90,8 @@ describe('model-inference-sdk models', () => {
 describe('model-inference-sdk chat', () => {
   it('streams the reply to a prompt given as arguments, with the first ready model', async () => {
     const { code, stdout, stderr } = await cli(['chat', 'Hello', 'there']);
-    expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: 'You said: Hello there\n', stderr: '' });
+    // acme/chat-1 supports reasoning, so the mock reasons: on stderr, marked, apart from the answer.
+    expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: 'You said: Hello there\n', stderr: '[reasoning]\nThe user said "Hello there". I will repeat it.\n[/reasoning]\n' });
     const chat = server.requests.find((r) => r.path === '/chat/completions');
     expect(chat?.body).toEqual({ model: 'acme/chat-1', messages: [{ role: 'user', content: 'Hello there' }], stream: true });
     expect(chat?.headers['authorization']).toBe(`Bearer ${SECRET_KEY}`);
@@ -148,7 +151,8 @@ describe('model-inference-sdk chat', () => {
     expect(stderr).toContain(`GET ${server.url}/models`);
     expect(stderr).toContain("authorization: '***'");
     expect(stderr).toContain('model: acme/chat-1 (the first ready model)');
-    expect(stderr).toContain('usage: 2 prompt + 4 completion tokens; cost 0.0000066');
+    // 4 tokens of answer and 9 of reasoning: 2 × 0.0000003 + 13 × 0.0000015.
+    expect(stderr).toContain('usage: 2 prompt + 13 completion tokens; cost 0.0000201');
   });
 
   it('an empty stdin is a usage error (2); a piped one is the prompt (a real pipe, in a child process)', async () => {
@@ -156,7 +160,31 @@ describe('model-inference-sdk chat', () => {
     expect(code).toBe(2);
     expect(stderr).toContain('model-inference-sdk chat: no prompt');
     const piped = await spawnCli(['chat', '-m', 'acme/chat-1'], { env, stdin: 'through a pipe\n' });
-    expect(piped).toMatchObject({ code: 0, stdout: 'You said: through a pipe\n', stderr: '' });
+    expect(piped).toMatchObject({ code: 0, stdout: 'You said: through a pipe\n', stderr: '[reasoning]\nThe user said "through a pipe". I will repeat it.\n[/reasoning]\n' });
+  });
+
+  it("a model's reasoning: on stderr between marker lines, apart from the answer; harmless; not with --json", async () => {
+    // A server's reasoning with a screen-clearing escape, a window title and the key in it.
+    const hostile = `Think \u001b[2J\u001b]0;pwned\u0007 about ${SECRET_KEY} now`;
+    server.enqueue({ reply: { reasoning: hostile, content: 'Answer.' } });
+    const piped = await cli(['chat', '-m', 'acme/chat-1', 'hi']);
+    expect(piped).toMatchObject({ code: 0, stdout: 'Answer.\n' });
+    expect(piped.stderr).toBe('[reasoning]\nThink \\x1b[2J\\x1b]0;pwned\\x07 about *** now\n[/reasoning]\n');
+    // NO_COLOR and FORCE_COLOR: colours follow the usual rules; with them on, dim and labelled.
+    server.enqueue({ reply: { reasoning: 'Hmm.', content: 'Yes.' } });
+    const coloured = await cli(['chat', '-m', 'acme/chat-1', 'hi'], { env: { FORCE_COLOR: '1' } });
+    expect(coloured.stderr).toBe('\u001b[2mReasoning: \u001b[22m\u001b[2mHmm.\u001b[22m\n');
+    expect(coloured.stdout).toBe('Yes.\n');
+    server.enqueue({ reply: { reasoning: 'Hmm.', content: 'Yes.' } });
+    const noColour = await cli(['chat', '-m', 'acme/chat-1', 'hi'], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } });
+    expect(noColour.stderr).toBe('[reasoning]\nHmm.\n[/reasoning]\n');
+    // --json: the chunks as they are (the reasoning is in them), nothing on stderr.
+    const json = await cli(['chat', '-m', 'acme/chat-1', '--json', 'hi']);
+    expect(json.stderr).toBe('');
+    const deltas = json.stdout.trimEnd().split('\n').map((line) => (JSON.parse(line) as { choices: { delta: { reasoning?: string } }[] }).choices[0]?.delta.reasoning ?? '');
+    expect(deltas.join('')).toBe('The user said "hi". I will repeat it.');
+    // A model without reasoning prints no marker.
+    expect((await cli(['chat', '-m', 'acme/base-1', 'hi'])).stderr).toBe('');
   });
 
   it('exits 130 on SIGINT during a stream, and prints what came before', async () => {
@@ -282,7 +310,44 @@ describe('errors and exit codes', () => {
     const wrongPath = await cli(['models'], { env: { INFERENCE_BASE_URL: server.url.replace(/\/v1$/, '/v2') } });
     expect(wrongPath.code).toBe(1);
     expect(wrongPath.stderr).toContain(`NotFoundError: 404 GET /v2/models: `);
-    expect(wrongPath.stderr).toContain(`The base URL is ${server.url.replace(/\/v1$/, '/v2')} (from INFERENCE_BASE_URL). Does it end in /v1?`);
+    expect(wrongPath.stderr).toContain(`The base URL is ${server.url.replace(/\/v1$/, '/v2')} (from INFERENCE_BASE_URL).`);
+  });
+
+  it('the missing-/v1 hint is said once, and "Does it end in /v1?" only where the version can be the cause', async () => {
+    const hints = (text: string): number => (text.match(/Does it end in \/v1\?|did you mean http\S*\/v1\?|served under \/v1/g) ?? []).length;
+    // No /v1 at all: the mock says where the API is; the SDK and the CLI do not say it again.
+    const origin = server.url.replace(/\/v1$/, '');
+    const bare = await cli(['models'], { env: { INFERENCE_BASE_URL: origin } });
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toBe(
+      `model-inference-sdk models: NotFoundError: 404 GET /models: Unknown request URL: GET /models. The API is served under /v1: use ${server.url} as the base URL.\n` +
+        `The base URL is ${origin}/ (from INFERENCE_BASE_URL).\n`,
+    );
+    expect(hints(bare.stderr)).toBe(1);
+    // A version segment, but not a final /v1: the question is the hint, unless the server gave one.
+    const extra = await cli(['models'], { env: { INFERENCE_BASE_URL: `${server.url}/extra` } });
+    expect(extra.stderr).toBe(
+      'model-inference-sdk models: NotFoundError: 404 GET /v1/extra/models: Unknown request URL: GET /v1/extra/models.\n' +
+        `The base URL is ${server.url}/extra (from INFERENCE_BASE_URL). Does it end in /v1?\n`,
+    );
+    const v2 = await cli(['models'], { env: { INFERENCE_BASE_URL: `${origin}/v2` } });
+    expect(v2.stderr).toContain(`The API is served under /v1: use ${server.url} as the base URL.\nThe base URL is ${origin}/v2 (from INFERENCE_BASE_URL).\n`);
+    expect(hints(v2.stderr)).toBe(1);
+    // The URL is right and a cassette lacks the request: no word about /v1.
+    const dir = mkdtempSync(path.join(tmpdir(), 'cli-replay-'));
+    const file = path.join(dir, 'empty.json');
+    writeFileSync(file, JSON.stringify({ version: 1, upstream: 'https://example.test/v1', interactions: [] }));
+    const replay = await startMockServer({ replay: file });
+    try {
+      const miss = await cli(['chat', '-m', 'acme/chat-1', 'hi'], { env: { INFERENCE_BASE_URL: replay.url, INFERENCE_API_KEY: replay.apiKey } });
+      expect(miss.code).toBe(1);
+      expect(miss.stderr).toContain('No recorded interaction in the cassette');
+      expect(miss.stderr).toContain(`The base URL is ${replay.url} (from INFERENCE_BASE_URL).\n`);
+      expect(hints(miss.stderr)).toBe(0);
+    } finally {
+      await replay.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("an unknown model in chat and complete points to 'model-inference-sdk models', with the same connection flags", async () => {

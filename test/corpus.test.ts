@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { zChatCompletion, zCompletion, zModel, zModelList } from './generated/zod.gen';
+import { zChatCompletion, zCompletion, zModel, zModelList } from '../src/generated/zod.gen';
 import { APIError, type ChatCompletion, type Completion, type Model, type ModelList } from '../src/index';
 import { testClient, useMsw } from './helpers';
 import { corpusPresent, endpointPath, finishReason, isLegacy, loadManifest, reasoning, refusal, toolCalls, usage, type CorpusEntry } from './support/corpus';

@@ -97,6 +97,19 @@ describe('error bodies', () => {
     expect(error.message).toBe('404 POST /v1/completions: no such model');
   });
 
+  it('a 404 on a base URL without /v1 says so once: with the URL meant, unless the server already did', async () => {
+    const client = testClient({ baseURL: 'http://api.test', maxRetries: 0 });
+    replyChat(404, { error: { message: 'Not Found', type: 'invalid_request_error' } });
+    expect((await failure(chat(client))).message).toBe(
+      '404 POST /chat/completions: Not Found (the base URL http://api.test has no /v1; the service answers under /v1: did you mean http://api.test/v1?)',
+    );
+    replyChat(404, { error: { message: 'The API is served under /v1: use http://api.test/v1 as the base URL.' } });
+    expect((await failure(chat(client))).message).toBe('404 POST /chat/completions: The API is served under /v1: use http://api.test/v1 as the base URL.');
+    // A base URL with its version gets no hint.
+    replyChat(404, { error: { message: 'Not Found' } });
+    expect((await failure(chat(testClient({ baseURL: 'http://api.test/v1', maxRetries: 0 })))).message).toBe('404 POST /v1/chat/completions: Not Found');
+  });
+
   it('reads an HTML page from a proxy', async () => {
     replyChat(502, '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>', { 'content-type': 'text/html' });
     const error = await failure(chat());

@@ -471,3 +471,45 @@ describe('built-in model', () => {
     expect(generateChatReply(messages, 3)).toMatchObject({ text: 'You said: one', finishReason: 'length', completionTokens: 3 });
   });
 });
+
+describe('mock/reasoner reasons, as its name says', () => {
+  const reasonerBody = { model: 'mock/reasoner', messages: [{ role: 'user', content: 'why not' }] };
+  const thought = 'The user said "why not". I will repeat it.';
+
+  it('sends reasoning_content before the answer, counted in completion_tokens, as JSON and as a stream', async () => {
+    const json = (await (await post('/chat/completions', reasonerBody)).json()) as Json;
+    expect(json['choices'][0]['message']).toEqual({ role: 'assistant', content: 'You said: why not', reasoning_content: thought });
+    // 4 tokens of answer, 9 of reasoning.
+    expect(json['usage']).toEqual({ prompt_tokens: 2, completion_tokens: 13, total_tokens: 15 });
+
+    const data = sseData(await (await post('/chat/completions', { ...reasonerBody, stream: true })).text());
+    const deltas = data.filter((d) => d !== '[DONE]').map((d) => (JSON.parse(d) as Json)['choices'][0]['delta'] as Json);
+    const reasoning = deltas.filter((d) => 'reasoning_content' in d);
+    expect(reasoning.map((d) => d['reasoning_content']).join('')).toBe(thought);
+    // All of the reasoning comes before the first piece of content.
+    const firstContent = deltas.findIndex((d) => typeof d['content'] === 'string' && d['content'] !== '');
+    expect(deltas.findIndex((d) => 'reasoning_content' in d)).toBeLessThan(firstContent);
+    expect(deltas.slice(firstContent).some((d) => 'reasoning_content' in d)).toBe(false);
+  });
+
+  it('a scripted reply says whether it reasons; a model without the feature never does', async () => {
+    server.enqueue({ reply: { content: 'Plain.' } });
+    const scripted = (await (await post('/chat/completions', reasonerBody)).json()) as Json;
+    expect(scripted['choices'][0]['message']).toEqual({ role: 'assistant', content: 'Plain.' });
+    server.enqueue({ reply: { content: 'Yes.', reasoning: 'Mine.' } });
+    expect(((await (await post('/chat/completions', reasonerBody)).json()) as Json)['choices'][0]['message']['reasoning_content']).toBe('Mine.');
+    const echo = (await (await post('/chat/completions', { ...reasonerBody, model: 'mock/echo' })).json()) as Json;
+    expect(echo['choices'][0]['message']).toEqual({ role: 'assistant', content: 'You said: why not' });
+  });
+
+  it('generateChatReply({ reasoning: true }) gives the same reasoning, for replies and tool calls', () => {
+    const messages = [{ role: 'user', content: 'why not' }];
+    expect(generateChatReply(messages, undefined, { reasoning: true })).toMatchObject({ text: 'You said: why not', completionTokens: 13 });
+    expect(generateChatReply(messages, undefined, { reasoning: true }).reasoning.join('')).toBe(thought);
+    expect(generateChatReply(messages).reasoning).toEqual([]);
+    const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];
+    expect(generateChatReply(messages, undefined, { tools, reasoning: true }).reasoning.join('')).toBe('The request offers a tool. I will call get_weather.');
+    expect(generateChatReply([{ role: 'user', content: ' ' }], undefined, { reasoning: true }).reasoning.join('')).toBe('There is no user text. I will greet.');
+    expect(generateChatReply([...messages, { role: 'tool', content: '21' }], undefined, { reasoning: true }).reasoning.join('')).toBe('The tool returned its result. I will pass it on.');
+  });
+});

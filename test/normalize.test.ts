@@ -1,6 +1,6 @@
 /**
  * The generated normalizer (src/generated/normalize.gen.ts) against the zod schemas generated from
- * the same spec (src/generated/zod.gen.ts, wire.gen.ts). For every response the SDK reads:
+ * the same spec (src/generated/zod.gen.ts, test/generated/wire.gen.ts). For every response the SDK reads:
  * - it accepts exactly what the wire schema accepts (the same decision, and an issue where the
  *   schema has one);
  * - what it returns is the contract: the contract schema accepts it;
@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as N from '../src/generated/normalize.gen';
-import * as Z from './generated/zod.gen';
+import * as Z from '../src/generated/zod.gen';
 import * as W from './generated/wire.gen';
 import { corpusPresent, isLegacy, loadManifest } from './support/corpus';
 

@@ -20,6 +20,7 @@ import {
   extras,
 } from '../src/index';
 import { startMockServer } from '../src/testing';
+import { startFaultServer } from './support/fault-server';
 import { useMockServer } from './support/mock-server';
 
 // `client(options)`: a client of the mock server with these options.
@@ -344,6 +345,42 @@ describe('tee and readable streams', () => {
     const response = new Response(body, { headers: { 'content-type': 'application/x-ndjson' } });
     const back = Stream.fromReadableStream<ChatCompletionChunk>(response.body!);
     expect(await textOf(back)).toBe('You said: hello brave new world');
+  });
+
+  it("the browser's reader reports APIUserAbortError when the page aborts its own fetch", async () => {
+    // A route handler that sends one chunk, then waits: the page aborts while the next read waits.
+    const line = `${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'Hi' }, finish_reason: null }] })}\n`;
+    const route = await startFaultServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      res.write(line);
+    });
+    try {
+      for (const read of [
+        (body: ReadableStream<Uint8Array>, c?: AbortController) => Stream.fromReadableStream<ChatCompletionChunk>(body, c),
+        (body: ReadableStream<Uint8Array>, c?: AbortController) => ChatCompletionStream.fromReadableStream(body, c),
+      ]) {
+        // The fetch's own controller, aborted with its default reason (an AbortError), or with one
+        // of the page's when that controller was passed on to the reader.
+        for (const [reason, passed] of [[undefined, false], [new Error('the user left'), true]] as const) {
+          const page = new AbortController();
+          const response = await fetch(route.origin, { signal: page.signal });
+          const chunks = read(response.body!, passed ? page : undefined)[Symbol.asyncIterator]();
+          expect((await chunks.next()).value?.choices[0]?.delta.content).toBe('Hi');
+          const next = chunks.next();
+          page.abort(reason);
+          const error = await next.then(() => undefined, (e: unknown) => e);
+          expect(error).toBeInstanceOf(APIUserAbortError);
+          expect(error).not.toBeInstanceOf(APIConnectionError);
+          if (reason !== undefined) expect((error as Error).cause).toBe(reason);
+        }
+      }
+      // A body that fails otherwise is still no abort.
+      const broken = new ReadableStream<Uint8Array>({ pull: (c) => c.error(new TypeError('network error')) });
+      const failure = await Stream.fromReadableStream(broken)[Symbol.asyncIterator]().next().then(() => undefined, (e: unknown) => e);
+      expect(failure).not.toBeInstanceOf(APIUserAbortError);
+    } finally {
+      await route.close();
+    }
   });
 
   it('a consumed stream refuses toReadableStream()', async () => {

@@ -16,7 +16,8 @@ import {
   startMockServer,
 } from '../src/testing';
 import { useMockServer } from './support/mock-server';
-import { argumentFragments, exampleFromSchema } from '../src/testing/model';
+import { argumentFragments } from '../src/testing/model';
+import { exampleFromSchema } from '../src/testing/schema-example';
 import type { ChatCompletion } from '../src/index';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

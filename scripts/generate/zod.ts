@@ -1,7 +1,7 @@
 // Emits the zod schemas of the spec:
 // - src/generated/zod.gen.ts: `zX` for every component schema, the contract: what the SDK returns
 //   (responses) or what a caller sends (requests);
-// - src/generated/wire.gen.ts: `zXWire` for every response object schema the normalizer reads:
+// - test/generated/wire.gen.ts: `zXWire` for every response object schema the normalizer reads:
 //   what the normalizer accepts from a server, written independently of it, so that the tests can
 //   hold the two to each other (test/normalize.test.ts).
 // Neither is imported by the SDK at runtime: the normalizer (normalize.gen.ts) is what runs.

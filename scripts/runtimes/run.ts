@@ -90,6 +90,12 @@ const RUNTIMES: Runtime[] = [
     command: () => [runtimeBinary('node24'), ['cli.mjs']],
     cwd: appDir,
   },
+  {
+    id: 'node26',
+    label: 'Node 26',
+    command: () => [runtimeBinary('node26'), ['cli.mjs']],
+    cwd: appDir,
+  },
   { id: 'bun', label: 'Bun', command: () => [runtimeBinary('bun'), ['cli.mjs']], cwd: appDir },
   {
     id: 'deno',
@@ -211,6 +217,17 @@ async function startWatchProxy(target: URL): Promise<{ url: string; server: Serv
         'access-control-allow-origin': '*',
       });
       res.end(JSON.stringify(report));
+      return;
+    }
+    if (url.pathname === '/__watch/ndjson') {
+      // A route handler's body (toReadableStream()): one chunk, then nothing until the page leaves.
+      res.writeHead(200, {
+        'content-type': 'application/x-ndjson',
+        'access-control-allow-origin': '*',
+      });
+      res.write(
+        `${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'Hi' }, finish_reason: null }] })}\n`,
+      );
       return;
     }
     const chunks: Buffer[] = [];

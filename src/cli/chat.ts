@@ -26,7 +26,15 @@ import { explain, inCLIWords, type Endpoint } from './explain';
 import { defineCommand, integerFlag, numberFlag, paramFlags } from './parse-command';
 import { colourEnabled, createStyle } from './style';
 import { printable } from './safe-text';
-import { chunkText, readAll, streamReply, withChunkText, type StreamedReply } from './stream-reply';
+import {
+  chunkFinished,
+  chunkReasoning,
+  chunkText,
+  readAll,
+  streamReply,
+  withChunkText,
+  type StreamedReply,
+} from './stream-reply';
 import { noteUsage } from './usage';
 
 type Message = ChatCompletionCreateParams['messages'][number];
@@ -91,6 +99,8 @@ function reply(
   return streamReply<ChatCompletionChunk>(io, output, {
     open: (s) => client.chat.completions.create(body, { signal: s, extraBody: settings.params }),
     text: chunkText,
+    reasoning: chunkReasoning,
+    finished: chunkFinished,
     withText: withChunkText,
     usage: (chunk) => chunk.usage,
     signal,

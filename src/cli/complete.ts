@@ -16,7 +16,13 @@ import {
 } from './connection';
 import { inCLIWords } from './explain';
 import { defineCommand, integerFlag, numberFlag, paramFlags } from './parse-command';
-import { completionText, readAll, streamReply, withCompletionText } from './stream-reply';
+import {
+  chunkFinished,
+  completionText,
+  readAll,
+  streamReply,
+  withCompletionText,
+} from './stream-reply';
 import { noteUsage } from './usage';
 
 const help = `Usage: model-inference-sdk complete [options] [prompt...]
@@ -103,6 +109,7 @@ export const completeCommand: Command = defineCommand({
         open: (signal) => client.completions.create(body, { signal, extraBody: params }),
         text: completionText,
         withText: withCompletionText,
+        finished: chunkFinished,
         usage: (chunk) => chunk.usage,
         signal: io.signal,
         json: values.json,

@@ -50,7 +50,7 @@ export function explain(error: unknown, endpoint?: Endpoint, model?: string): st
     if (model !== undefined && isUnknownModel(error, model)) {
       return `${plain}\nRun '${['model-inference-sdk models', endpoint.flags].filter(Boolean).join(' ')}' to see the models you can use.`;
     }
-    return `${plain}\n${whereFrom(endpoint)} Does it end in /v1?`;
+    return `${plain}\n${whereFrom(endpoint)}${versionCanBeTheCause(endpoint.baseURL, error.message) ? ' Does it end in /v1?' : ''}`;
   }
   if (error instanceof AuthenticationError && endpoint.source !== '--mock') {
     return `${plain}\nCheck the API key (INFERENCE_API_KEY or --api-key) for ${hostAndPort(endpoint.baseURL)}.`;
@@ -85,6 +85,26 @@ export function hostAndPort(baseURL: string): string {
   } catch {
     return baseURL;
   }
+}
+
+/**
+ * Whether to ask "Does it end in /v1?" of a 404 that is not about a model: only where the base
+ * URL's version can be the cause and nobody said so yet. Its path has a version segment but does
+ * not end in `/v1` (`/v2`, `/v1/chat`, `/openai/v1beta`), and the message does not already show a
+ * URL ending in `/v1` (the server's "use …/v1 as the base URL", the SDK's "did you mean …/v1?").
+ * Not when the path ends in `/v1`: the version is right (a cassette that lacks the request, a
+ * route this server does not have). Nor when it has no version at all: the SDK's error says that
+ * already ("has no /v1"), or the server's does.
+ */
+function versionCanBeTheCause(baseURL: string, message: string): boolean {
+  let segments: string[];
+  try {
+    segments = new URL(baseURL).pathname.split('/').filter(Boolean);
+  } catch {
+    return false;
+  }
+  if (/\bhttps?:\/\/\S+\/v1\b(?!\/)/.test(message)) return false;
+  return segments.some((s) => /^v\d+/i.test(s)) && segments.at(-1)?.toLowerCase() !== 'v1';
 }
 
 /** "The base URL is http://…/v1 (from INFERENCE_BASE_URL)." */

@@ -1,7 +1,13 @@
 /**
- * Streams one reply to the terminal: a spinner on stderr until the first token, the text on
- * stdout as it arrives (or each raw chunk as a JSON line with `--json`), and cancellation by an
- * AbortSignal. Shared by `chat` and `complete`.
+ * Streams one reply to the terminal: a spinner on stderr until the first token, the model's
+ * reasoning (if any) on stderr, set apart from the answer, the text on stdout as it arrives (or
+ * each raw chunk as a JSON line with `--json`), and cancellation by an AbortSignal. Shared by
+ * `chat` and `complete`.
+ *
+ * The reasoning goes to stderr, as the spinner and the notes do, so that stdout holds the answer
+ * alone (`answer=$(model-inference-sdk chat …)` gets no reasoning). On a terminal with colours it
+ * is dim, after a `Reasoning: ` label; otherwise (a pipe, `NO_COLOR`) it is marked in plain text,
+ * between a `[reasoning]` and a `[/reasoning]` line, so that a log of both streams tells them apart.
  *
  * @module
  */
@@ -32,10 +38,15 @@ export interface StreamReplyOptions<T> {
   open: (signal: AbortSignal) => PromiseLike<AsyncIterable<T>>;
   /** The text of one chunk ('' when none). */
   text: (chunk: T) => string;
+  /** The reasoning text of one chunk ('' when none); shown on stderr, not with `--json`. */
+  reasoning?: (chunk: T) => string;
   /** The chunk with its text replaced (for `--json`, when the key is masked across chunks). */
   withText: (chunk: T, text: string) => T;
   /** The usage of one chunk, if it has any. */
   usage: (chunk: T) => CompletionUsage | null | undefined;
+  /** Whether the chunk ends the reply's text (a `finish_reason`): its line is ended then, before
+   * the SDK's `--verbose` line about the end of the stream. */
+  finished?: (chunk: T) => boolean;
   /** Cancels the request (Ctrl-C). */
   signal: AbortSignal;
   /** Print each chunk as a JSON line instead of the text. */
@@ -76,13 +87,29 @@ export async function streamReply<T>(
   const guard = createStreamGuard(io.secrets ?? [], { raw: options.raw || options.json });
   /** `--json`: a chunk whose text ends in what may be the start of the key, printed once that is known. */
   let waiting: T | undefined;
+  const thoughts = reasoningWriter(io, output);
   let text = '';
   let usage: CompletionUsage | undefined;
   let cancelled = false;
+  let ended = false;
+  /** The rest of the text (held back in case it was the start of the key), and a final newline. */
+  const endText = (): void => {
+    if (ended) return;
+    ended = true;
+    const rest = guard.end();
+    if (rest !== '') io.stdout(rest);
+    if (text !== '' && !text.endsWith('\n')) io.stdout('\n');
+  };
   try {
     const stream = await options.open(options.signal);
     for await (const chunk of stream) {
       const delta = options.text(chunk);
+      const thought = options.json ? '' : (options.reasoning?.(chunk) ?? '');
+      if (thought !== '') {
+        spinner.stop();
+        thoughts.push(thought);
+      }
+      if (delta !== '') thoughts.end();
       const shown = guard.push(delta);
       if (options.json) {
         spinner.stop();
@@ -96,22 +123,86 @@ export async function streamReply<T>(
       }
       text += delta;
       usage = options.usage(chunk) ?? usage;
+      if (!options.json && options.finished?.(chunk) === true) endText();
     }
   } catch (error) {
     if (!(error instanceof APIUserAbortError) || !options.signal.aborted) throw error;
     cancelled = true;
   } finally {
     spinner.stop();
-    const rest = guard.end();
-    if (waiting !== undefined)
-      io.stdout(`${jsonText(options.withText(waiting, options.text(waiting) + rest))}\n`);
-    else if (!options.json && rest !== '') io.stdout(rest);
-    if (!options.json && text !== '' && !text.endsWith('\n')) io.stdout('\n');
+    thoughts.end();
+    if (options.json) {
+      const rest = guard.end();
+      if (waiting !== undefined)
+        io.stdout(`${jsonText(options.withText(waiting, options.text(waiting) + rest))}\n`);
+    } else endText();
   }
   return { text, usage, cancelled };
 }
 
-// The CLI's only reading of reply text: the two functions below.
+/** The reasoning of one reply on stderr: `push` each delta, `end` once the answer starts (or the stream ends). */
+interface ReasoningWriter {
+  push(delta: string): void;
+  end(): void;
+}
+
+function reasoningWriter(io: CommandIO, output: Output): ReasoningWriter {
+  // Its own guard: the key masked across deltas, a server's control characters escaped (always:
+  // `--raw` is for the answer).
+  const guard = createStreamGuard(io.secrets ?? [], { raw: false });
+  // Colours on stderr mean a terminal the user looks at: dim is enough to set it apart.
+  const styled = output.err.dim('x') !== 'x';
+  let state: 'none' | 'open' | 'closed' = 'none';
+  let last = '';
+  const write = (text: string): void => {
+    if (text === '') return;
+    io.stderr(styled ? output.err.dim(text) : text);
+    last = text;
+  };
+  return {
+    push(delta) {
+      if (state === 'closed') return;
+      if (state === 'none') {
+        io.stderr(styled ? output.err.dim('Reasoning: ') : '[reasoning]\n');
+        state = 'open';
+      }
+      write(guard.push(delta));
+    },
+    end() {
+      if (state !== 'open') return;
+      state = 'closed';
+      write(guard.end());
+      io.stderr(`${last.endsWith('\n') ? '' : '\n'}${styled ? '' : '[/reasoning]\n'}`);
+    },
+  };
+}
+
+// The CLI's only reading of reply text: the functions below.
+
+/**
+ * The reasoning a chat chunk adds: its first choice's `delta.reasoning` (the SDK reads every
+ * server's field for it: `reasoning_content`, `reasoning`, `thinking` …).
+ *
+ * @example
+ * ```ts
+ * chunkReasoning({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { reasoning: 'Hmm' }, finish_reason: null }] }); // 'Hmm'
+ * ```
+ */
+export function chunkReasoning(chunk: ChatCompletionChunk): string {
+  return chunk.choices[0]?.delta.reasoning ?? '';
+}
+
+/**
+ * Whether a chat or legacy completion chunk ends its first choice's text (a `finish_reason`).
+ *
+ * @example
+ * ```ts
+ * chunkFinished({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }); // true
+ * ```
+ */
+export function chunkFinished(chunk: ChatCompletionChunk | Completion): boolean {
+  return (chunk.choices[0]?.finish_reason ?? null) !== null;
+}
 
 /**
  * The text a chat chunk adds: its first choice's `delta.content` (always text: the SDK reads

@@ -165,7 +165,7 @@ export async function attempt<T>(
       response.status,
       response.headers,
       errorBody,
-      response.status === 404 ? missingV1(baseURL) : undefined,
+      response.status === 404 ? missingV1(baseURL, errorBody) : undefined,
     );
   } catch (cause) {
     link.release();
@@ -267,11 +267,15 @@ function isRedirect(status: number): boolean {
 
 /**
  * The hint for a 404 when the base URL has no version segment (`/v1`): the most common mistake
- * (`INFERENCE_BASE_URL=http://localhost:8787`), and the service answers only under `/v1`.
+ * (`INFERENCE_BASE_URL=http://localhost:8787`), and the service answers only under `/v1`. Left
+ * out when the server's error already speaks of `/v1` (the mock server names the right base
+ * URL itself): the hint is said once.
  */
-function missingV1(baseURL: string): string | undefined {
+function missingV1(baseURL: string, body: unknown): string | undefined {
   const base = new URL(baseURL);
   if (base.pathname.split('/').some((segment) => /^v\d+/i.test(segment))) return undefined;
+  if ((typeof body === 'string' ? body : (JSON.stringify(body) ?? '')).includes('/v1'))
+    return undefined;
   const path = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
   return `the base URL ${path} has no /v1; the service answers under /v1: did you mean ${path}/v1?`;
 }

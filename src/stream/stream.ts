@@ -208,14 +208,23 @@ export class Stream<T> implements AsyncIterable<T> {
       let finished = false;
       try {
         for (;;) {
-          const text = await nextText(reader, decoder);
+          let text: string | undefined;
+          try {
+            text = await nextText(reader, decoder);
+          } catch (error) {
+            // The page aborted its own fetch (the body errors with the fetch signal's AbortError),
+            // or `controller`, when the page passed the one of its fetch: an abort, not a failure.
+            if (controller.signal.aborted || (error as Error | undefined)?.name === 'AbortError')
+              throw new APIUserAbortError(
+                WHERE,
+                controller.signal.aborted ? controller.signal.reason : error,
+              );
+            throw error;
+          }
           const done = text === undefined;
           // An abort cancels the body, which then reads as done: the loop must not end as if complete.
           if (controller.signal.aborted)
-            throw new APIUserAbortError(
-              { method: 'read', path: 'Stream.fromReadableStream' },
-              controller.signal.reason,
-            );
+            throw new APIUserAbortError(WHERE, controller.signal.reason);
           buffer += done ? decoder.decode() : text;
           let start = 0;
           let newline: number;
@@ -246,6 +255,8 @@ export class Stream<T> implements AsyncIterable<T> {
     return new Stream(() => lines(), controller);
   }
 }
+
+const WHERE = { method: 'read', path: 'Stream.fromReadableStream' };
 
 /** One chunk as a JSON line; a value JSON cannot hold (nesting deeper than it survives) is a typed error. */
 function toJSONLine(value: unknown): string {

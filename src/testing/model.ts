@@ -30,9 +30,17 @@
  * - `response_format` `json_schema`: the reply is the JSON text of
  *   `exampleFromSchema(schema)`; `json_object`: `{"reply":"<the echo reply>"}`.
  *   Both are split into tokens and limited like any text.
+ * - Reasoning (`options.reasoning`: the mock server sets it for a model whose
+ *   `supported_features` include `reasoning`, such as `mock/reasoner`): the
+ *   reply comes with reasoning text that says what the model is about to do:
+ *   `The user said "<text>". I will repeat it.`, `There is no user text. I
+ *   will greet.`, `The tool returned its result. I will pass it on.` or
+ *   `The request offers a tool. I will call <name>.` It is split into tokens
+ *   like the reply, counts in `completionTokens`, and is never cut.
  *
  * @module
  */
+import { exampleFromSchema } from './schema-example';
 
 /**
  * What the built-in model produced for one choice.
@@ -50,9 +58,11 @@ export interface Generation {
   text: string;
   /** The reply split into stream fragments, one per token. */
   tokens: string[];
+  /** The reasoning before the reply, split into tokens; empty unless `options.reasoning`. */
+  reasoning: string[];
   finishReason: 'stop' | 'length' | 'tool_calls';
   promptTokens: number;
-  /** `tokens.length` plus the tokens of the tool-call arguments. */
+  /** `tokens.length`, plus the reasoning's tokens and the tokens of the tool-call arguments. */
   completionTokens: number;
   /** The tool calls made (empty unless the request offered tools). */
   toolCalls: GeneratedToolCall[];
@@ -94,6 +104,8 @@ export interface ChatReplyOptions {
   tools?: unknown;
   tool_choice?: unknown;
   response_format?: unknown;
+  /** Not a request field: whether the model reasons before it answers (see the module's rules). */
+  reasoning?: boolean;
 }
 
 /** Reply used when the conversation has no user text to echo. */
@@ -166,6 +178,8 @@ export function messageText(content: unknown): string {
  *
  * const g = generateChatReply([{ role: 'user', content: 'one two three' }], 2);
  * // g.text === 'You said:', g.finishReason === 'length', g.completionTokens === 2
+ * generateChatReply([{ role: 'user', content: 'hi' }], undefined, { reasoning: true }).reasoning.join('');
+ * // 'The user said "hi". I will repeat it.'
  * ```
  */
 export function generateChatReply(
@@ -186,15 +200,29 @@ export function generateChatReply(
   const afterTool = last?.['role'] === 'tool';
 
   const tool = afterTool ? undefined : chooseTool(options.tools, options.tool_choice);
+  const userText = lastUserText?.trim() ?? '';
+  const reasoning =
+    options.reasoning !== true
+      ? []
+      : splitTokens(
+          tool !== undefined
+            ? `The request offers a tool. I will call ${tool.name}.`
+            : afterTool
+              ? 'The tool returned its result. I will pass it on.'
+              : userText === ''
+                ? 'There is no user text. I will greet.'
+                : `The user said "${userText}". I will repeat it.`,
+        );
   if (tool !== undefined) {
-    const args = JSON.stringify(exampleFromSchema(tool.parameters, lastUserText?.trim() ?? ''));
+    const args = JSON.stringify(exampleFromSchema(tool.parameters, userText));
     const call: GeneratedToolCall = { id: 'call_1', name: tool.name, arguments: args };
     return {
       text: '',
       tokens: [],
+      reasoning,
       finishReason: 'tool_calls',
       promptTokens,
-      completionTokens: argumentFragments(args).length,
+      completionTokens: reasoning.length + argumentFragments(args).length,
       toolCalls: [call],
     };
   }
@@ -209,10 +237,11 @@ export function generateChatReply(
   } else if (format?.['type'] === 'json_schema') {
     const spec = format['json_schema'];
     reply = JSON.stringify(
-      exampleFromSchema(isRecord(spec) ? spec['schema'] : undefined, lastUserText?.trim() ?? ''),
+      exampleFromSchema(isRecord(spec) ? spec['schema'] : undefined, userText),
     );
   }
-  return generate(reply, promptTokens, maxTokens);
+  const gen = generate(reply, promptTokens, maxTokens);
+  return { ...gen, reasoning, completionTokens: gen.completionTokens + reasoning.length };
 }
 
 /**
@@ -232,128 +261,6 @@ export function argumentFragments(args: string): string[] {
   const chars = Array.from(args);
   for (let i = 0; i < chars.length; i += 8) out.push(chars.slice(i, i + 8).join(''));
   return out;
-}
-
-/**
- * A deterministic value that satisfies a JSON Schema, as the built-in model
- * uses for tool arguments and `json_schema` replies. Covers what tool and
- * structured-output schemas use: `type` (also as a list), `properties` (every
- * property is filled), `items`, `enum`, `const`, `default`, `anyOf` / `oneOf`
- * / `allOf` (first branch that is not `null`), local `$ref`s, `minimum`,
- * `minItems`, `minLength` and common string `format`s. Strings are `text`
- * (or `"mock"` when it is empty).
- *
- * @param schema - a JSON Schema object; anything else gives `null`.
- * @param text - the value for plain strings.
- * @example
- * ```ts
- * import { exampleFromSchema } from './model'; // internal: not part of model-inference-sdk/testing
- *
- * exampleFromSchema({ type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1 } } }, 'Paris');
- * // { city: 'Paris', days: 1 }
- * ```
- */
-export function exampleFromSchema(schema: unknown, text = ''): unknown {
-  return example(schema, text === '' ? 'mock' : text, schema, 0);
-}
-
-function example(schema: unknown, text: string, root: unknown, depth: number): unknown {
-  // Recursive schemas ($ref to an ancestor) stop here rather than loop.
-  if (depth > 12 || !isRecord(schema)) return null;
-  if ('const' in schema) return schema['const'];
-  const enumValues = schema['enum'];
-  if (Array.isArray(enumValues) && enumValues.length > 0) return enumValues[0];
-  if ('default' in schema) return schema['default'];
-  const ref = schema['$ref'];
-  if (typeof ref === 'string') return example(resolveRef(root, ref), text, root, depth + 1);
-  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
-    const branches = schema[key];
-    if (!Array.isArray(branches) || branches.length === 0) continue;
-    const branch = branches.find((b) => !(isRecord(b) && b['type'] === 'null')) ?? branches[0];
-    return example(branch, text, root, depth + 1);
-  }
-  const declared = schema['type'];
-  const type = Array.isArray(declared)
-    ? (declared.find((t) => t !== 'null') ?? 'null')
-    : typeof declared === 'string'
-      ? declared
-      : isRecord(schema['properties'])
-        ? 'object'
-        : 'items' in schema
-          ? 'array'
-          : 'string';
-  switch (type) {
-    case 'object': {
-      const out: Record<string, unknown> = {};
-      const properties = schema['properties'];
-      if (isRecord(properties)) {
-        for (const [name, property] of Object.entries(properties))
-          out[name] = example(property, text, root, depth + 1);
-      }
-      return out;
-    }
-    case 'array': {
-      const minItems = typeof schema['minItems'] === 'number' ? schema['minItems'] : 1;
-      return Array.from({ length: Math.max(1, Math.min(minItems, 16)) }, () =>
-        example(schema['items'], text, root, depth + 1),
-      );
-    }
-    case 'integer':
-    case 'number': {
-      const min = numberOr(
-        schema['minimum'],
-        numberOr(schema['exclusiveMinimum'], undefined, 1),
-        0,
-      );
-      const max = numberOr(schema['maximum'], undefined, 0);
-      let value = max !== undefined && max < (min ?? 0) ? max : (min ?? 0);
-      if (type === 'integer') value = Math.ceil(value);
-      return value;
-    }
-    case 'boolean':
-      return true;
-    case 'null':
-      return null;
-    default:
-      return exampleString(schema, text);
-  }
-}
-
-function exampleString(schema: Record<string, unknown>, text: string): string {
-  const formats: Record<string, string> = {
-    'date-time': '2025-01-01T00:00:00Z',
-    date: '2025-01-01',
-    time: '00:00:00Z',
-    email: 'mock@example.com',
-    uri: 'https://example.com/',
-    url: 'https://example.com/',
-    uuid: '00000000-0000-4000-8000-000000000000',
-  };
-  const format = schema['format'];
-  let value = (typeof format === 'string' ? formats[format] : undefined) ?? text;
-  const minLength = schema['minLength'];
-  if (typeof minLength === 'number' && value.length < minLength)
-    value = value.padEnd(minLength, '.');
-  const maxLength = schema['maxLength'];
-  if (typeof maxLength === 'number' && value.length > maxLength) value = value.slice(0, maxLength);
-  return value;
-}
-
-/** `value` (plus `offset`) when it is a number, else `fallback`. */
-function numberOr<T>(value: unknown, fallback: T, offset = 0): number | T {
-  return typeof value === 'number' && Number.isFinite(value) ? value + offset : fallback;
-}
-
-/** Resolves a local JSON Pointer such as `#/$defs/City`; anything else gives undefined. */
-function resolveRef(root: unknown, ref: string): unknown {
-  if (!ref.startsWith('#')) return undefined;
-  let node: unknown = root;
-  for (const raw of ref.slice(1).split('/').slice(1)) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (!isRecord(node)) return undefined;
-    node = node[key];
-  }
-  return node;
 }
 
 /** The function tool to call, or undefined when the request does not ask for one. */
@@ -406,6 +313,7 @@ function generate(reply: string, promptTokens: number, maxTokens: number | undef
   return {
     text: tokens.join(''),
     tokens,
+    reasoning: [],
     finishReason,
     promptTokens,
     completionTokens: tokens.length,

@@ -5,7 +5,7 @@
 // test/normalize.test.ts can hold the two to each other. Not used by the SDK at runtime.
 import * as z from 'zod/mini';
 
-import { zFinishReason } from './zod.gen';
+import { zFinishReason } from '../../src/generated/zod.gen';
 
 /** What the normalizer accepts for `ModelPricing`. */
 export const zModelPricingWire = z.looseObject({

@@ -51,6 +51,7 @@ export const CHECK_NAMES = [
   'break',
   'NotFoundError',
   'hooks',
+  'read-back abort',
   ...ROUTE_CHECK_NAMES,
 ] as const;
 
@@ -262,6 +263,30 @@ export async function runChecks(sdk: Sdk, config: CheckConfig, proxy?: ProxyModu
     for await (const chunk of stream) text += chunk.choices?.[0]?.delta?.content ?? '';
     expectEqual(text, 'You said: hello world');
     expectEqual(seen.join(' | '), 'beforeRequest chat 1 | afterResponse 200 | onChunk | onEnd ok stop true');
+  });
+
+  await check('read-back abort', async () => {
+    // A page reading its route handler's NDJSON body (Stream.fromReadableStream), then aborting
+    // its own fetch: the reader reports an abort, whatever the runtime errors the body with.
+    if (config.watchURL === undefined) return; // the tarball smoke has no route to read
+    const page = new AbortController();
+    const response = await fetch(new URL('/__watch/ndjson', config.watchURL), {
+      signal: page.signal,
+    });
+    const chunks = sdk.ChatCompletionStream.fromReadableStream(response.body!)[
+      Symbol.asyncIterator
+    ]();
+    expectEqual((await chunks.next()).value?.choices[0]?.delta.content, 'Hi');
+    const next = chunks.next();
+    page.abort();
+    let thrown: unknown;
+    try {
+      await next;
+    } catch (error) {
+      thrown = error;
+    }
+    if (!(thrown instanceof sdk.APIUserAbortError))
+      throw new Error(`expected APIUserAbortError, got ${describeError(thrown)}`);
   });
 
   const seen = await runRouteChecks(sdk, proxy, config, check, (name) => expectCut(config, name), cancelMarker(config.runtime, 'route-abort'));

@@ -27,6 +27,14 @@ describe('openai (official client)', () => {
     expect(model).toMatchObject({ id: 'mock/echo', object: 'model', owned_by: 'mock', is_ready: true });
   });
 
+  it('sends no Idempotency-Key, even when asked for one (docs/migrating-from-openai.md says so)', async () => {
+    server.clear();
+    await client().chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: 'Hello' }] });
+    await client().chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: 'Hello' }] }, { idempotencyKey: 'mine' });
+    expect(server.requests.map((r) => r.method)).toEqual(['POST', 'POST']);
+    expect(server.requests.flatMap((r) => Object.keys(r.headers).filter((name) => /idempotency/i.test(name)))).toEqual([]);
+  });
+
   it('chats, streams, and completes legacy prompts', async () => {
     const chat = await client().chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: 'Hello' }] });
     expect(chat.choices[0]?.message.content).toBe('You said: Hello');

@@ -53,7 +53,9 @@ export function chatCompletions(
   if (model === undefined) return fail(404, notAvailable(modelId));
 
   const limit = Math.min(params.maxTokens, model.max_output_length);
-  const gen = generateChatReply(messages, limit, request);
+  // A model that supports reasoning (mock/reasoner) reasons before it answers, as its name says.
+  const reasoning = model.supported_features.includes('reasoning');
+  const gen = generateChatReply(messages, limit, { ...request, reasoning });
   // The spec: context_length bounds the input. Checked on the prompt the built-in model counted.
   if (gen.promptTokens > model.context_length)
     return fail(400, contextMessage(model, gen.promptTokens));

@@ -61,7 +61,7 @@ export function fromGeneration(gen: Generation): Turn {
   return {
     text: gen.text,
     tokens: gen.tokens,
-    reasoning: [],
+    reasoning: gen.reasoning,
     toolCalls: gen.toolCalls,
     finishReason: gen.finishReason,
     promptTokens: gen.promptTokens,

@@ -1,6 +1,9 @@
 // Generated from spec/openapi.yaml by `npm run generate` (scripts/generate.ts). Do not edit:
 // change the spec (or the generator) and regenerate.
 
+// The contract as zod/mini schemas: what the SDK returns (after the normalizer), for users to
+// validate stored or cached responses with (model-inference-sdk/schemas). zod is an optional
+// peer dependency (the package loads this entry so that a missing zod says what to install).
 import * as z from 'zod/mini';
 
 /**
@@ -13,6 +16,8 @@ import * as z from 'zod/mini';
  *
  * @example
  * ```ts
+ * import { zModelPricing } from 'model-inference-sdk/schemas';
+ *
  * const modelPricing = zModelPricing.parse({
  *   prompt: '0.15',
  *   completion: '0.60',
@@ -37,6 +42,8 @@ export const zModelPricing = z.looseObject({
  *
  * @example
  * ```ts
+ * import { zModel } from 'model-inference-sdk/schemas';
+ *
  * const model = zModel.parse({
  *   id: 'acme/chat-1',
  *   object: 'model',
@@ -74,6 +81,8 @@ export const zModel = z.looseObject({
  *
  * @example
  * ```ts
+ * import { zModelList } from 'model-inference-sdk/schemas';
+ *
  * const modelList = zModelList.parse({
  *   object: 'list',
  *   data: [
@@ -102,6 +111,8 @@ export const zModelList = z.looseObject({ object: z.literal('list'), data: z.arr
  *
  * @example
  * ```ts
+ * import { zChatCompletionContentPartText } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionContentPartText = zChatCompletionContentPartText.parse({
  *   type: 'text',
  *   text: 'What colour is this?',
@@ -118,6 +129,8 @@ export const zChatCompletionContentPartText = z.object({
  *
  * @example
  * ```ts
+ * import { zChatCompletionSystemMessageParam } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionSystemMessageParam = zChatCompletionSystemMessageParam.parse({
  *   role: 'system',
  *   content: 'You are a concise assistant.',
@@ -136,6 +149,8 @@ export const zChatCompletionSystemMessageParam = z.object({
  *
  * @example
  * ```ts
+ * import { zChatCompletionDeveloperMessageParam } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionDeveloperMessageParam = zChatCompletionDeveloperMessageParam.parse({
  *   role: 'developer',
  *   content: 'Answer in one sentence.',
@@ -153,6 +168,8 @@ export const zChatCompletionDeveloperMessageParam = z.object({
  *
  * @example
  * ```ts
+ * import { zChatCompletionContentPartImage } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionContentPartImage = zChatCompletionContentPartImage.parse({
  *   type: 'image_url',
  *   image_url: { url: 'https://example.com/swatch.png', detail: 'low' },
@@ -170,6 +187,8 @@ export const zChatCompletionContentPartImage = z.object({
  *
  * @example
  * ```ts
+ * import { zChatCompletionContentPartInputAudio } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionContentPartInputAudio = zChatCompletionContentPartInputAudio.parse({
  *   type: 'input_audio',
  *   input_audio: {
@@ -191,6 +210,8 @@ export const zChatCompletionContentPartInputAudio = z.object({
  *
  * @example
  * ```ts
+ * import { zChatCompletionContentPartFile } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionContentPartFile = zChatCompletionContentPartFile.parse({
  *   type: 'file',
  *   file: { filename: 'colours.pdf', file_data: 'data:application/pdf;base64,JVBERi0xLjQK' },
@@ -212,6 +233,8 @@ export const zChatCompletionContentPartFile = z.object({
  *
  * @example
  * ```ts
+ * import { zChatCompletionContentPart } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionContentPart = zChatCompletionContentPart.parse({
  *   type: 'text',
  *   text: 'What colour is this?',
@@ -230,6 +253,8 @@ export const zChatCompletionContentPart = z.union([
  *
  * @example
  * ```ts
+ * import { zChatCompletionUserMessageParam } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionUserMessageParam = zChatCompletionUserMessageParam.parse({
  *   role: 'user',
  *   content: [
@@ -250,6 +275,8 @@ export const zChatCompletionUserMessageParam = z.object({
  *
  * @example
  * ```ts
+ * import { zChatCompletionContentPartRefusal } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionContentPartRefusal = zChatCompletionContentPartRefusal.parse({
  *   type: 'refusal',
  *   refusal: "I can't help with that.",
@@ -266,6 +293,8 @@ export const zChatCompletionContentPartRefusal = z.object({
  *
  * @example
  * ```ts
+ * import { zChatCompletionMessageToolCallFunction } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionMessageToolCallFunction = zChatCompletionMessageToolCallFunction.parse({
  *   name: 'get_weather',
  *   arguments: '{"city":"Paris"}',
@@ -284,6 +313,8 @@ export const zChatCompletionMessageToolCallFunction = z.looseObject({
  *
  * @example
  * ```ts
+ * import { zChatCompletionMessageToolCall } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionMessageToolCall = zChatCompletionMessageToolCall.parse({
  *   id: 'call_1',
  *   type: 'function',
@@ -303,6 +334,8 @@ export const zChatCompletionMessageToolCall = z.looseObject({
  *
  * @example
  * ```ts
+ * import { zChatCompletionAssistantMessageParam } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionAssistantMessageParam = zChatCompletionAssistantMessageParam.parse({
  *   role: 'assistant',
  *   content: null,
@@ -338,6 +371,8 @@ export const zChatCompletionAssistantMessageParam = z.object({
  *
  * @example
  * ```ts
+ * import { zChatCompletionToolMessageParam } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionToolMessageParam = zChatCompletionToolMessageParam.parse({
  *   role: 'tool',
  *   tool_call_id: 'call_1',
@@ -357,6 +392,8 @@ export const zChatCompletionToolMessageParam = z.object({
  *
  * @example
  * ```ts
+ * import { zChatCompletionFunctionMessageParam } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionFunctionMessageParam = zChatCompletionFunctionMessageParam.parse({
  *   role: 'function',
  *   name: 'get_weather',
@@ -378,6 +415,8 @@ export const zChatCompletionFunctionMessageParam = z.object({
  *
  * @example
  * ```ts
+ * import { zChatCompletionMessageParam } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionMessageParam = zChatCompletionMessageParam.parse({
  *   role: 'user',
  *   content: 'Name the three primary colours.',
@@ -398,6 +437,8 @@ export const zChatCompletionMessageParam = z.union([
  *
  * @example
  * ```ts
+ * import { zChatCompletionStreamOptions } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionStreamOptions = zChatCompletionStreamOptions.parse({ include_usage: true });
  * ```
  */
@@ -412,6 +453,8 @@ export const zChatCompletionStreamOptions = z.object({
  *
  * @example
  * ```ts
+ * import { zFunctionParameters } from 'model-inference-sdk/schemas';
+ *
  * const functionParameters = zFunctionParameters.parse({
  *   type: 'object',
  *   properties: { city: { type: 'string' } },
@@ -426,6 +469,8 @@ export const zFunctionParameters = z.record(z.string(), z.unknown());
  *
  * @example
  * ```ts
+ * import { zFunctionDefinition } from 'model-inference-sdk/schemas';
+ *
  * const functionDefinition = zFunctionDefinition.parse({
  *   name: 'get_weather',
  *   description: 'Current weather in a city.',
@@ -451,6 +496,8 @@ export const zFunctionDefinition = z.object({
  *
  * @example
  * ```ts
+ * import { zChatCompletionTool } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionTool = zChatCompletionTool.parse({
  *   type: 'function',
  *   function: {
@@ -477,6 +524,8 @@ export const zChatCompletionTool = z.object({
  *
  * @example
  * ```ts
+ * import { zChatCompletionNamedToolChoice } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionNamedToolChoice = zChatCompletionNamedToolChoice.parse({
  *   type: 'function',
  *   function: { name: 'get_weather' },
@@ -494,6 +543,8 @@ export const zChatCompletionNamedToolChoice = z.object({
  *
  * @example
  * ```ts
+ * import { zChatCompletionToolChoiceOption } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionToolChoiceOption = zChatCompletionToolChoiceOption.parse('auto');
  * ```
  */
@@ -507,6 +558,8 @@ export const zChatCompletionToolChoiceOption = z.union([
  *
  * @example
  * ```ts
+ * import { zResponseFormatText } from 'model-inference-sdk/schemas';
+ *
  * const responseFormatText = zResponseFormatText.parse({ type: 'text' });
  * ```
  */
@@ -517,6 +570,8 @@ export const zResponseFormatText = z.object({ type: z.literal('text') });
  *
  * @example
  * ```ts
+ * import { zResponseFormatJSONObject } from 'model-inference-sdk/schemas';
+ *
  * const responseFormatJSONObject = zResponseFormatJSONObject.parse({ type: 'json_object' });
  * ```
  */
@@ -527,6 +582,8 @@ export const zResponseFormatJSONObject = z.object({ type: z.literal('json_object
  *
  * @example
  * ```ts
+ * import { zResponseFormatJSONSchema } from 'model-inference-sdk/schemas';
+ *
  * const responseFormatJSONSchema = zResponseFormatJSONSchema.parse({
  *   type: 'json_schema',
  *   json_schema: {
@@ -559,6 +616,8 @@ export const zResponseFormatJSONSchema = z.object({
  *
  * @example
  * ```ts
+ * import { zReasoningEffort } from 'model-inference-sdk/schemas';
+ *
  * const reasoningEffort = zReasoningEffort.parse('low');
  * ```
  */
@@ -572,6 +631,8 @@ export const zReasoningEffort = z.nullable(
  *
  * @example
  * ```ts
+ * import { zMetadata } from 'model-inference-sdk/schemas';
+ *
  * const metadata = zMetadata.parse({ tenant: 'acme', feature: 'support-chat' });
  * ```
  */
@@ -582,6 +643,8 @@ export const zMetadata = z.record(z.string(), z.string());
  *
  * @example
  * ```ts
+ * import { zChatCompletionModality } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionModality = zChatCompletionModality.parse('text');
  * ```
  */
@@ -594,6 +657,8 @@ export const zChatCompletionModality = z.enum(['text', 'audio']);
  *
  * @example
  * ```ts
+ * import { zChatCompletionAudioParam } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionAudioParam = zChatCompletionAudioParam.parse({ voice: 'alloy', format: 'mp3' });
  * ```
  */
@@ -608,6 +673,8 @@ export const zChatCompletionAudioParam = z.object({
  *
  * @example
  * ```ts
+ * import { zChatCompletionPredictionContent } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionPredictionContent = zChatCompletionPredictionContent.parse({
  *   type: 'content',
  *   content: 'export const primary = ["red", "yellow", "blue"];',
@@ -625,6 +692,8 @@ export const zChatCompletionPredictionContent = z.object({
  *
  * @example
  * ```ts
+ * import { zChatCompletionFunctionCallOption } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionFunctionCallOption = zChatCompletionFunctionCallOption.parse({
  *   name: 'get_weather',
  * });
@@ -640,6 +709,8 @@ export const zChatCompletionFunctionCallOption = z.object({ name: z.string() });
  *
  * @example
  * ```ts
+ * import { zChatCompletionCreateParamsBase } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionCreateParamsBase = zChatCompletionCreateParamsBase.parse({
  *   model: 'acme/chat-1',
  *   messages: [
@@ -726,6 +797,8 @@ export const zChatCompletionCreateParamsBase = z.object({
  *
  * @example
  * ```ts
+ * import { zFinishReason } from 'model-inference-sdk/schemas';
+ *
  * const finishReason = zFinishReason.parse('stop');
  * ```
  */
@@ -736,6 +809,8 @@ export const zFinishReason = z.string();
  *
  * @example
  * ```ts
+ * import { zChatCompletionAnnotation } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionAnnotation = zChatCompletionAnnotation.parse({
  *   type: 'url_citation',
  *   url_citation: {
@@ -766,6 +841,8 @@ export const zChatCompletionAnnotation = z.looseObject({
  *
  * @example
  * ```ts
+ * import { zChatCompletionResponseContentPart } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionResponseContentPart = zChatCompletionResponseContentPart.parse({
  *   type: 'text',
  *   text: 'Red, yellow and blue.',
@@ -783,6 +860,8 @@ export const zChatCompletionResponseContentPart = z.looseObject({
  *
  * @example
  * ```ts
+ * import { zReasoningDetail } from 'model-inference-sdk/schemas';
+ *
  * const reasoningDetail = zReasoningDetail.parse({
  *   type: 'reasoning.text',
  *   text: 'The user asks for primary colours.',
@@ -802,6 +881,8 @@ export const zReasoningDetail = z.looseObject({
  *
  * @example
  * ```ts
+ * import { zChatCompletionMessage } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionMessage = zChatCompletionMessage.parse({
  *   role: 'assistant',
  *   content: 'Red, yellow and blue.',
@@ -826,6 +907,8 @@ export const zChatCompletionMessage = z.looseObject({
  *
  * @example
  * ```ts
+ * import { zChatCompletionTopLogprob } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionTopLogprob = zChatCompletionTopLogprob.parse({
  *   token: 'Blue',
  *   logprob: -6.9,
@@ -844,6 +927,8 @@ export const zChatCompletionTopLogprob = z.looseObject({
  *
  * @example
  * ```ts
+ * import { zChatCompletionTokenLogprob } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionTokenLogprob = zChatCompletionTokenLogprob.parse({
  *   token: 'Red',
  *   logprob: -0.0012,
@@ -867,6 +952,8 @@ export const zChatCompletionTokenLogprob = z.looseObject({
  *
  * @example
  * ```ts
+ * import { zChatCompletionChoiceLogprobs } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionChoiceLogprobs = zChatCompletionChoiceLogprobs.parse({
  *   content: [{ token: 'Red', logprob: -0.0012, bytes: [82, 101, 100], top_logprobs: [] }],
  *   refusal: null,
@@ -885,6 +972,8 @@ export const zChatCompletionChoiceLogprobs = z.looseObject({
  *
  * @example
  * ```ts
+ * import { zChatCompletionChoice } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionChoice = zChatCompletionChoice.parse({
  *   index: 0,
  *   message: { role: 'assistant', content: 'Red, yellow and blue.', refusal: null },
@@ -906,6 +995,8 @@ export const zChatCompletionChoice = z.looseObject({
  *
  * @example
  * ```ts
+ * import { zPromptTokensDetails } from 'model-inference-sdk/schemas';
+ *
  * const promptTokensDetails = zPromptTokensDetails.parse({ cached_tokens: 0 });
  * ```
  */
@@ -920,6 +1011,8 @@ export const zPromptTokensDetails = z.looseObject({
  *
  * @example
  * ```ts
+ * import { zCompletionTokensDetails } from 'model-inference-sdk/schemas';
+ *
  * const completionTokensDetails = zCompletionTokensDetails.parse({ reasoning_tokens: 0 });
  * ```
  */
@@ -940,6 +1033,8 @@ export const zCompletionTokensDetails = z.looseObject({
  *
  * @example
  * ```ts
+ * import { zCompletionUsage } from 'model-inference-sdk/schemas';
+ *
  * const completionUsage = zCompletionUsage.parse({
  *   prompt_tokens: 21,
  *   completion_tokens: 6,
@@ -964,6 +1059,8 @@ export const zCompletionUsage = z.looseObject({
  *
  * @example
  * ```ts
+ * import { zChatCompletion } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletion = zChatCompletion.parse({
  *   id: 'chatcmpl-7f3a9c2e',
  *   object: 'chat.completion',
@@ -997,6 +1094,8 @@ export const zChatCompletion = z.looseObject({
  *
  * @example
  * ```ts
+ * import { zChatCompletionChunkToolCallFunction } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionChunkToolCallFunction = zChatCompletionChunkToolCallFunction.parse({
  *   name: 'get_weather',
  *   arguments: '{"city":',
@@ -1020,6 +1119,8 @@ export const zChatCompletionChunkToolCallFunction = z.looseObject({
  *
  * @example
  * ```ts
+ * import { zChatCompletionChunkToolCall } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionChunkToolCall = zChatCompletionChunkToolCall.parse({
  *   index: 0,
  *   id: 'call_1',
@@ -1044,6 +1145,8 @@ export const zChatCompletionChunkToolCall = z.looseObject({
  *
  * @example
  * ```ts
+ * import { zChatCompletionChunkDelta } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionChunkDelta = zChatCompletionChunkDelta.parse({
  *   role: 'assistant',
  *   content: '',
@@ -1070,6 +1173,8 @@ export const zChatCompletionChunkDelta = z.looseObject({
  *
  * @example
  * ```ts
+ * import { zChatCompletionChunkChoice } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionChunkChoice = zChatCompletionChunkChoice.parse({
  *   index: 0,
  *   delta: { content: ' and blue.' },
@@ -1095,6 +1200,8 @@ export const zChatCompletionChunkChoice = z.looseObject({
  *
  * @example
  * ```ts
+ * import { zChatCompletionChunk } from 'model-inference-sdk/schemas';
+ *
  * const chatCompletionChunk = zChatCompletionChunk.parse({
  *   id: 'chatcmpl-7f3a9c2e',
  *   object: 'chat.completion.chunk',
@@ -1121,6 +1228,8 @@ export const zChatCompletionChunk = z.looseObject({
  *
  * @example
  * ```ts
+ * import { zCompletionCreateParamsBase } from 'model-inference-sdk/schemas';
+ *
  * const completionCreateParamsBase = zCompletionCreateParamsBase.parse({
  *   model: 'acme/base-1',
  *   prompt: 'Once upon a time',
@@ -1158,6 +1267,8 @@ export const zCompletionCreateParamsBase = z.object({
  *
  * @example
  * ```ts
+ * import { zCompletionLogprobs } from 'model-inference-sdk/schemas';
+ *
  * const completionLogprobs = zCompletionLogprobs.parse({
  *   tokens: [' there', ' lived'],
  *   token_logprobs: [-0.4, -1.2],
@@ -1179,6 +1290,8 @@ export const zCompletionLogprobs = z.looseObject({
  *
  * @example
  * ```ts
+ * import { zCompletionChoice } from 'model-inference-sdk/schemas';
+ *
  * const completionChoice = zCompletionChoice.parse({
  *   index: 0,
  *   text: ' there lived a lighthouse keeper.',
@@ -1202,6 +1315,8 @@ export const zCompletionChoice = z.looseObject({
  *
  * @example
  * ```ts
+ * import { zCompletion } from 'model-inference-sdk/schemas';
+ *
  * const completion = zCompletion.parse({
  *   id: 'cmpl-2b8e41d0',
  *   object: 'text_completion',
@@ -1235,6 +1350,8 @@ export const zCompletion = z.looseObject({
  *
  * @example
  * ```ts
+ * import { zErrorObject } from 'model-inference-sdk/schemas';
+ *
  * const errorObject = zErrorObject.parse({
  *   message: 'The model `acme/unknown` does not exist.',
  *   type: 'invalid_request_error',
@@ -1255,6 +1372,8 @@ export const zErrorObject = z.looseObject({
  *
  * @example
  * ```ts
+ * import { zErrorResponse } from 'model-inference-sdk/schemas';
+ *
  * const errorResponse = zErrorResponse.parse({
  *   error: {
  *     message: 'The model `acme/unknown` is not available on this API.',
