@@ -36,7 +36,7 @@ import {
 import { estimateTextTokens, requestedCompletionTokens } from '../../cost/tokens';
 import { hasLimits, readLimits, type Window } from './headers';
 import { MAX_RETRY_AFTER_MS, retryAfterMs } from './retry-after';
-import type { Pool, Turn } from './limits';
+import type { Pool, Turn } from './turn';
 import type { ModelRateLimits, RateLimitSnapshot } from './snapshot';
 
 /** Calls of a model in flight before its first response, at most, at first. */
@@ -127,7 +127,6 @@ export class Slot {
 export class Limiter {
   readonly #buckets = new Map<string, Bucket>();
   #queue: Waiter[] = [];
-  #inFlight = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timerAt = 0;
 
