@@ -110,12 +110,13 @@ export class Client {
    * invalid, or this runs in a web page without `dangerouslyAllowBrowser`.
    */
   constructor(options: ClientOptions = {}) {
-    const { resolved, apiKey } = resolveClientOptions(options);
-    this.#options = { ...options };
     // A copy (withOptions) shares its parent's limiter, unless it talks to another server or
-    // account, which has limits of its own; and its parent's cap, unless it sets its own.
+    // account, which has limits of its own; and its parent's cap, unless it sets its own. Taken
+    // first, so that options that throw leave nothing for the next client.
     const from = copying;
     copying = undefined;
+    const { resolved, apiKey } = resolveClientOptions(options);
+    this.#options = { ...options };
     const shared = from?.ctx.options.baseURL === resolved.baseURL && from.ctx.limits.key === apiKey;
     this.baseURL = resolved.baseURL;
     this.timeout = resolved.timeout;
@@ -168,11 +169,7 @@ export class Client {
    */
   withOptions(options: ClientOptions): Client {
     copying = { ctx: this.#ctx, cap: options?.maxConcurrency !== undefined };
-    try {
-      return new Client({ ...this.#options, ...options });
-    } finally {
-      copying = undefined;
-    }
+    return new Client({ ...this.#options, ...options });
   }
 
   /**

@@ -80,7 +80,7 @@ async function sendTo<T>(
       if (held) {
         free++;
         reason = error as APIError;
-        log.info(`${reason.message}; waiting ${held} ms for the rate limit (not a retry)`);
+        log.info(`${reason.message}; waiting ${held} ms (rate limit)`);
         await hooks?.beforeRetry(reason, held, count.attempts + 1);
         continue;
       }

@@ -242,9 +242,7 @@ function checkFallbacks(models: readonly string[] | undefined, where: string): v
     models !== undefined &&
     !(Array.isArray(models) && models.every((m) => m && typeof m === 'string'))
   )
-    throw new InferenceError(
-      `${where}: \`fallbacks\` must be an array of model slugs, like ['acme/chat-1-mini'].`,
-    );
+    throw new InferenceError(`${where}: \`fallbacks\` must be an array of model slugs.`);
 }
 
 /** RFC 9110 token characters: what `Headers` accepts as a name. */

@@ -151,16 +151,8 @@ class EventIterator<T> implements ObservableIterator<T> {
     let item = (this.#held = await this.#fill());
     if (!untilContent || item.done) return;
     const { hasContent } = await import('../core/fallbacks');
-    while (!item.done && !hasContent(item.value)) {
-      // The events of the read in hand first, then the next read.
-      let next: IteratorResult<T> | undefined;
-      try {
-        next = this.#take();
-      } catch (error) {
-        throw this.#fail(error);
-      }
-      (this.#ahead ??= []).push((item = next ?? (await this.#fill())));
-    }
+    while (!item.done && !hasContent(item.value))
+      (this.#ahead ??= []).push((item = await this.#fill()));
   }
 
   next(): Promise<IteratorResult<T>> {
@@ -244,6 +236,9 @@ class EventIterator<T> implements ObservableIterator<T> {
   async #fill(): Promise<IteratorResult<T>> {
     try {
       this.#batches ??= await this.#open();
+      // The events of the read in hand first (a stream with fallbacks primes several), then reads.
+      const held = this.#take();
+      if (held !== undefined) return held;
       for (;;) {
         const { done, value } = await this.#batches.next();
         if (this.#closed) throw new APIUserAbortError(this.#target, this.#controller.signal.reason);
