@@ -161,6 +161,31 @@ describe('waiting in the queue', () => {
     expect(order).toEqual(['first']);
   });
 
+  it('a waiting call with a signal that is let go, and one that times out, leave no listener on it', async () => {
+    const { server } = await limitedOnce(300);
+    const client = clientOf(server.url, { maxRetries: 0 });
+    await client.chat.completions.create(ask('first')).catch(() => {});
+    const controller = new AbortController();
+    const waited = client.chat.completions.create(ask('let go'), { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(client.rateLimits().queued).toBe(1);
+    expect(getEventListeners(controller.signal, 'abort').length).toBeGreaterThan(0);
+    await waited;
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+
+    const slow = await faultServer(async (_req, res) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(completion);
+    });
+    const capped = clientOf(slow.url, { maxConcurrency: 1 });
+    const first = capped.chat.completions.create(ask('a'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const timedOut = controller.signal;
+    await expect(capped.chat.completions.create(ask('b'), { signal: timedOut, timeout: 50 })).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+    expect(getEventListeners(timedOut, 'abort')).toHaveLength(0);
+    await first;
+  });
+
   it('a call already aborted never queues', async () => {
     const { server } = await limitedOnce(5_000);
     const client = clientOf(server.url, { maxRetries: 0 });
