@@ -13,6 +13,9 @@
  *   growth      (model-inference-sdk only) CPU of a flood of 2,000 and of 20,000 tool-call argument
  *               deltas, and of a structured output of 2,000 and of 20,000 items read with
  *               parsedStream(): the ratio of each pair is how the cost grows with 10× the deltas
+ *   storm60     60 calls at once against a server allowing 10 requests/s, burst 10 (a token
+ *   storm1000   bucket of its own, bench/server.mjs), with the client's defaults; 1,000 for the
+ *               other: the calls that failed, the requests the server saw, the wall time, peak RSS
  */
 import { REPLY, eventCount, expectedText, jsonFragments, toolCallFragments } from './workload.mjs';
 
@@ -28,7 +31,10 @@ const CLIENTS = {
 const [name = '', metric = '', port = '', quick = ''] = process.argv.slice(2);
 const make = CLIENTS[/** @type {keyof typeof CLIENTS} */ (name)];
 if (!make) throw new Error(`unknown client ${name}`);
-const client = await make(`http://127.0.0.1:${port}/v1`);
+// The storm's calls go to a token bucket of their own, full at the start.
+const run = `${name}-${process.pid}-${Date.now()}`;
+const base = metric.startsWith('storm') ? `http://127.0.0.1:${port}/limited/${run}` : `http://127.0.0.1:${port}`;
+const client = await make(`${base}/v1`);
 const isQuick = quick === 'quick';
 
 /** @type {Map<number, string>} */
@@ -118,6 +124,15 @@ if (metric === 'chunk') {
   const parsed1 = await cpu(parsed, 2_000);
   const parsed10 = await cpu(parsed, 20_000);
   result = { value: tools10 / tools1, unit: '×', parsed: parsed10 / parsed1, toolsSmall: tools1, parsedSmall: parsed1 };
+} else if (metric === 'storm60' || metric === 'storm1000') {
+  const calls = metric === 'storm60' ? 60 : 1000;
+  const start = performance.now();
+  const results = await Promise.allSettled(Array.from({ length: calls }, () => client.request()));
+  const wall = performance.now() - start;
+  const wrong = results.filter((r) => r.status === 'fulfilled' && r.value !== REPLY).length;
+  if (wrong > 0) throw new Error(`${name}: ${wrong} wrong replies in the storm`);
+  const stats = await (await fetch(`${base}/stats`)).json();
+  result = { value: wall, unit: 'ms', failed: results.filter((r) => r.status === 'rejected').length, requests: stats.requests, limited: stats.limited, rss: process.resourceUsage().maxRSS / 1024 };
 } else {
   throw new Error(`unknown metric ${metric}`);
 }

@@ -8,7 +8,7 @@
  *
  *   npm run bench                    all metrics, 7 runs each (a few minutes)
  *   npm run bench -- --quick         3 runs, shorter samples, no install size (BENCH_QUICK=1 too)
- *   npm run bench -- --only=chunk,cold   (chunk, request, concurrent, growth, cold, bundle, install)
+ *   npm run bench -- --only=chunk,cold   (chunk, request, concurrent, growth, storm, cold, bundle, install)
  *
  * Needs `npm run build` first: the package is measured as published (dist/), from a snapshot
  * taken at the start so that a rebuild during the run cannot mix versions.
@@ -21,6 +21,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { bundleParts } from './bundle-parts.mjs';
+import { STORM, idealStormMs } from './workload.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -132,6 +133,40 @@ function growth(port) {
   }
   process.stderr.write(' growth\n');
   return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summary(v)]));
+}
+
+/**
+ * The storm (issue 31): 60 and 1,000 calls at once against a token bucket of 10 requests/s, burst
+ * 10, with model-inference-sdk and the official client, each run in a fresh process against a
+ * bucket of its own. 60 calls `RUNS` times; 1,000 calls (about 100 s each) once, three times with
+ * `--runs` of 3 or more.
+ * @param {number} port
+ */
+function storm(port) {
+  /** @type {Record<string, Record<string, { wall: number[], failed: number[], requests: number[], limited: number[], rss: number[] }>>} */
+  const samples = {};
+  for (const [metric, runs] of /** @type {const} */ ([['storm60', RUNS], ['storm1000', runsArg && RUNS >= 3 ? 3 : 1]])) {
+    for (let run = 0; run < runs; run++) {
+      for (const client of run % 2 ? ['openai', 'sdk'] : ['sdk', 'openai']) {
+        const out = execFileSync(process.execPath, [join(root, 'bench', 'measure.mjs'), client, metric, String(port)], { env, encoding: 'utf8' });
+        const result = JSON.parse(out.trim().split('\n').pop() ?? '{}');
+        const s = ((samples[metric] ??= {})[client] ??= { wall: [], failed: [], requests: [], limited: [], rss: [] });
+        s.wall.push(result.value);
+        s.failed.push(result.failed);
+        s.requests.push(result.requests);
+        s.limited.push(result.limited);
+        s.rss.push(result.rss);
+      }
+      process.stderr.write('.');
+    }
+  }
+  process.stderr.write(' storm\n');
+  return Object.fromEntries(
+    Object.entries(samples).map(([metric, clients]) => [
+      metric,
+      Object.fromEntries(Object.entries(clients).map(([client, s]) => [client, Object.fromEntries(Object.entries(s).map(([k, v]) => [k, summary(v)]))])),
+    ]),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -336,6 +371,7 @@ try {
   });
   for (const metric of ['chunk', 'request', 'concurrent']) if (wanted(metric)) results[metric] = runtimeMetric(metric, Number(port));
   if (wanted('growth')) results.growth = growth(Number(port));
+  if (wanted('storm')) results.storm = storm(Number(port));
 } finally {
   server.kill();
 }
@@ -379,6 +415,27 @@ if (results.growth) {
     rows.push([label, '–', '–', '–', `${cell(r, undefined)}× (${ms(small)})`, '–', '–', `${r.median <= 12 ? 'met' : 'MISSED'} (${r.median.toFixed(1)}× ≤ 12×)`]);
   grows('10× the tool-call deltas, CPU growth', g.tools, g.toolsSmall);
   grows('10× the parsedStream() items, CPU growth', g.parsed, g.parsedSmall);
+}
+if (results.storm) {
+  for (const [metric, calls] of /** @type {const} */ ([['storm60', 60], ['storm1000', 1000]])) {
+    const r = results.storm[metric];
+    if (!r) continue;
+    const ideal = idealStormMs(calls);
+    const of = (/** @type {string} */ c) =>
+      r[c] ? `${r[c].failed.median} failed, ${r[c].requests.median} requests (${r[c].limited.median} × 429), ${fmt(r[c].wall.median / 1000)} s [${fmt(r[c].wall.min / 1000)}–${fmt(r[c].wall.max / 1000)}], ${fmt(r[c].rss.median)} MiB` : '–';
+    const sdk = r.sdk;
+    const met = sdk && sdk.failed.max === 0 && sdk.requests.max <= calls * 1.1 && sdk.wall.max <= ideal * 1.2;
+    rows.push([
+      `${calls} calls at once, ${STORM.rate} req/s burst ${STORM.burst} (ideal ${fmt(ideal / 1000)} s)`,
+      '–',
+      '–',
+      of('openai'),
+      of('sdk'),
+      '–',
+      '–',
+      `${met ? 'met' : 'MISSED'} (0 failed, ≤ ${Math.floor(calls * 1.1)} requests, ≤ ${fmt((ideal * 1.2) / 1000)} s)`,
+    ]);
+  }
 }
 if (results.cold) {
   const c = results.cold;

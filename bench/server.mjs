@@ -11,7 +11,7 @@
  * work per chunk, not per read.
  */
 import { createServer } from 'node:http';
-import { MODEL, REPLY, chunkText, jsonFragments, toolCallFragments } from './workload.mjs';
+import { MODEL, REPLY, STORM, chunkText, jsonFragments, toolCallFragments } from './workload.mjs';
 
 const CREATED = 1_700_000_000;
 const ID = 'chatcmpl-bench';
@@ -64,11 +64,52 @@ const completion = Buffer.from(
   }),
 );
 
+/**
+ * The storm's token buckets, one per run (`/limited/<run>/v1/…`, so that each measurement starts
+ * with a full bucket): every response carries OpenAI's rate-limit headers (the reset: when the
+ * bucket is full again), a request without a token gets a 429 with `retry-after-ms` (when the next
+ * token comes). `GET /limited/<run>/stats` says what the server saw.
+ * @type {Map<string, { tokens: number, last: number, requests: number, limited: number }>}
+ */
+const buckets = new Map();
+
+/** @param {string} run @param {import('node:http').ServerResponse} res @param {boolean} stats */
+function limited(run, res, stats) {
+  let bucket = buckets.get(run);
+  if (!bucket) buckets.set(run, (bucket = { tokens: STORM.burst, last: performance.now(), requests: 0, limited: 0 }));
+  if (stats) {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ requests: bucket.requests, limited: bucket.limited }));
+    return;
+  }
+  const now = performance.now();
+  bucket.tokens = Math.min(STORM.burst, bucket.tokens + ((now - bucket.last) * STORM.rate) / 1000);
+  bucket.last = now;
+  bucket.requests++;
+  const ok = bucket.tokens >= 1;
+  if (ok) bucket.tokens -= 1;
+  const headers = {
+    'content-type': 'application/json',
+    'x-ratelimit-limit-requests': String(STORM.burst),
+    'x-ratelimit-remaining-requests': String(Math.floor(bucket.tokens)),
+    'x-ratelimit-reset-requests': `${Math.ceil(((STORM.burst - bucket.tokens) * 1000) / STORM.rate)}ms`,
+  };
+  if (ok) {
+    res.writeHead(200, { ...headers, 'content-length': completion.length }).end(completion);
+    return;
+  }
+  bucket.limited++;
+  const wait = Math.max(1, Math.ceil(((1 - bucket.tokens) * 1000) / STORM.rate));
+  res.writeHead(429, { ...headers, 'retry-after-ms': String(wait), 'retry-after': String(Math.ceil(wait / 1000)) });
+  res.end('{"error":{"message":"Rate limit reached for requests","type":"requests","code":"rate_limit_exceeded"}}');
+}
+
 const server = createServer((req, res) => {
   /** @type {Buffer[]} */
   const parts = [];
   req.on('data', (part) => parts.push(part));
   req.on('end', () => {
+    const storm = /^\/limited\/([\w-]+)\/(?:v1\/chat\/completions|stats)$/.exec(req.url ?? '');
+    if (storm) return limited(storm[1] ?? '', res, req.method === 'GET');
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
       return;

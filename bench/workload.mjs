@@ -56,3 +56,13 @@ export function jsonFragments(n) {
   parts.push(']}');
   return parts;
 }
+
+// The limiter's storm: many calls at once against a server that enforces a token bucket.
+
+/** The storm's server: 10 requests a second, 10 at once (a token bucket; issue 31). */
+export const STORM = { rate: 10, burst: 10 };
+
+/** The least time `calls` calls can take against the storm's server: the burst at once, then `rate` a second. @param {number} calls */
+export function idealStormMs(calls) {
+  return (Math.max(0, calls - STORM.burst) / STORM.rate) * 1000;
+}

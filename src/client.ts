@@ -22,6 +22,8 @@ import { Log } from './util/log';
 import type { ClientOptions, RequestOptions as RequestOptionsType } from './options/types';
 import { assertHeaderValue, resolveClientOptions } from './options/check';
 import type { RequestContext } from './core/request';
+import { snapshotOf } from './core/limits/limits';
+import type { RateLimitSnapshot } from './core/limits/snapshot';
 import { Chat } from './chat/completions';
 import { Completions } from './resources/completions';
 import { Models } from './resources/models';
@@ -100,14 +102,22 @@ export class Client {
   readonly maxRetries: number;
 
   readonly #options: ClientOptions;
+  /** What the request path is given: the options, the key, the log, the limiter, the cap. */
+  readonly #ctx: RequestContext;
 
   /**
    * @throws InferenceError when the key or base URL is missing, an option is unknown or
    * invalid, or this runs in a web page without `dangerouslyAllowBrowser`.
    */
   constructor(options: ClientOptions = {}) {
+    // A copy (withOptions) shares its parent's limiter, unless it talks to another server or
+    // account, which has limits of its own; and its parent's cap, unless it sets its own. Taken
+    // first, so that options that throw leave nothing for the next client.
+    const from = copying;
+    copying = undefined;
     const { resolved, apiKey } = resolveClientOptions(options);
     this.#options = { ...options };
+    const shared = from?.ctx.options.baseURL === resolved.baseURL && from.ctx.limits.key === apiKey;
     this.baseURL = resolved.baseURL;
     this.timeout = resolved.timeout;
     this.maxRetries = resolved.maxRetries;
@@ -115,10 +125,17 @@ export class Client {
     const log = new Log(resolved.logLevel, resolved.logger);
     const mode = resolved.preflight;
     let preflight: Promise<Preflight> | undefined;
-    const ctx: RequestContext = {
+    const ctx: RequestContext = (this.#ctx = {
       options: resolved,
       apiKey: typeof apiKey === 'string' ? () => apiKey : () => callKeyFunction(apiKey),
       log,
+      limits: shared ? from.ctx.limits : { key: apiKey },
+      pool:
+        shared && !from.cap
+          ? from.ctx.pool
+          : resolved.maxConcurrency === undefined
+            ? undefined
+            : { cap: resolved.maxConcurrency, inFlight: 0 },
       // Loaded on the first check, so that clients without `preflight` never ship it. One attempt
       // per lookup: it is advisory, and a caller never waits longer than its own timeout.
       preflight:
@@ -135,7 +152,7 @@ export class Client {
                     ),
                 ))
               ).check(body, wait),
-    };
+    });
     if (typeof apiKey === 'string') log.addSecret(apiKey);
     this.models = new Models(ctx);
     this.chat = new Chat(ctx);
@@ -151,9 +168,29 @@ export class Client {
    * ```
    */
   withOptions(options: ClientOptions): Client {
+    copying = { ctx: this.#ctx, cap: options?.maxConcurrency !== undefined };
     return new Client({ ...this.#options, ...options });
   }
+
+  /**
+   * What the client's rate limiter knows now, shared with its `withOptions()` copies: the calls in
+   * flight and waiting, and per model what the server said of its limits (requests and tokens
+   * left, when they reset, a 429's wait). A copy of the state: plain data, fit for a progress line
+   * or a log.
+   *
+   * @example
+   * ```ts
+   * const { inFlight, queued, models } = client.rateLimits();
+   * console.log(inFlight, queued, models['acme/chat-1']?.requests?.remaining);
+   * ```
+   */
+  rateLimits(): RateLimitSnapshot {
+    return snapshotOf(this.#ctx.limits, this.#ctx.pool);
+  }
 }
+
+/** Set by `withOptions()` for the constructor of the copy: what it may share. */
+let copying: { ctx: RequestContext; cap: boolean } | undefined;
 
 /**
  * Resolve an `apiKey` function, checking what it returns (without ever quoting it). Its own

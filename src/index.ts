@@ -44,6 +44,7 @@ export type {
   HookName,
   HookOperation,
 } from './options/hooks';
+export type { RateLimitSnapshot, ModelRateLimits, RateLimitWindow } from './core/limits/snapshot';
 
 // Promises of responses
 export { APIPromise, PagePromise } from './core/api-promise';

@@ -64,7 +64,7 @@ describe('each hook and what it gets', () => {
     expect(request.headers.get('idempotency-key')).toMatch(/^[0-9a-f-]{36}$/);
     expect(request.headers.has('authorization')).toBe(false);
     expect(await request.clone().json()).toEqual(body);
-    expect(info).toEqual({ operation: 'chat', model: 'mock/echo', stream: false, body, attempt: 1, startTime: expect.any(Number) });
+    expect(info).toEqual({ operation: 'chat', model: 'mock/echo', stream: false, body, attempt: 1, startTime: expect.any(Number), queueTime: 0 });
     expect(info.body).toBe(body);
     expect(Math.abs(info.startTime - Date.now())).toBeLessThan(10_000);
 
@@ -77,6 +77,7 @@ describe('each hook and what it gets', () => {
       error: undefined,
       duration: expect.any(Number),
       attempts: 1,
+      queueTime: 0,
       status: 200,
       id: completion.id,
       model: 'mock/echo',

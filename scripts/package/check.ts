@@ -58,9 +58,11 @@ const ALLOWED = [
  * declarations and docs/route.md, ~31 kB packed; main was at 302 959 B before it), then to
  * 365 kB for model-inference-sdk/schemas (issue 28: 358 481 B packed; its ESM and CJS builds
  * and its declarations, 87 kB unpacked, which carry every schema's inferred zod type and its
- * docs, are ~15 kB packed).
+ * docs, are ~15 kB packed), then to 385 kB for the rate limiter and fallbacks (issues 31 and
+ * 32: their chunks in ESM and CJS, their declarations and their docs, +20.5 kB packed: 355 937 B
+ * over main's 335 420 B before the schemas).
  */
-const MAX_PACKED_BYTES = 365_000;
+const MAX_PACKED_BYTES = 385_000;
 
 /** Scripts npm runs at an install (`prepare` for a git or folder install): none may be packed. */
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepublish', 'preprepare', 'prepare', 'postprepare'];

@@ -43,14 +43,21 @@ import { root } from './artifact';
  * timeout (`waitOf`, the named timeout check), and the body readers read through
  * util/body.ts so that a read's bytes are freed once decoded (+304 B and +298 B in all;
  * the rest of these changes loads with `import()`).
+ * Raised to 27 500 B and 30 350 B (measured 27 202 B and 30 064 B; main before it 26 210 B and
+ * 29 139 B, the whole entry already over its 28 050 B) for the rate limiter and fallbacks (issues
+ * 31 and 32), +992 B and +925 B up front: each attempt's turn and the free waits in the retry
+ * loop, the options and their checks, `rateLimits()` and the copies' sharing, a stream's turn
+ * given back (aborted, or collected unread), `to(model)` on a call's description, the estimate's
+ * two functions of cost/tokens.ts (shared with the lazy limiter); the limiter, the header
+ * families and the fallbacks load with `import()` (+3.4 KiB there; the one-file bundle +3.8 KiB).
  * Lower them as the size work lands; raise one only with a reason in the commit message. The
  * target for `streamingChat` is 12 KiB.
  */
 export const CEILINGS = {
   /** `new Client(...)` + one streaming `chat.completions.create` iterated with `for await`. */
-  streamingChat: 26_400,
+  streamingChat: 27_500,
   /** Everything `model-inference-sdk` exports (`export * from`), i.e. no tree-shaking by the user. */
-  wholeEntry: 28_050,
+  wholeEntry: 30_350,
   /**
    * Everything `model-inference-sdk/proxy` exports, on top of the main entry (left external: the
    * route's server bundle has it anyway). Measured 9 243 B on 2026-11-28 (issue 32), + ~5%.

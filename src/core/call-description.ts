@@ -46,4 +46,8 @@ export interface CallDescription {
   readonly hooks: Hooks | readonly Hooks[] | undefined;
   /** Runs before anything is sent (the pre-flight check); its rejection is the call's. */
   readonly before: ((wait: Wait) => Promise<void>) | undefined;
+  /** The models to try, in order, when this one fails before anything reached the caller. */
+  readonly fallbacks: readonly string[];
+  /** The same call to another model (for `fallbacks`): its body and `json` with that `model`. */
+  readonly to: (model: string) => CallDescription;
 }

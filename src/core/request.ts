@@ -28,6 +28,8 @@ import type { HeadersInit, QueryInit, ResolvedOptions } from '../options/types';
 import { readErrorBody, type Reader } from './response';
 import { link as linkSignals } from '../util/signals';
 import { untilAborted, within, type Wait } from '../util/wait';
+import type { Slot } from './limits/limiter';
+import type { Limits, Pool } from './limits/limits';
 
 /** Redirects followed before giving up (the fetch standard's limit). */
 const MAX_REDIRECTS = 20;
@@ -40,6 +42,10 @@ export interface RequestContext {
   log: Log;
   /** The pre-flight check of completion bodies (absent unless the `preflight` option is on). */
   preflight?: ((body: object, wait: Wait) => Promise<void>) | undefined;
+  /** The rate limiter, shared with the client's copies (core/limits/). */
+  limits: Limits;
+  /** The cap on calls in flight (`maxConcurrency`), when there is one. */
+  pool: Pool | undefined;
 }
 
 /** A call ready to send, as many times as the retry policy allows: its description and what `prepare()` worked out. */
@@ -116,6 +122,7 @@ export async function attempt<T>(
   read: Reader<T>,
   number: number,
   baseURL: string,
+  slot?: Slot,
 ): Promise<T> {
   const { call, log, trace } = p;
   const { target, signal: userSignal } = call;
@@ -131,6 +138,13 @@ export async function attempt<T>(
     ms: call.timeout,
     reason: () => new DOMException('The request timed out.', 'TimeoutError'),
   });
+  // The attempt's turn in the limiter is given back with the rest (a stream's when it ends).
+  const release = slot
+    ? () => {
+        link.release();
+        slot.done();
+      }
+    : link.release;
   let error: APIError;
   try {
     // Hooks (when the call has any) see the request without its credentials, within the timeout.
@@ -145,6 +159,7 @@ export async function attempt<T>(
       trace,
     );
     if (p.hooks) response = await p.hooks.afterResponse(response);
+    slot?.learn(response.status, response.headers);
     trace?.response(response, started);
     if (response.ok) {
       return await read({
@@ -153,7 +168,8 @@ export async function attempt<T>(
         signal: link.signal,
         abort: link.abort,
         clearTimer: link.clearTimer,
-        release: link.release,
+        release,
+        done: slot?.done,
         log,
         trace,
       });
@@ -168,7 +184,7 @@ export async function attempt<T>(
       response.status === 404 ? missingV1(baseURL, errorBody) : undefined,
     );
   } catch (cause) {
-    link.release();
+    release();
     if (userSignal?.aborted)
       throw mask(new APIUserAbortError(target, userSignal.reason), log.secrets);
     // The server answered and its answer is wrong (ResponseValidationError), or the SDK refused
@@ -182,7 +198,7 @@ export async function attempt<T>(
           ? new APIConnectionTimeoutError(target, call.timeout)
           : new APIConnectionError(target, { cause });
   }
-  link.release();
+  release();
   throw mask(error, log.secrets);
 }
 

@@ -28,6 +28,11 @@ export interface Sent {
   clearTimer(): void;
   /** Clear the timer and unlink the caller's signal. Idempotent; the request path calls it when a reader fails. */
   release(): void;
+  /**
+   * Gives the attempt's turn in the rate limiter back (`release()` does too): a function that
+   * holds nothing of the response or the stream, for a finalizer to call. Idempotent.
+   */
+  done: (() => void) | undefined;
   /** The client's log: it masks the key, and knows it (`log.secrets`) for errors that must. */
   log: Log;
   /** The debug lines of this call, when debug logging is on. */

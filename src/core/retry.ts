@@ -14,30 +14,84 @@ import type { CallHooks } from '../options/hooks';
 import { attempt, prepare, type RequestContext } from './request';
 import type { Reader } from './response';
 import { sleep } from '../util/wait';
+import { MAX_RETRY_AFTER_MS, retryAfterMs } from './limits/retry-after';
+import { limiterOf } from './limits/limits';
 
-/** Send the call and read its response with `read`, retrying as the policy allows. */
-export async function send<T>(
+export { MAX_RETRY_AFTER_MS, retryAfterMs } from './limits/retry-after';
+
+/**
+ * Send the call and read its response with `read`, retrying as the policy allows; with
+ * `fallbacks`, then the same call to each next model (core/fallbacks.ts, loaded for such calls).
+ * Attempts are numbered across the models, for the hooks.
+ */
+export function send<T>(
   ctx: RequestContext,
   call: CallDescription,
   read: Reader<T>,
   hooks?: CallHooks,
 ): Promise<T> {
+  const count = { attempts: 0, waited: 0 };
+  const run = (call: CallDescription) => sendTo(ctx, call, read, hooks, count);
+  return call.fallbacks.length
+    ? import('./fallbacks').then((f) => f.withFallbacks(call, run, ctx.log, hooks, count))
+    : run(call);
+}
+
+/** One model's attempts: each takes its turn in the limiter, then is sent; retried as the policy allows. */
+async function sendTo<T>(
+  ctx: RequestContext,
+  call: CallDescription,
+  read: Reader<T>,
+  hooks: CallHooks | undefined,
+  count: { attempts: number; waited: number },
+): Promise<T> {
   const p = await prepare(ctx, call, hooks);
   const { target, signal: userSignal, maxRetries } = call;
   const { log } = ctx;
-  for (let n = 0; ; n++) {
+  const limiter = ctx.limits.limiter ?? (await limiterOf(ctx.limits));
+  const respect = ctx.options.respectRateLimits;
+  let reason: APIError | undefined;
+  for (let n = 0, free = 0; ;) {
     if (userSignal?.aborted)
       throw mask(new APIUserAbortError(target, userSignal.reason), log.secrets);
+    let slot = limiter.take({
+      call,
+      pool: ctx.pool,
+      respect,
+      wait: call.timeout - count.waited,
+      reason,
+    });
+    if ('then' in slot) {
+      const started = Date.now();
+      try {
+        slot = await slot;
+      } finally {
+        const waited = Date.now() - started;
+        count.waited += waited;
+        hooks?.queued(waited);
+      }
+    }
     try {
-      return await attempt(p, read, n + 1, ctx.options.baseURL);
+      return await attempt(p, read, ++count.attempts, ctx.options.baseURL, slot);
     } catch (error) {
+      // A limit the server announced (a 429's retry-after, no request left): the call waits its
+      // turn in the limiter with every other, and the wait is not a retry of maxRetries.
+      const held = slot.held(error, free, maxRetries);
+      if (held) {
+        free++;
+        reason = error as APIError;
+        log.info(`${reason.message}; waiting ${held} ms (rate limit)`);
+        await hooks?.beforeRetry(reason, held, count.attempts + 1);
+        continue;
+      }
       const delay =
         error instanceof APIError && n < maxRetries ? retryDelayFor(error, n + 1) : undefined;
       if (delay === undefined) throw error;
+      n++;
       log.info(
-        `${(error as APIError).message}; retrying in ${Math.round(delay)} ms (attempt ${n + 2} of ${maxRetries + 1})`,
+        `${(error as APIError).message}; retrying in ${Math.round(delay)} ms (attempt ${n + 1} of ${maxRetries + 1})`,
       );
-      await hooks?.beforeRetry(error as APIError, delay, n + 2);
+      await hooks?.beforeRetry(error as APIError, delay, count.attempts + 1);
       try {
         await sleep(delay, userSignal);
       } catch (reason) {
@@ -63,13 +117,6 @@ function retryDelayFor(error: APIError, retry: number): number | undefined {
 const INITIAL_DELAY_MS = 500;
 /** Backoff never exceeds this. */
 const MAX_DELAY_MS = 8_000;
-/**
- * The longest `retry-after` honoured. A server that asks for more (an hour of rate limit) is
- * not retried at all: the error reaches the caller at once with the header, instead of the
- * process sleeping for an hour or retrying early into another 429.
- */
-export const MAX_RETRY_AFTER_MS = 60_000;
-
 /** Whether a response with this status (and headers) should be retried. */
 export function isRetryableStatus(status: number, headers: Headers): boolean {
   // Servers may decide for us (OpenAI's convention); anything but 'true'/'false' is ignored.
@@ -93,27 +140,4 @@ export function retryDelay(
   // Exponential backoff with up to 25 % jitter, so that many clients do not retry in step.
   const base = Math.min(INITIAL_DELAY_MS * 2 ** (retry - 1), MAX_DELAY_MS);
   return base * (1 - random() * 0.25);
-}
-
-/**
- * The wait a server asks for: `retry-after-ms` (milliseconds, OpenAI's header), else
- * `retry-after` in seconds or as an HTTP date. Negative, non-numeric or past values are ignored.
- */
-export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
-  const ms = parseNumber(headers.get('retry-after-ms'));
-  if (ms !== undefined) return ms;
-  const value = headers.get('retry-after');
-  if (value === null) return undefined;
-  const seconds = parseNumber(value);
-  if (seconds !== undefined) return seconds * 1000;
-  const date = Date.parse(value);
-  if (Number.isNaN(date)) return undefined;
-  const wait = date - now;
-  return wait >= 0 ? wait : undefined;
-}
-
-function parseNumber(value: string | null): number | undefined {
-  if (value === null || value.trim() === '') return undefined;
-  const n = Number(value);
-  return Number.isFinite(n) && n >= 0 ? n : undefined;
 }

@@ -204,7 +204,8 @@ export class APIConnectionTimeoutError extends APIConnectionError {
   /**
    * `phase`: `'request'` (no headers within `timeout`), `'apiKey'` (the `apiKey` function did not
    * return within `timeout`), `'stream'` (no event within `streamIdleTimeout`),
-   * `'keep-alive'` (the same, while the server sent only keep-alive comments), or a hook or a
+   * `'keep-alive'` (the same, while the server sent only keep-alive comments), `'queue'` (the call
+   * waited `timeout` for its turn: `maxConcurrency`, or a first contact), or a hook or a
    * `runTools()` tool that did not settle within the option named
    * (`{ hook: 'onChunk hook of "audit"', option: 'timeout' }`,
    * `{ hook: 'tool "get_weather"', option: 'toolTimeout' }`).
@@ -217,6 +218,7 @@ export class APIConnectionTimeoutError extends APIConnectionError {
       | 'apiKey'
       | 'stream'
       | 'keep-alive'
+      | 'queue'
       | { hook: string; option: 'timeout' | 'streamIdleTimeout' | 'toolTimeout' } = 'request',
   ) {
     super(target, {
@@ -227,9 +229,11 @@ export class APIConnectionTimeoutError extends APIConnectionError {
             ? `Stream stalled: no event for ${timeoutMs} ms (streamIdleTimeout): ${target.method} ${target.path}`
             : phase === 'keep-alive'
               ? `Stream stalled: no event for ${timeoutMs} ms (streamIdleTimeout), only keep-alive comments: ${target.method} ${target.path}`
-              : phase === 'apiKey'
-                ? `The \`apiKey\` function did not return within the timeout (${timeoutMs} ms): ${target.method} ${target.path}`
-                : `Request timed out after ${timeoutMs} ms: ${target.method} ${target.path}`,
+              : phase === 'queue'
+                ? `Waited ${timeoutMs} ms (timeout) in the client's queue; not sent: ${target.method} ${target.path}`
+                : phase === 'apiKey'
+                  ? `The \`apiKey\` function did not return within the timeout (${timeoutMs} ms): ${target.method} ${target.path}`
+                  : `Request timed out after ${timeoutMs} ms: ${target.method} ${target.path}`,
     });
   }
 }

@@ -126,6 +126,7 @@ class Call implements CallHooks {
       body: call.body as HookInfo['body'],
       attempt: 1,
       startTime: Date.now(),
+      queueTime: 0,
     };
   }
 
@@ -209,10 +210,16 @@ class Call implements CallHooks {
     return response;
   }
 
-  async beforeRetry(error: APIError, delay: number, attempt: number): Promise<void> {
+  async beforeRetry(
+    error: APIError,
+    delay: number,
+    attempt: number,
+    model?: string,
+  ): Promise<void> {
     // The call's own info object, with the retry's error and delay for the time of the hooks.
     const info = this.info;
     info.attempt = attempt;
+    if (model !== undefined) info.model = model;
     info.error = error;
     info.delay = delay;
     try {
@@ -222,6 +229,10 @@ class Call implements CallHooks {
       delete info.error;
       delete info.delay;
     }
+  }
+
+  queued(ms: number): void {
+    this.info.queueTime += ms;
   }
 
   wrap<T, S>(
@@ -342,6 +353,7 @@ class Call implements CallHooks {
       error: error as InferenceError | undefined,
       duration,
       attempts: this.#attempts,
+      queueTime: this.info.queueTime,
       status: this.#status,
       id: this.#id,
       model: this.#model,

@@ -91,11 +91,16 @@ export function resolveClientOptions(options: ClientOptions): {
   checkHeaders(options.defaultHeaders, 'defaultHeaders');
   if (options.defaultBody !== undefined)
     checkBodyFields(options.defaultBody, 'new Client', 'defaultBody');
-  if (options.idempotencyKeys !== undefined && typeof options.idempotencyKeys !== 'boolean') {
-    throw new InferenceError(
-      `\`idempotencyKeys\` must be true or false; got ${JSON.stringify(options.idempotencyKeys)}.`,
-    );
+  for (const name of ['idempotencyKeys', 'respectRateLimits'] as const) {
+    const value = options[name];
+    if (value !== undefined && typeof value !== 'boolean')
+      throw new InferenceError(`\`${name}\` must be true or false; got ${JSON.stringify(value)}.`);
   }
+  checkFallbacks(options.fallbacks, 'new Client');
+  // Infinity: no cap, as when it is not given.
+  const cap = options.maxConcurrency;
+  const maxConcurrency =
+    cap === undefined || cap === Infinity ? undefined : checkSize(cap, 'maxConcurrency');
 
   return {
     apiKey,
@@ -121,6 +126,9 @@ export function resolveClientOptions(options: ClientOptions): {
       preflight,
       idempotencyKeys: options.idempotencyKeys ?? true,
       hooks: options.hooks,
+      respectRateLimits: options.respectRateLimits ?? true,
+      maxConcurrency,
+      fallbacks: options.fallbacks ?? [],
     },
   };
 }
@@ -154,6 +162,7 @@ export function checkRequestOptions(
     throw new InferenceError(`${method}: \`signal\` must be an AbortSignal.`);
   }
   checkHeaders(options.headers, 'headers');
+  checkFallbacks(options.fallbacks, method);
   if (options.extraBody !== undefined) {
     if (!hasBody)
       throw new InferenceError(
@@ -225,6 +234,15 @@ export function assertHeaderValue(name: string, value: string, isHeader = true):
       `${what} has a character HTTP headers cannot carry (outside Latin-1, at position ${outside.index})${isHeader ? '; encode it first' : ''}.`,
     );
   }
+}
+
+/** `fallbacks`: a list of model slugs (non-empty strings). */
+function checkFallbacks(models: readonly string[] | undefined, where: string): void {
+  if (
+    models !== undefined &&
+    !(Array.isArray(models) && models.every((m) => m && typeof m === 'string'))
+  )
+    throw new InferenceError(`${where}: \`fallbacks\` must be an array of model slugs.`);
 }
 
 /** RFC 9110 token characters: what `Headers` accepts as a name. */

@@ -123,7 +123,11 @@ export type HookOperation = 'chat' | 'completions' | 'models.list' | 'models.ret
  */
 export interface HookInfo {
   readonly operation: HookOperation;
-  /** The model asked for (`body.model`), or the slug for `models.retrieve`; `undefined` for `models.list`. */
+  /**
+   * The model asked for (`body.model`), or the slug for `models.retrieve`; `undefined` for
+   * `models.list`. With `fallbacks`, the model of the current attempt (from `beforeRetry` on, the
+   * next one).
+   */
   readonly model: string | undefined;
   /** Whether the call streams (`stream: true`). */
   readonly stream: boolean;
@@ -134,6 +138,11 @@ export interface HookInfo {
   readonly attempt: number;
   /** When the call started (`Date.now()`), before any wait of the client's own (pre-flight, key function). */
   readonly startTime: number;
+  /**
+   * Milliseconds the call has waited so far for its turn in the client's queue (a server's rate
+   * limit, `maxConcurrency`), before this attempt and the earlier ones; 0 when it never waited.
+   */
+  readonly queueTime: number;
 }
 
 /**
@@ -149,7 +158,10 @@ export interface HookInfo {
 export interface RetryInfo extends HookInfo {
   /** Why the last attempt failed (a status the policy retries, a connection error, a timeout). */
   readonly error: APIError;
-  /** Milliseconds the client waits before the attempt (a server's `retry-after`, or backoff with jitter). */
+  /**
+   * Milliseconds the client waits before the attempt (a server's `retry-after`, or backoff with
+   * jitter); 0 before a fallback, whose model `info.model` already names.
+   */
   readonly delay: number;
 }
 
@@ -178,8 +190,10 @@ export interface CallSummary {
   readonly error: InferenceError | undefined;
   /** Milliseconds from the start of the call to its end (to the stream's end for a stream). */
   readonly duration: number;
-  /** Attempts sent (1 without retries; 0 when the call failed before sending anything). */
+  /** Attempts sent (1 without retries; 0 when the call failed before sending anything), fallbacks included. */
   readonly attempts: number;
+  /** Milliseconds the call waited for its turn in the client's queue (rate limits, `maxConcurrency`), in all. */
+  readonly queueTime: number;
   /** The HTTP status of the last response, if one arrived. */
   readonly status: number | undefined;
   /** The response's `id` (chat and legacy completions). */
@@ -212,8 +226,10 @@ export interface CallHooks {
   ): Promise<{ url: string; init: RequestInit }>;
   /** Runs `afterResponse`: the response to go on with. */
   afterResponse(response: Response): Promise<Response>;
-  /** Runs `beforeRetry` before the wait for attempt number `attempt`. */
-  beforeRetry(error: APIError, delay: number, attempt: number): Promise<void>;
+  /** Runs `beforeRetry` before the wait for attempt number `attempt` (to `model`, when falling back). */
+  beforeRetry(error: APIError, delay: number, attempt: number, model?: string): Promise<void>;
+  /** The call waited `ms` in the client's queue. */
+  queued(ms: number): void;
   /**
    * `wrap` (which makes a `Stream` around an iterator) with the hooks following the stream: its
    * chunks and its end. Applied after the first chunk was read (a failure before it is the attempt's).

@@ -155,6 +155,41 @@ export interface ClientOptions {
    * first call that has them; a client without hooks does no work for them.
    */
   hooks?: Hooks | readonly Hooks[] | undefined;
+  /**
+   * Keep to the limits the server announces (docs/errors-and-retries.md, "Limits"): after a 429 or
+   * 503 with `retry-after`, or rate-limit headers that say nothing is left, every call of the
+   * model waits for the reset, in order, without using up `maxRetries`. Default `true`; `false`
+   * sends every call at once and retries a 429 like any error, as the `openai` client does.
+   *
+   * @example
+   * ```ts
+   * const eager = new Client({ respectRateLimits: false });
+   * ```
+   */
+  respectRateLimits?: boolean | undefined;
+  /**
+   * The most calls in flight at once (a stream counts until it ends); more wait their turn, in
+   * order, within their own `timeout` and `signal`. Shared with the `withOptions()` copies that do
+   * not set their own. Default: no cap.
+   *
+   * @example
+   * ```ts
+   * const batch = client.withOptions({ maxConcurrency: 8 });
+   * ```
+   */
+  maxConcurrency?: number | undefined;
+  /**
+   * Models to try in order when the one asked for fails before anything reached you: not found or
+   * not available, a 429 the limiter cannot wait out within the `timeout`, a 5xx after its
+   * retries, a timeout, a connection error, a stream that fails before its first content. Never
+   * once content has reached you. A request's own `fallbacks` replace these. Default: none.
+   *
+   * @example
+   * ```ts
+   * const client = new Client({ fallbacks: ['acme/chat-1-mini', 'other/chat'] });
+   * ```
+   */
+  fallbacks?: readonly string[] | undefined;
 }
 
 /**
@@ -209,6 +244,8 @@ export interface RequestOptions {
   extraBody?: object | undefined;
   /** Hooks for this call only, run after the client's (see {@link Hooks}). */
   hooks?: Hooks | readonly Hooks[] | undefined;
+  /** Models to try when the one asked for fails before anything reached you (see the client's `fallbacks`); `[]` for none. */
+  fallbacks?: readonly string[] | undefined;
 }
 
 /** The defaults, in one place. */
@@ -244,6 +281,9 @@ export interface ResolvedOptions {
   idempotencyKeys: boolean;
   /** As given: hooks/runner.ts checks them at the first call that has any. */
   hooks: Hooks | readonly Hooks[] | undefined;
+  respectRateLimits: boolean;
+  maxConcurrency: number | undefined;
+  fallbacks: readonly string[];
 }
 
 /**
@@ -270,6 +310,9 @@ export const CLIENT_OPTIONS = {
   preflight: true,
   idempotencyKeys: true,
   hooks: true,
+  respectRateLimits: true,
+  maxConcurrency: true,
+  fallbacks: true,
 } as const satisfies Record<keyof ClientOptions, true>;
 
 /** Every request option's name (see `CLIENT_OPTIONS`). */
@@ -286,4 +329,5 @@ export const REQUEST_OPTIONS = {
   fetchOptions: true,
   extraBody: true,
   hooks: true,
+  fallbacks: true,
 } as const satisfies Record<keyof RequestOptions, true>;

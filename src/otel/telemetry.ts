@@ -84,6 +84,8 @@ interface CallState {
   metrics: Attributes;
   /** A stream's output, when content is captured. */
   output: OutputCollector | undefined;
+  /** The call's queue time at its last attempt (ms), to tell the wait before this one. */
+  queued: number;
 }
 
 /**
@@ -140,6 +142,7 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Hooks {
       span,
       metrics: metricAttributes(attributes),
       output: capture && info.stream ? new OutputCollector() : undefined,
+      queued: 0,
     };
     calls.set(info, state);
     return state;
@@ -149,6 +152,8 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Hooks {
     const { span, metrics: attributes, output } = begin(info);
     calls.delete(info);
     span.setAttributes(responseAttributes(summary));
+    if (summary.queueTime > 0)
+      span.setAttribute('model_inference.queue_time', summary.queueTime / 1000);
     if (capture) {
       const messages = output ? output.messages() : outputMessages(summary.data);
       if (messages) span.setAttribute('gen_ai.output.messages', JSON.stringify(messages));
@@ -180,8 +185,23 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Hooks {
 
   return {
     name: 'openTelemetry',
+    // Each attempt: the wait before it in the client's queue (rate limits, maxConcurrency), and
+    // from the second on, which it is and the model it goes to (a retry, or a fallback).
     beforeRequest(request, info) {
-      guard(() => begin(info, request));
+      guard(() => {
+        const state = begin(info, request);
+        if (info.queueTime > state.queued) {
+          state.span.addEvent('model_inference.queued', {
+            'model_inference.queue_time': (info.queueTime - state.queued) / 1000,
+          });
+          state.queued = info.queueTime;
+        }
+        if (info.attempt > 1)
+          state.span.addEvent('model_inference.attempt', {
+            'model_inference.attempt': info.attempt,
+            ...(info.model === undefined ? {} : { 'gen_ai.request.model': info.model }),
+          });
+      });
     },
     // Only when content is captured: otherwise a stream's chunks cost telemetry nothing.
     ...(capture

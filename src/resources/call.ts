@@ -83,6 +83,7 @@ export function streamCall<T, S extends Stream<T>>(
         validation: ctx.options.validation,
         log: ctx.log,
         idleTimeout: call.streamIdleTimeout,
+        untilContent: call.fallbacks.length > 0,
         // With hooks, they follow the stream from its first chunk on.
         wrap: hooks ? hooks.wrap(wrap) : wrap,
       });

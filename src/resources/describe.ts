@@ -38,10 +38,6 @@ export function describeCall(ctx: RequestContext, site: CallSite): CallDescripti
     site.body === undefined
       ? undefined
       : withExtraBody(site.body, client.defaultBody, options.extraBody, site.name);
-  const json =
-    body === undefined
-      ? undefined
-      : serializeBody(site.wire ? site.wire(body) : body, `${site.name}(body)`);
   const url = buildURL(client.baseURL, site.path, client.defaultQuery, options.query);
   const parsed = new URL(url);
   const target: RequestTarget = {
@@ -49,31 +45,39 @@ export function describeCall(ctx: RequestContext, site: CallSite): CallDescripti
     path: parsed.pathname,
     host: `${parsed.hostname}:${parsed.port || (parsed.protocol === 'https:' ? '443' : '80')}`,
   };
-  const model = site.model ?? (body as { model?: unknown } | undefined)?.model;
   const preflight = ctx.preflight;
-  return {
-    operation: site.operation,
-    name: site.name,
-    method: site.method,
-    path: site.path,
-    url,
-    target,
-    model: typeof model === 'string' ? model : undefined,
-    body,
-    json,
-    stream: (body as { stream?: unknown } | undefined)?.stream === true,
-    timeout: options.timeout ?? client.timeout,
-    maxRetries: options.maxRetries ?? client.maxRetries,
-    signal: options.signal,
-    maxBodySize: options.maxBodySize ?? client.maxBodySize,
-    maxEventSize: options.maxEventSize ?? client.maxEventSize,
-    streamIdleTimeout: options.streamIdleTimeout ?? client.streamIdleTimeout,
-    headers: options.headers,
-    fetchOptions: options.fetchOptions,
-    idempotencyKey: options.idempotencyKey,
-    hooks: options.hooks,
-    before: preflight && body !== undefined ? (wait) => preflight(body, wait) : undefined,
+  const describe = (body: object | undefined): CallDescription => {
+    const model = site.model ?? (body as { model?: unknown } | undefined)?.model;
+    return {
+      operation: site.operation,
+      name: site.name,
+      method: site.method,
+      path: site.path,
+      url,
+      target,
+      model: typeof model === 'string' ? model : undefined,
+      body,
+      json:
+        body === undefined
+          ? undefined
+          : serializeBody(site.wire ? site.wire(body) : body, `${site.name}(body)`),
+      stream: (body as { stream?: unknown } | undefined)?.stream === true,
+      timeout: options.timeout ?? client.timeout,
+      maxRetries: options.maxRetries ?? client.maxRetries,
+      signal: options.signal,
+      maxBodySize: options.maxBodySize ?? client.maxBodySize,
+      maxEventSize: options.maxEventSize ?? client.maxEventSize,
+      streamIdleTimeout: options.streamIdleTimeout ?? client.streamIdleTimeout,
+      headers: options.headers,
+      fetchOptions: options.fetchOptions,
+      idempotencyKey: options.idempotencyKey,
+      hooks: options.hooks,
+      before: preflight && body !== undefined ? (wait) => preflight(body, wait) : undefined,
+      fallbacks: body === undefined ? [] : (options.fallbacks ?? client.fallbacks),
+      to: (model) => describe({ ...body, model }),
+    };
   };
+  return describe(body);
 }
 
 /** `JSON.stringify`, with a BigInt, a cycle or a throwing `toJSON` turned into an `InferenceError`. */

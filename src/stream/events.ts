@@ -46,6 +46,11 @@ export interface StreamSettings<T> {
   idleTimeout: number;
   /** Make the Stream (or a subclass with helpers) around the item iterator. */
   wrap: (source: () => AsyncIterator<T>, controller: AbortController) => Stream<T>;
+  /**
+   * Read up to the first chunk with content (not only a role) inside the attempt, holding the
+   * chunks before it: a failure before it then falls back to the next model (`fallbacks`).
+   */
+  untilContent?: boolean | undefined;
 }
 
 /**
@@ -66,10 +71,16 @@ export function readStream<T>(settings: StreamSettings<T>): Reader<Stream<T>> {
     sent.clearTimer(); // `timeout` covered the headers; the idle timeout covers the rest.
     const controller = new AbortController();
     const events = new EventIterator(sent, settings, controller, reader);
-    await events.prime();
+    await events.prime(settings.untilContent === true);
+    // A stream dropped unread gives its turn in the limiter back once collected. Watched here,
+    // not on the Stream: a loop holds the iterator, not the Stream.
+    if (sent.done)
+      (unread ??= new FinalizationRegistry((done) => done())).register(events, sent.done);
     return settings.wrap(() => events, controller);
   };
 }
+
+let unread: FinalizationRegistry<() => void> | undefined;
 
 const DONE: IteratorResult<never> = { done: true, value: undefined };
 
@@ -89,6 +100,8 @@ class EventIterator<T> implements ObservableIterator<T> {
   #at = 0;
   /** The first item, read inside the attempt, until `next()` hands it over. */
   #held: IteratorResult<T> | undefined;
+  /** The items read after it inside the attempt (up to the first with content), in order. */
+  #ahead: IteratorResult<T>[] | undefined;
   /** A read in progress: a `next()` called meanwhile waits for it. */
   #busy: Promise<unknown> | undefined;
   #finished = false;
@@ -116,6 +129,9 @@ class EventIterator<T> implements ObservableIterator<T> {
     );
     this.#onAbort = () => sent.abort(controller.signal.reason);
     controller.signal.addEventListener('abort', this.#onAbort, { once: true });
+    // Aborted (`stream.controller.abort()`, the caller's signal, the idle timeout), the request is
+    // over: its turn in the limiter is given back then, read or not.
+    sent.signal.addEventListener('abort', sent.release, { once: true });
     this.#read = settings.read({
       mode: settings.validation,
       log: settings.log,
@@ -130,9 +146,13 @@ class EventIterator<T> implements ObservableIterator<T> {
     this.#observer = observer;
   }
 
-  /** Read up to the first item (or the end), to hand over at the first `next()`. */
-  async prime(): Promise<void> {
-    this.#held = await this.#fill();
+  /** Read up to the first item (or the end; or the first with content), to hand over at the first `next()`. */
+  async prime(untilContent: boolean): Promise<void> {
+    let item = (this.#held = await this.#fill());
+    if (!untilContent || item.done) return;
+    const { hasContent } = await import('../core/fallbacks');
+    while (!item.done && !hasContent(item.value))
+      (this.#ahead ??= []).push((item = await this.#fill()));
   }
 
   next(): Promise<IteratorResult<T>> {
@@ -150,7 +170,7 @@ class EventIterator<T> implements ObservableIterator<T> {
       return Promise.reject(this.#fail(new Error('aborted')));
     }
     let result: IteratorResult<T> | undefined = this.#held;
-    if (result) this.#held = undefined;
+    if (result) this.#held = this.#ahead?.shift();
     else if (this.#finished)
       return this.#error === undefined ? Promise.resolve(DONE) : Promise.reject(this.#error);
     else {
@@ -216,6 +236,9 @@ class EventIterator<T> implements ObservableIterator<T> {
   async #fill(): Promise<IteratorResult<T>> {
     try {
       this.#batches ??= await this.#open();
+      // The events of the read in hand first (a stream with fallbacks primes several), then reads.
+      const held = this.#take();
+      if (held !== undefined) return held;
       for (;;) {
         const { done, value } = await this.#batches.next();
         if (this.#closed) throw new APIUserAbortError(this.#target, this.#controller.signal.reason);

@@ -297,6 +297,29 @@ describe('errors and retries', () => {
     expect(server.requests).toHaveLength(2);
   }, 10_000);
 
+  it('a 429 the limiter waits out: one span, the wait and the second attempt as events, the queue time', async () => {
+    server.enqueue({ error: { status: 429, retryAfter: '0.2' } });
+    await client({}, { maxRetries: 1 }).chat.completions.create({ model: 'mock/echo', messages });
+    const span = only();
+    expect(span.events.map((e) => e.name)).toEqual(['model_inference.queued', 'model_inference.attempt']);
+    const [queued, attempt] = span.events;
+    expect(queued!.attributes!['model_inference.queue_time']).toBeGreaterThan(0.1);
+    expect(attempt!.attributes).toEqual({ 'model_inference.attempt': 2, 'gen_ai.request.model': 'mock/echo' });
+    expect(span.attributes['model_inference.queue_time']).toBe(queued!.attributes!['model_inference.queue_time']);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('fallbacks: each attempt and its model as events; the model that answered', async () => {
+    const completion = await client().chat.completions.create({ model: 'acme/missing', messages }, { fallbacks: ['mock/echo'] });
+    expect(completion.model).toBe('mock/echo');
+    const span = only();
+    expect(span.name).toBe('chat acme/missing');
+    expect(span.status.code).toBe(SpanStatusCode.UNSET);
+    expect(span.events.map((e) => [e.name, e.attributes])).toEqual([['model_inference.attempt', { 'model_inference.attempt': 2, 'gen_ai.request.model': 'mock/echo' }]]);
+    expect(span.attributes).toMatchObject({ 'gen_ai.request.model': 'acme/missing', 'gen_ai.response.model': 'mock/echo' });
+    expect(span.attributes['model_inference.queue_time']).toBeUndefined();
+  });
+
   it('a call that fails before any request (its key function) still has its span', async () => {
     const failing = client({}, { apiKey: () => Promise.reject(new Error('vault down')) });
     await expect(failing.models.list()).rejects.toThrow(InferenceError);

@@ -1,0 +1,423 @@
+/**
+ * The client's rate limiter, shared by its `withOptions()` copies; loaded with `import()` by the
+ * client's first call (limits.ts). Every attempt takes a turn here before it is sent (`take()`),
+ * and gives it back when it ends (`done()`, a stream's when the stream ends); each response
+ * teaches the limiter what the server allows (`learn()`).
+ *
+ * What holds an attempt, per model (OpenAI and Groq count limits per model, and one model's limit
+ * must not hold its fallback):
+ * - a 429 or 503 with `retry-after`: every attempt, until then;
+ * - rate-limit headers saying no request is left, or fewer tokens than the call's estimate (its
+ *   body as sent and `max_tokens`, tokens.ts): until the reset, when it is at most
+ *   `MAX_RETRY_AFTER_MS` away;
+ * - a first contact: at most `FIRST_CONTACT` calls in flight until the first response says what
+ *   the limits are, twice as many after each `FIRST_CONTACT_MS` without one (a slow generation),
+ *   no bound after four: 60 calls made at once would otherwise all be sent before the server
+ *   could say;
+ * - after a 429 or 503: one call in flight, then twice as many with each answer that is not one,
+ *   so that calls do not retry in lockstep (TCP's slow start). When a call sent so draws a 429
+ *   too, its `retry-after` was the server's pace (a token bucket's time to its next token, not a
+ *   window's reset): while calls wait, one goes every that many ms, twice as long after a 429 to
+ *   a call so paced, a twentieth shorter after each answer that is not one;
+ * - `maxConcurrency`: the calls in flight of the client (its `Pool`).
+ *
+ * Waiting calls keep their order (first in, first out, per model and per pool); each leaves with
+ * its `signal` or at its deadline, taking its listener with it, and one timer serves them all,
+ * cleared when nobody waits. A call that could only go after its deadline fails at once. When
+ * nothing holds an attempt, `take()` answers at once: a map lookup and a few comparisons.
+ */
+import type { CallDescription } from '../call-description';
+import {
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  RateLimitError,
+  type APIError,
+} from '../../errors/api';
+import { estimateTextTokens, requestedCompletionTokens } from '../../cost/tokens';
+import { hasLimits, readLimits, type Window } from './headers';
+import { MAX_RETRY_AFTER_MS, retryAfterMs } from './retry-after';
+import type { Pool, Turn } from './turn';
+import type { ModelRateLimits, RateLimitSnapshot } from './snapshot';
+
+/** Calls of a model in flight before its first response, at most, at first. */
+const FIRST_CONTACT = 8;
+/** Without a response, the first contact's bound doubles after each this many ms; after four, none. */
+const FIRST_CONTACT_MS = 1000;
+/** After a 429, the calls in flight allowed grow by doubling; from this many on, no bound. */
+const OPEN = 64;
+/**
+ * Waits of a server's announced limit a call makes without using up `maxRetries`, at most: a
+ * server that answers 429 with a 1 ms `retry-after` for ever cannot make a call loop for ever.
+ */
+const FREE_WAITS = 8;
+
+/** What the limiter knows of one model (`''`: calls without one, `models.list` and `retrieve`). */
+interface Bucket {
+  key: string;
+  /** When the first contact began (epoch ms); 0 once a response came. */
+  first: number;
+  /** Calls in flight allowed: after a 429 one, doubling with each answer (`Infinity`: no bound). */
+  window: number;
+  /** The server's pace once known (ms between two admissions while calls wait); 0: none. */
+  gap: number;
+  /** The earliest next admission while paced (epoch ms). */
+  next: number;
+  inFlight: number;
+  queued: number;
+  /** Attempts admitted so far; an attempt's number among them tells what its response may not count. */
+  sent: number;
+  /** Held until (epoch ms): a 429's or 503's `retry-after`. */
+  until: number;
+  /** The headers of the response that set `until`, for the error of a call that cannot wait. */
+  headers: Headers | undefined;
+  requests: Window | undefined;
+  tokens: Window | undefined;
+}
+
+interface Waiter extends Turn {
+  bucket: Bucket;
+  /** The call's token estimate, when the model's token limit is known. */
+  tokens: number;
+  deadline: number;
+  go(slot: Slot): void;
+  fail(error: unknown): void;
+}
+
+/** An attempt's turn: given back once (`done()`), whatever ends the attempt. */
+export class Slot {
+  constructor(
+    private readonly limiter: Limiter,
+    readonly bucket: Bucket,
+    readonly turn: Turn,
+    /** This attempt's number among the model's admitted attempts. */
+    readonly seq: number,
+    /** Admitted while the model recovered from a 429 (its window bounded). */
+    readonly recovering: boolean,
+    /**
+     * Gives the turn back (once; later calls do nothing). It holds the limiter and the model's
+     * counts only, nothing of the call: a stream dropped unread is watched with it
+     * (stream/events.ts), and what a finalizer holds is never collected.
+     */
+    readonly done: () => void,
+  ) {}
+
+  /** A response arrived (its headers): what it says of the limits. */
+  learn(status: number, headers: Headers): void {
+    if (this.turn.respect) this.limiter.learn(this, status, headers);
+  }
+
+  /**
+   * Milliseconds the call waits, free, after `error` (0: it does not): a 429 or 503 whose
+   * `retry-after`, or what now holds the model, the client waits out with every other call,
+   * without using up `maxRetries`; `free` such waits so far. At most `FREE_WAITS`, and none when
+   * `maxRetries` is 0 (then nothing is sent again).
+   */
+  held(error: unknown, free: number, maxRetries: number): number {
+    const now = Date.now();
+    const { status, headers } = error as APIError;
+    return this.turn.respect &&
+      (status === 429 || status === 503) &&
+      free < FREE_WAITS &&
+      maxRetries
+      ? Math.max(wait(headers, now) ?? 0, this.limiter.holds(this.bucket, now) - now)
+      : 0;
+  }
+}
+
+export class Limiter {
+  readonly #buckets = new Map<string, Bucket>();
+  #queue: Waiter[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timerAt = 0;
+
+  /** The attempt's turn: at once when nothing holds it, else a promise of it, in order. */
+  take(turn: Turn): Slot | Promise<Slot> {
+    const waiter = turn as Waiter;
+    const bucket = (waiter.bucket = this.#bucket(turn.call));
+    const now = Date.now();
+    waiter.tokens = turn.respect && bucket.tokens ? estimate(turn.call) : 0;
+    waiter.deadline = now + turn.wait;
+    if (!this.#queue.length && !this.#open(waiter, now) && !full(turn.pool))
+      return this.#admit(waiter);
+    const { signal, target } = turn.call;
+    return new Promise<Slot>((resolve, reject) => {
+      const leave = () => {
+        signal?.removeEventListener('abort', onAbort);
+        bucket.queued--;
+      };
+      const onAbort = () => {
+        this.#queue = this.#queue.filter((other) => other !== waiter);
+        waiter.fail(new APIUserAbortError(target, signal?.reason));
+        this.#drain();
+      };
+      waiter.go = (slot) => {
+        leave();
+        resolve(slot);
+      };
+      waiter.fail = (error) => {
+        leave();
+        reject(error);
+      };
+      if (signal?.aborted) return reject(new APIUserAbortError(target, signal.reason));
+      signal?.addEventListener('abort', onAbort, { once: true });
+      bucket.queued++;
+      this.#queue.push(waiter);
+      this.#drain();
+    });
+  }
+
+  /** What a response says: the limits it announces, a 429's wait, the end of a first contact. */
+  learn(slot: Slot, status: number, headers: Headers): void {
+    const bucket = slot.bucket;
+    const now = Date.now();
+    const limited = status === 429 || status === 503;
+    bucket.first = 0;
+    if (hasLimits(headers)) {
+      const { requests, tokens } = readLimits(headers, now);
+      if (requests) {
+        // Attempts admitted after this one may have reached the server after it answered.
+        requests.remaining = Math.max(0, requests.remaining - (bucket.sent - slot.seq));
+        bucket.requests = merge(bucket.requests, requests, now);
+        // What is left is known: no need to guess a window or a pace.
+        if (!limited && requests.remaining > 0) bucket.window = Infinity;
+        if (!limited) bucket.gap = 0;
+      }
+      if (tokens) bucket.tokens = merge(bucket.tokens, tokens, now);
+    }
+    if (limited) {
+      bucket.window = 1;
+      const ms = wait(headers, now);
+      if (ms) {
+        if (now + ms > bucket.until) {
+          bucket.until = now + ms;
+          bucket.headers = headers;
+        }
+        if (slot.recovering)
+          bucket.gap = Math.min(MAX_RETRY_AFTER_MS, Math.max(ms, bucket.gap * 2));
+      }
+    } else if (!bucket.queued) {
+      bucket.window = Infinity;
+      bucket.gap = 0;
+    } else {
+      bucket.window = bucket.window * 2 >= OPEN ? Infinity : bucket.window * 2;
+      bucket.gap *= 0.95;
+    }
+    this.release();
+  }
+
+  /** A turn was given back, or something was learned: let the waiters that may go, go. */
+  release(): void {
+    if (this.#queue.length) this.#drain();
+  }
+
+  /**
+   * Until when the server's announced limits hold the model (epoch ms), or 0: a `retry-after`, no
+   * request left, or fewer tokens left than `tokens`, each while its reset is close enough to wait
+   * for.
+   */
+  holds(bucket: Bucket, now: number, tokens = 0): number {
+    let at = bucket.until > now ? bucket.until : 0;
+    const requests = refresh(bucket, 'requests', now);
+    if (requests && requests.remaining < 1) at = Math.max(at, near(requests.reset, now));
+    const budget = refresh(bucket, 'tokens', now);
+    if (budget && tokens > budget.remaining && tokens <= (budget.limit ?? Infinity))
+      at = Math.max(at, near(budget.reset, now));
+    return at;
+  }
+
+  snapshot(pool: Pool | undefined): RateLimitSnapshot {
+    const now = Date.now();
+    const models: Record<string, ModelRateLimits> = {};
+    for (const bucket of this.#buckets.values()) {
+      const view = (kind: 'requests' | 'tokens') => {
+        const window = refresh(bucket, kind, now);
+        return (
+          window && { limit: window.limit, remaining: window.remaining, resetAt: window.reset }
+        );
+      };
+      models[bucket.key] = {
+        requests: view('requests'),
+        tokens: view('tokens'),
+        retryAt: bucket.until > now ? bucket.until : undefined,
+        queued: bucket.queued,
+        inFlight: bucket.inFlight,
+      };
+    }
+    let inFlight = 0;
+    for (const bucket of this.#buckets.values()) inFlight += bucket.inFlight;
+    return { inFlight, queued: this.#queue.length, maxConcurrency: pool?.cap, models };
+  }
+
+  /**
+   * 0 when nothing of its model holds the waiter (its pool aside); else when to look again (epoch
+   * ms; `Infinity`: when one of the model's calls ends or answers).
+   */
+  #open(waiter: Waiter, now: number): number {
+    const bucket = waiter.bucket;
+    if (!waiter.respect) return 0;
+    return (
+      this.holds(bucket, now, waiter.tokens) ||
+      (bucket.gap && now < bucket.next ? bucket.next : 0) ||
+      // No request left and its reset passed: an answer in flight will say more.
+      (bucket.requests?.remaining === 0 && bucket.inFlight ? Infinity : 0) ||
+      (bucket.first
+        ? this.#firstContact(bucket, now)
+        : bucket.inFlight >= bucket.window
+          ? Infinity
+          : 0)
+    );
+  }
+
+  /** While no response came: 0 when one more call may go, else when the bound next doubles. */
+  #firstContact(bucket: Bucket, now: number): number {
+    const step = Math.floor((now - bucket.first) / FIRST_CONTACT_MS);
+    return step < 4 && bucket.inFlight >= FIRST_CONTACT << step
+      ? bucket.first + (step + 1) * FIRST_CONTACT_MS
+      : 0;
+  }
+
+  #admit(waiter: Waiter): Slot {
+    const { bucket, pool, respect } = waiter;
+    bucket.inFlight++;
+    if (pool) pool.inFlight++;
+    const recovering = respect && bucket.window < Infinity;
+    if (respect) {
+      if (bucket.requests) bucket.requests.remaining = Math.max(0, bucket.requests.remaining - 1);
+      if (bucket.tokens)
+        bucket.tokens.remaining = Math.max(0, bucket.tokens.remaining - waiter.tokens);
+      if (bucket.gap) bucket.next = Date.now() + bucket.gap;
+    }
+    let ended = false;
+    const done = () => {
+      if (ended) return;
+      ended = true;
+      bucket.inFlight--;
+      if (pool) pool.inFlight--;
+      this.release();
+    };
+    return new Slot(this, bucket, waiter, ++bucket.sent, recovering, done);
+  }
+
+  /**
+   * Let go every waiter that may go, in order: one held by its model holds the later ones of that
+   * model, one held by its pool the later ones of that pool. A waiter past its deadline, or whose
+   * model is held until after it, leaves with its error. Then the one timer for the next moment
+   * something may change (none when nobody waits).
+   */
+  #drain(): void {
+    const now = Date.now();
+    const held = new Set<Bucket | Pool>();
+    const waiting: Waiter[] = [];
+    let next = Infinity;
+    for (const waiter of this.#queue) {
+      const { bucket, pool, respect, call } = waiter;
+      const skip = (respect && held.has(bucket)) || (pool !== undefined && held.has(pool));
+      const at = skip ? 0 : this.#open(waiter, now);
+      if (!skip && !at && !full(pool)) {
+        waiter.go(this.#admit(waiter));
+        continue;
+      }
+      const limit = respect ? this.holds(bucket, now, waiter.tokens) : 0;
+      if (limit > waiter.deadline || now >= waiter.deadline) {
+        waiter.fail(
+          waiter.reason ??
+            (limit
+              ? new RateLimitError(
+                  429,
+                  `429 ${call.target.method} ${call.target.path}: the server's rate limit${call.model ? ` for ${call.model}` : ''} lets this call go in ${Math.ceil((limit - now) / 1000)} s, after its timeout (${call.timeout} ms); it was not sent`,
+                  { headers: bucket.headers },
+                )
+              : new APIConnectionTimeoutError(call.target, call.timeout, 'queue')),
+        );
+        continue;
+      }
+      if (!skip) held.add(at ? bucket : pool!);
+      waiting.push(waiter);
+      next = Math.min(next, at || Infinity, waiter.deadline);
+    }
+    this.#queue = waiting;
+    if (next === this.#timerAt) return;
+    clearTimeout(this.#timer);
+    this.#timerAt = next;
+    this.#timer = waiting.length
+      ? setTimeout(() => {
+          this.#timerAt = 0;
+          this.#drain();
+        }, next - now)
+      : undefined;
+  }
+
+  #bucket(call: CallDescription): Bucket {
+    // Completions are limited per model; everything else (models.list, retrieve) together.
+    const key =
+      call.operation === 'chat' || call.operation === 'completions' ? (call.model ?? '') : '';
+    let bucket = this.#buckets.get(key);
+    if (!bucket)
+      this.#buckets.set(
+        key,
+        (bucket = {
+          key,
+          first: Date.now(),
+          window: Infinity,
+          gap: 0,
+          next: 0,
+          inFlight: 0,
+          queued: 0,
+          sent: 0,
+          until: 0,
+          headers: undefined,
+          requests: undefined,
+          tokens: undefined,
+        }),
+      );
+    return bucket;
+  }
+}
+
+/** Whether a pool is at its cap. */
+function full(pool: Pool | undefined): boolean {
+  return pool !== undefined && pool.inFlight >= pool.cap;
+}
+
+/** A 429's or 503's `retry-after` in ms, when it is one the client waits for (0 < ms ≤ the cap). */
+function wait(headers: Headers | undefined, now: number): number | undefined {
+  const ms = headers && retryAfterMs(headers, now);
+  return ms && ms <= MAX_RETRY_AFTER_MS ? ms : undefined;
+}
+
+/**
+ * A call's token estimate: its body as sent (the prompt, tools, response format; the JSON around
+ * them too, so that it errs high), and the most it may generate (`max_tokens`).
+ */
+function estimate(call: CallDescription): number {
+  return estimateTextTokens(call.json ?? '') + (requestedCompletionTokens(call.body) ?? 0);
+}
+
+/** `at`, when it is close enough to wait for; else 0 (a limit that far away holds nothing). */
+function near(at: number | undefined, now: number): number {
+  return at !== undefined && at - now <= MAX_RETRY_AFTER_MS ? at : 0;
+}
+
+/** The model's window of that kind as it is now: whole again once its reset passed. */
+function refresh(bucket: Bucket, kind: 'requests' | 'tokens', now: number): Window | undefined {
+  const window = bucket[kind];
+  if (window?.reset === undefined || window.reset > now) return window;
+  if (window.limit === undefined) return (bucket[kind] = undefined);
+  window.remaining = window.limit;
+  window.reset = undefined;
+  return window;
+}
+
+/**
+ * A new response's window over the one known: the same window (not reset yet) keeps the fewest
+ * remaining and the latest reset, since responses arrive out of order; a new window replaces it.
+ */
+function merge(known: Window | undefined, got: Window, now: number): Window {
+  return known?.reset && known.reset > now
+    ? {
+        limit: got.limit ?? known.limit,
+        remaining: Math.min(known.remaining, got.remaining),
+        reset: Math.max(known.reset, got.reset ?? 0),
+      }
+    : got;
+}

@@ -1,0 +1,350 @@
+/**
+ * One client keeps to the server's limits (issue 31, item 1), through the public API against
+ * real loopback servers: a 429 storm against a token bucket, FIFO order, `maxConcurrency` (a
+ * stream counted until it ends), `withOptions()` copies sharing one limiter, the off switch,
+ * waits that do not use up `maxRetries`, the call's `timeout` and `signal` while it waits (with
+ * nothing left behind), token budgets. docs/errors-and-retries.md, "Limits".
+ */
+import { getEventListeners } from 'node:events';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  Client,
+  RateLimitError,
+  type CallSummary,
+  type ClientOptions,
+  type RetryInfo,
+} from '../src/index';
+import { startFaultServer, useFaultServers } from './support/fault-server';
+import { startRateLimitedServer, type BucketOptions, type Family, type RateLimitedServer } from './support/rate-limited-server';
+
+const { faultServer } = useFaultServers();
+const model = 'acme/chat-1';
+const ask = (content: string) => ({ model, messages: [{ role: 'user' as const, content }] });
+const completion = JSON.stringify({
+  id: 'c',
+  object: 'chat.completion',
+  created: 1,
+  model,
+  choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+});
+
+const started: RateLimitedServer[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((server) => server.close()));
+});
+async function bucket(options: BucketOptions): Promise<RateLimitedServer> {
+  const server = await startRateLimitedServer(options);
+  started.push(server);
+  return server;
+}
+const clientOf = (url: string, options: ClientOptions = {}) => new Client({ apiKey: 'sk-test', baseURL: url, logLevel: 'off', ...options });
+
+describe('a 429 storm', () => {
+  it.each<Family>(['openai', 'common', 'ietf', 'ietf-old'])(
+    '60 calls at once against 20 requests/s, burst 5 (%s headers): none fails, and the server sees about one request per call',
+    async (family) => {
+      const server = await bucket({ rate: 20, burst: 5, family });
+      const client = clientOf(server.url);
+      const results = await Promise.allSettled(Array.from({ length: 60 }, (_, i) => client.chat.completions.create(ask(`${i}`))));
+      expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+      expect(server.requests).toBeLessThanOrEqual(66);
+      expect(client.rateLimits()).toMatchObject({ inFlight: 0, queued: 0 });
+    },
+    30_000,
+  );
+
+  it('a server that sends only retry-after: none fails, and the calls do not retry in lockstep', async () => {
+    const server = await bucket({ rate: 20, burst: 5, family: 'none' });
+    const client = clientOf(server.url);
+    const results = await Promise.allSettled(Array.from({ length: 60 }, (_, i) => client.chat.completions.create(ask(`${i}`))));
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    // Without the limiter: every call retries on its own, 3 attempts each, most of them 429s.
+    expect(server.requests).toBeLessThan(60 * 2);
+  }, 30_000);
+
+  it('streams too; and respectRateLimits: false is the openai behaviour: each call retries on its own, many fail', async () => {
+    const server = await bucket({ rate: 20, burst: 5 });
+    const client = clientOf(server.url);
+    const texts = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => (await client.chat.completions.create({ ...ask(`${i}`), stream: true })).finalContent()),
+    );
+    expect(texts.every((text) => text === 'ok')).toBe(true);
+    expect(server.requests).toBeLessThanOrEqual(36);
+
+    const eager = await bucket({ rate: 20, burst: 5, latency: 20 });
+    const off = clientOf(eager.url, { respectRateLimits: false, maxRetries: 1 });
+    const results = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => off.chat.completions.create(ask(`${i}`))));
+    expect(results.filter((r) => r.status === 'rejected').length).toBeGreaterThan(0);
+    expect(eager.requests).toBeGreaterThan(40);
+  }, 30_000);
+});
+
+describe('waiting in the queue', () => {
+  /** A server answering the first request with a 429 (retry-after-ms: `ms`), the rest with 200s; each request's content in order. */
+  async function limitedOnce(ms: number, times = 1) {
+    const order: string[] = [];
+    const server = await faultServer((_req, res, body) => {
+      order.push((JSON.parse(body) as { messages: { content: string }[] }).messages[0]!.content);
+      if (order.length <= times) {
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after-ms': String(ms) });
+        res.end('{"error":{"message":"slow down"}}');
+      } else res.writeHead(200, { 'content-type': 'application/json' }).end(completion);
+    });
+    return { server, order };
+  }
+
+  it('calls held by a limit go in the order they came (first in, first out)', async () => {
+    const { server, order } = await limitedOnce(1_500);
+    // One at a time, so that the server sees them in the order they were let go.
+    const client = clientOf(server.url, { maxConcurrency: 1 });
+    const first = client.chat.completions.create(ask('first'));
+    while (client.rateLimits().models[model]?.retryAt === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+    const calls = Array.from({ length: 10 }, (_, i) => client.chat.completions.create(ask(`${i}`)));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(client.rateLimits().queued).toBe(11);
+    await Promise.all([first, ...calls]);
+    expect(order).toEqual(['first', 'first', ...Array.from({ length: 10 }, (_, i) => `${i}`)]);
+  });
+
+  it('a wait the server announced does not use up maxRetries; the hooks see it', async () => {
+    const { server, order } = await limitedOnce(50, 4);
+    const retries: RetryInfo[] = [];
+    const ends: CallSummary[] = [];
+    const client = clientOf(server.url, { maxRetries: 1, hooks: { beforeRetry: (info) => void retries.push({ ...info }), onEnd: (s) => void ends.push(s) } });
+    const done = await client.chat.completions.create(ask('x'));
+    expect(done.choices[0]?.message.content).toBe('ok');
+    expect(order).toHaveLength(5);
+    expect(retries.map((r) => [r.attempt, r.error.status])).toEqual([[2, 429], [3, 429], [4, 429], [5, 429]]);
+    expect(retries.every((r) => r.delay > 0 && r.delay <= 50)).toBe(true);
+    expect(ends[0]).toMatchObject({ outcome: 'ok', attempts: 5 });
+    expect(ends[0]!.queueTime).toBeGreaterThan(0);
+  });
+
+  it('a server that keeps answering 429 cannot hold a call for ever: 8 free waits, then maxRetries', async () => {
+    const { server, order } = await limitedOnce(5, 1000);
+    const error = await clientOf(server.url, { maxRetries: 1 }).chat.completions.create(ask('x')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(order).toHaveLength(8 + 2);
+  });
+
+  it('a call whose timeout ends before the limit does fails at once with RateLimitError; so do the calls held behind it', async () => {
+    const { server, order } = await limitedOnce(30_000);
+    const client = clientOf(server.url);
+    const own = await client.chat.completions.create(ask('a'), { timeout: 1_000 }).catch((e: unknown) => e);
+    expect(own).toBeInstanceOf(RateLimitError);
+    expect((own as RateLimitError).headers?.get('retry-after-ms')).toBe('30000');
+    const held = await client.chat.completions.create(ask('b'), { timeout: 1_000 }).catch((e: unknown) => e);
+    expect(held).toBeInstanceOf(RateLimitError);
+    expect((held as Error).message).toMatch(/lets this call go in (29|30) s, after its timeout \(1000 ms\); it was not sent/);
+    expect((held as RateLimitError).headers?.get('retry-after-ms')).toBe('30000');
+    expect(order).toEqual(['a']);
+    expect(client.rateLimits().queued).toBe(0);
+  });
+
+  it('a waiting call aborted leaves the queue at once: no listener, no timer left (counted by the test file)', async () => {
+    const { server, order } = await limitedOnce(5_000);
+    const client = clientOf(server.url, { maxRetries: 0 });
+    await client.chat.completions.create(ask('first')).catch(() => {});
+    const controller = new AbortController();
+    const waiting = client.chat.completions.create(ask('aborted'), { signal: controller.signal }).catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(client.rateLimits()).toMatchObject({ queued: 1 });
+    expect(getEventListeners(controller.signal, 'abort').length).toBeGreaterThan(0);
+    controller.abort();
+    expect(await waiting).toBeInstanceOf(APIUserAbortError);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    expect(client.rateLimits()).toMatchObject({ queued: 0, inFlight: 0 });
+    expect(order).toEqual(['first']);
+  });
+
+  it('a waiting call with a signal that is let go, and one that times out, leave no listener on it', async () => {
+    const { server } = await limitedOnce(300);
+    const client = clientOf(server.url, { maxRetries: 0 });
+    await client.chat.completions.create(ask('first')).catch(() => {});
+    const controller = new AbortController();
+    const waited = client.chat.completions.create(ask('let go'), { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(client.rateLimits().queued).toBe(1);
+    expect(getEventListeners(controller.signal, 'abort').length).toBeGreaterThan(0);
+    await waited;
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+
+    const slow = await faultServer(async (_req, res) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(completion);
+    });
+    const capped = clientOf(slow.url, { maxConcurrency: 1 });
+    const first = capped.chat.completions.create(ask('a'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const timedOut = controller.signal;
+    await expect(capped.chat.completions.create(ask('b'), { signal: timedOut, timeout: 50 })).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+    expect(getEventListeners(timedOut, 'abort')).toHaveLength(0);
+    await first;
+  });
+
+  it('a call already aborted never queues', async () => {
+    const { server } = await limitedOnce(5_000);
+    const client = clientOf(server.url, { maxRetries: 0 });
+    await client.chat.completions.create(ask('first')).catch(() => {});
+    const error = await client.chat.completions.create(ask('x'), { signal: AbortSignal.abort() }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(client.rateLimits().queued).toBe(0);
+  });
+
+  it('a call waiting for a maxConcurrency slot past its timeout: APIConnectionTimeoutError, not sent', async () => {
+    const server = await faultServer(async (_req, res) => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(completion);
+    });
+    const client = clientOf(server.url, { maxConcurrency: 1 });
+    const first = client.chat.completions.create(ask('a'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const second = await client.chat.completions.create(ask('b'), { timeout: 100 }).catch((e: unknown) => e);
+    expect(second).toBeInstanceOf(APIConnectionTimeoutError);
+    expect((second as Error).message).toMatch(/Waited 100 ms \(timeout\) in the client's queue; not sent/);
+    await first;
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('maxConcurrency', () => {
+  it('caps the calls in flight; they go in order', async () => {
+    const server = await bucket({ rate: 1000, burst: 1000, family: 'none', latency: 30 });
+    const client = clientOf(server.url, { maxConcurrency: 3 });
+    await Promise.all(Array.from({ length: 12 }, (_, i) => client.chat.completions.create(ask(`${i}`))));
+    expect(server.maxInFlight).toBe(3);
+    expect(server.order).toEqual(Array.from({ length: 12 }, (_, i) => `${i}`));
+  });
+
+  it('a stream holds its place until it ends: read to its end, left with break, or aborted', async () => {
+    const server = await bucket({ rate: 1000, burst: 1000, family: 'none' });
+    const client = clientOf(server.url, { maxConcurrency: 1 });
+    const a = await client.chat.completions.create({ ...ask('a'), stream: true });
+    const b = client.chat.completions.create({ ...ask('b'), stream: true });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(client.rateLimits()).toMatchObject({ inFlight: 1, queued: 1 });
+    for await (const _ of a) break;
+    const second = await b;
+    expect(client.rateLimits()).toMatchObject({ inFlight: 1, queued: 0 });
+    second.controller.abort();
+    const third = await client.chat.completions.create({ ...ask('c'), stream: true });
+    expect(await third.finalContent()).toBe('ok');
+    expect(client.rateLimits()).toMatchObject({ inFlight: 0, queued: 0 });
+    expect(server.order).toEqual(['a', 'b', 'c']);
+  });
+
+  it('a stream dropped unread gives its place back once it is garbage-collected', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const server = await bucket({ rate: 1000, burst: 1000, family: 'none' });
+    const client = clientOf(server.url, { maxConcurrency: 1 });
+    await (async () => {
+      await client.chat.completions.create({ ...ask('dropped'), stream: true });
+    })();
+    expect(client.rateLimits().inFlight).toBe(1);
+    for (let i = 0; i < 20 && client.rateLimits().inFlight > 0; i++) {
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(client.rateLimits().inFlight).toBe(0);
+    expect(await (await client.chat.completions.create({ ...ask('next'), stream: true })).finalContent()).toBe('ok');
+  });
+
+  it('a stream being read is never taken for dropped: only its iterator held, collections between chunks', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const server = await startFaultServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      let i = 0;
+      const timer = setInterval(() => {
+        if (i < 5) res.write(chunk({ content: `${i++}` }));
+        else {
+          clearInterval(timer);
+          res.end(`${chunk({}, 'stop')}data: [DONE]\n\n`);
+        }
+      }, 30);
+      res.once('close', () => clearInterval(timer));
+    });
+    const client = clientOf(server.url, { maxConcurrency: 1 });
+    const iterator = (await client.chat.completions.create({ ...ask('read'), stream: true }))[Symbol.asyncIterator]();
+    let text = '';
+    for (let r = await iterator.next(); !r.done; r = await iterator.next()) {
+      text += r.value.choices[0]?.delta.content ?? '';
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    expect(text).toBe('01234');
+    await server.close();
+  });
+
+  it.each([0, 1.5, -1, NaN, '4'])('%s is refused at construction', (cap) => {
+    expect(() => clientOf('http://127.0.0.1:9/v1', { maxConcurrency: cap as number })).toThrow(/maxConcurrency/);
+  });
+});
+
+describe('withOptions() copies share one limiter', () => {
+  it('a limit learned by one holds the other; the snapshot is the same', async () => {
+    const server = await bucket({ rate: 2, burst: 1 });
+    const client = clientOf(server.url);
+    const copy = client.withOptions({ timeout: 30_000 });
+    await client.chat.completions.create(ask('a'));
+    const ends: CallSummary[] = [];
+    await copy.chat.completions.create(ask('b'), { hooks: { onEnd: (s) => void ends.push(s) } });
+    expect(ends[0]!.queueTime).toBeGreaterThan(0);
+    expect(server.limited).toBe(0);
+    expect(copy.rateLimits()).toEqual(client.rateLimits());
+  });
+
+  it('a copy without its own maxConcurrency shares the cap; one with its own counts apart', async () => {
+    const server = await bucket({ rate: 1000, burst: 1000, family: 'none', latency: 40 });
+    const client = clientOf(server.url, { maxConcurrency: 2 });
+    const same = client.withOptions({ maxRetries: 1 });
+    const own = client.withOptions({ maxConcurrency: 3 });
+    await Promise.all([...Array.from({ length: 4 }, (_, i) => client.chat.completions.create(ask(`c${i}`))), ...Array.from({ length: 4 }, (_, i) => same.chat.completions.create(ask(`s${i}`)))]);
+    expect(server.maxInFlight).toBe(2);
+    server.maxInFlight = 0;
+    await Promise.all([...Array.from({ length: 4 }, (_, i) => client.chat.completions.create(ask(`c${i}`))), ...Array.from({ length: 6 }, (_, i) => own.chat.completions.create(ask(`o${i}`)))]);
+    expect(server.maxInFlight).toBe(5);
+    expect(own.rateLimits().maxConcurrency).toBe(3);
+    expect(same.rateLimits().maxConcurrency).toBe(2);
+  });
+
+  it('a copy for another server or key has its own', async () => {
+    const server = await bucket({ rate: 2, burst: 1 });
+    const client = clientOf(server.url);
+    await client.chat.completions.create(ask('a'));
+    expect(client.rateLimits().models[model]).toBeDefined();
+    expect(client.withOptions({ apiKey: 'sk-other' }).rateLimits().models).toEqual({});
+    expect(client.withOptions({ baseURL: 'http://127.0.0.1:9/v1' }).rateLimits().models).toEqual({});
+  });
+});
+
+describe('token limits', () => {
+  it('a call whose estimate exceeds the tokens left waits for the reset instead of drawing a 429', async () => {
+    // 1,000 tokens a second; the first call spends 1,500 of the 60,000: full again in 1.5 s.
+    const server = await bucket({ rate: 1000, burst: 1000, tokensPerMinute: 60_000 });
+    const client = clientOf(server.url);
+    await client.chat.completions.create({ ...ask('small'), max_tokens: 1_500 });
+    expect(client.rateLimits().models[model]!.tokens).toMatchObject({ limit: 60_000 });
+    // 58,500 left: this one (59,000 and its prompt) waits for the reset.
+    const ends: CallSummary[] = [];
+    await client.chat.completions.create({ ...ask('big'), max_tokens: 59_000 }, { hooks: { onEnd: (s) => void ends.push(s) } });
+    expect(ends[0]!.queueTime).toBeGreaterThan(0);
+    expect(server.limited).toBe(0);
+    expect(server.requests).toBe(2);
+  }, 20_000);
+
+  it('a call larger than the whole limit is sent, for the server to answer', async () => {
+    const server = await bucket({ rate: 1000, burst: 1000, tokensPerMinute: 1_000 });
+    const client = clientOf(server.url, { maxRetries: 0 });
+    await client.chat.completions.create({ ...ask('small'), max_tokens: 10 });
+    const error = await client.chat.completions.create({ ...ask('huge'), max_tokens: 100_000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(server.requests).toBe(2);
+  });
+});
