@@ -30,9 +30,12 @@ const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).
 const runsArg = args.find((a) => a.startsWith('--runs='));
 const RUNS = runsArg ? Number(runsArg.slice('--runs='.length)) : quick ? 3 : 7;
 const COLD_RUNS = quick ? 8 : 30;
-/** Targets of issue 24: cold start (import + construct) over `node -e 0`, and the one-file bundle (gzip). */
+/**
+ * Targets (issue 28, item 4): cold start (import + construct) within 12 ms of `node -e 0`, with the
+ * SDK's own share beside it; the one-file bundle (gzip) at or under the official client's in the
+ * same run (the 30 KiB target of issue 24 is withdrawn).
+ */
 const COLD_TARGET_MS = 12;
-const BUNDLE_TARGET = 30 * 1024;
 const wanted = (/** @type {string} */ metric) => !only || only.includes(metric);
 
 const CLIENTS = ['floor', 'floor-iter', 'openai', 'sdk', 'sdk-off', 'sdk-hooks'];
@@ -198,8 +201,18 @@ function coldStart() {
   // median of those differences reported: a shared machine's speed drifts within a run, and the
   // medians of two separate series could come from its slow and its fast minutes.
   const node = times.node ?? [];
+  const floor = times.floor ?? [];
   return Object.fromEntries(
-    Object.entries(times).map(([k, v]) => [k, { ...summary(v), over: summary(v.map((ms, round) => ms - (node[round] ?? NaN))) }]),
+    Object.entries(times).map(([k, v]) => [
+      k,
+      {
+        ...summary(v),
+        over: summary(v.map((ms, round) => ms - (node[round] ?? NaN))),
+        // The client's own share: import + construct minus an ES module that imports nothing (the
+        // floor), round by round, so Node's ESM loader start-up is not counted against it.
+        own: summary(v.map((ms, round) => ms - (floor[round] ?? NaN))),
+      },
+    ]),
   );
 }
 
@@ -453,13 +466,15 @@ if (results.cold) {
     // Issue 24: import + construct within 12 ms of a bare `node -e 0`.
     `${extra <= COLD_TARGET_MS ? 'met' : 'MISSED'} (${signed(extra)} ms ≤ +${COLD_TARGET_MS} ms)`,
   ]);
+  const own = (/** @type {string} */ k) => `${signed(c[k].own.median)} ms [${signed(c[k].own.min)}…${signed(c[k].own.max)}]`;
+  rows.push(['  its own share: over an empty ES module (floor)', '–', '–', own('openai'), own('sdk'), '–', '–', '(reported)']);
 }
 if (results.bundle) {
   const b = results.bundle;
   const kib = (/** @type {number} */ n) => `${(n / 1024).toFixed(1)} KiB`;
   const single = (/** @type {string} */ k) => `${kib(b[k].single)}${k === 'floor' ? '' : ` ${(b[k].single / b.floor.single).toFixed(1)}×`}`;
   const split = (/** @type {string} */ k) => `${kib(b[k].total)} in ${b[k].files} (${kib(b[k].initial)} initial)`;
-  rows.push(['construct + streaming chat, one file, gzip', single('floor'), '(same)', single('openai'), single('sdk'), '(same)', '(same)', `${b.sdk.single <= BUNDLE_TARGET ? 'met' : 'MISSED'} (${kib(b.sdk.single)} ≤ ${kib(BUNDLE_TARGET)})`]);
+  rows.push(['construct + streaming chat, one file, gzip', single('floor'), '(same)', single('openai'), single('sdk'), '(same)', '(same)', `${b.sdk.single <= b.openai.single ? 'met' : 'MISSED'} (${kib(b.sdk.single)} ≤ openai's ${kib(b.openai.single)})`]);
   rows.push(['the same, split into chunks, gzip', split('floor'), '(same)', split('openai'), split('sdk'), '(same)', '(same)', '(no target)']);
 }
 if (results.install) {
@@ -481,6 +496,7 @@ if (results.bundle) {
   console.log(`\nmodel-inference-sdk bundle, minified bytes by input: ${top.map(([k, v]) => `${k} ${v}`).join(', ')}`);
   console.log('\nThe one-file bundle without parts of the SDK (each row also without the rows above it), gzip:');
   for (const [i, { part, gzip }] of results.bundle.parts.entries()) {
-    console.log(`  ${i === 0 ? '' : 'without '}${part}: ${(gzip / 1024).toFixed(1)} KiB${gzip <= BUNDLE_TARGET ? ` (≤ ${BUNDLE_TARGET / 1024} KiB)` : ''}`);
+    const openai = results.bundle.openai.single;
+    console.log(`  ${i === 0 ? '' : 'without '}${part}: ${(gzip / 1024).toFixed(1)} KiB${gzip <= openai ? " (≤ openai's)" : ''}`);
   }
 }
