@@ -39,8 +39,9 @@ import { defineConfig, type Options } from 'tsup';
 const sourceClassNames: NonNullable<Options['plugins']>[number] = {
   name: 'source-class-names',
   renderChunk(code) {
-    // `var APIError = class _APIError`, or minified, in a list: `,APIError=class _APIError`.
-    const renamed = [...code.matchAll(/(?:\b(?:var|let|const) |,)([A-Za-z][\w$]*) ?= ?class _\1\b/g)].map((m) => m[1]!);
+    // `var APIError = class _APIError`, or in a list: `,APIError=class _APIError` (minified),
+    // `}, APIError = class _APIError` (the readable CommonJS build).
+    const renamed = [...code.matchAll(/(?:\b(?:var|let|const) |,\s*)([A-Za-z][\w$]*) ?= ?class _\1\b/g)].map((m) => m[1]!);
     if (renamed.length === 0) return undefined;
     let next = code;
     for (const name of renamed) next = next.replace(new RegExp(`\\b_${name}\\b`, 'g'), name);
@@ -54,6 +55,26 @@ const shebang: NonNullable<Options['plugins']>[number] = {
   renderChunk(code, chunk) {
     if (!/[\\/]cli\.js$/.test(chunk.path)) return undefined;
     return { code: `#!/usr/bin/env node\n${code}` };
+  },
+};
+
+/**
+ * The CommonJS build loads its lazy parts with `require()`, never `import()`. jest runs CommonJS
+ * in its own module system, and there, without `--experimental-vm-modules` (how most teams run
+ * it), every `import()` rejects ("A dynamic import callback was invoked without
+ * --experimental-vm-modules"): the limiter on a call's first attempt, the SSE reader, hooks,
+ * parse(), the tool loop. `Promise.resolve().then(() => require(…))` keeps each part loaded on
+ * first use, as before, and a failure to load still rejects the same promise rather than throwing.
+ * Only the build's own chunks (`./…cjs`) are loaded lazily; packages are imported at the top.
+ */
+const cjsRequire: NonNullable<Options['plugins']>[number] = {
+  name: 'cjs-require',
+  renderChunk(code, chunk) {
+    if (!chunk.path.endsWith('.cjs')) return undefined;
+    const next = code.replace(/\bimport\((['"])(\.{1,2}\/[^'"]+\.cjs)\1\)/g, 'Promise.resolve().then(() => require($1$2$1))');
+    if (/\bimport\(/.test(next.replace(/\/\/.*|\/\*[\s\S]*?\*\//g, '')))
+      throw new Error(`cjs-require: ${chunk.path} still has an import() the rewrite does not cover`);
+    return { code: next };
   },
 };
 
@@ -106,9 +127,18 @@ const toolChunks: Options['esbuildOptions'] = (options) => {
   options.chunkNames = 'tools-[hash]';
 };
 
+/**
+ * The CommonJS build keeps its line breaks and indentation (syntax still minified). It is what
+ * jest loads, and jest prints the line of the top stack frame: in a whitespace-minified build that
+ * is one line of tens of kilobytes. Kept readable, a failing test shows a short frame, and a stack
+ * trace's line points at one statement. The ES build, which bundlers and cold starts read, stays
+ * minified. Costs the tarball about N kB (scripts/package/check.ts).
+ */
+const readable: Options = { minifyWhitespace: false };
+
 export default defineConfig([
   { ...shared, entry: sdk, format: ['esm'], dts: false, plugins: [sourceClassNames] },
-  { ...shared, entry: sdk, format: ['cjs'], dts: { entry: { ...sdk, ...kit, ...route } }, plugins: [sourceClassNames] },
+  { ...shared, entry: sdk, format: ['cjs'], ...readable, dts: { entry: { ...sdk, ...kit, ...route } }, plugins: [sourceClassNames, cjsRequire] },
   { ...shared, entry: { ...kit, ...route, cli: 'src/cli/index.ts' }, format: ['esm'], dts: false, plugins: [sourceClassNames, shebang], esbuildPlugins: [sdkByName], esbuildOptions: toolChunks },
-  { ...shared, entry: { ...kit, ...route }, format: ['cjs'], dts: false, plugins: [sourceClassNames], esbuildPlugins: [sdkByName], esbuildOptions: toolChunks },
+  { ...shared, entry: { ...kit, ...route }, format: ['cjs'], ...readable, dts: false, plugins: [sourceClassNames, cjsRequire], esbuildPlugins: [sdkByName], esbuildOptions: toolChunks },
 ]);
