@@ -84,7 +84,8 @@ describe('1. cancellation reaches every wait', () => {
       const second = new AbortController();
       const a = c.chat.completions.create(body, { signal: first.signal });
       const b = c.chat.completions.create(body, { signal: second.signal });
-      await delay(50);
+      // Abort once the shared lookup is on the wire (a fixed pause can end first on a loaded machine).
+      for (let i = 0; i < 500 && !server.requests.some((r) => r.method === 'GET'); i++) await delay(10);
       first.abort();
       expect(await within(a, 5_000)).toMatchObject({ error: expect.any(APIUserAbortError) });
       // The other caller still waits for the shared lookup; it is released by its own abort.
