@@ -12,6 +12,7 @@ import {
   REQUEST_OPTIONS,
   type ClientOptions,
   type HeadersInit,
+  type QueryInit,
   type RequestOptions,
   type ResolvedOptions,
   type ValidationMode,
@@ -89,6 +90,7 @@ export function resolveClientOptions(options: ClientOptions): {
     throw new InferenceError('`fetch` must be a function with the signature of the global fetch.');
   }
   checkHeaders(options.defaultHeaders, 'defaultHeaders');
+  checkQuery(options.defaultQuery, 'defaultQuery');
   if (options.defaultBody !== undefined)
     checkBodyFields(options.defaultBody, 'new Client', 'defaultBody');
   for (const name of ['idempotencyKeys', 'respectRateLimits'] as const) {
@@ -162,6 +164,7 @@ export function checkRequestOptions(
     throw new InferenceError(`${method}: \`signal\` must be an AbortSignal.`);
   }
   checkHeaders(options.headers, 'headers');
+  checkQuery(options.query, 'query');
   checkFallbacks(options.fallbacks, method);
   if (options.extraBody !== undefined) {
     if (!hasBody)
@@ -264,6 +267,32 @@ function checkHeaders(headers: HeadersInit | undefined, option: string): void {
       throw new InferenceError(`\`${option}\`: header "${name}" must be a string or null.`);
     }
     assertHeaderValue(name, value);
+  }
+}
+
+/**
+ * Query values are sent as text, so only what has one obvious text form is taken: a string, a
+ * finite number, a boolean (`null` removes a default, `undefined` is skipped). `String()` of
+ * anything else sends `[object Object]`, `Symbol(x)` or a function's source code.
+ */
+function checkQuery(query: QueryInit | undefined, option: string): void {
+  if (query === undefined) return;
+  if (typeof query !== 'object' || query === null || Array.isArray(query)) {
+    throw new InferenceError(`\`${option}\` must be an object of parameter names to values.`);
+  }
+  for (const [name, value] of Object.entries(query)) {
+    const type = typeof value;
+    if (
+      value === null ||
+      type === 'undefined' ||
+      type === 'string' ||
+      type === 'boolean' ||
+      (type === 'number' && Number.isFinite(value))
+    )
+      continue;
+    throw new InferenceError(
+      `\`${option}\`: parameter ${JSON.stringify(name)} must be a string, a finite number, a boolean or null; got ${type === 'number' ? String(value) : Array.isArray(value) ? 'an array' : `a ${type}`}.`,
+    );
   }
 }
 
