@@ -193,12 +193,41 @@ export function validateWith<T>(
   schema: StandardSchema<unknown, T>,
   value: unknown,
 ): Checked<T> | Promise<Checked<T>> {
-  const result = schema['~standard'].validate(value);
-  return result instanceof Promise ? result.then((r) => checked(r, value)) : checked(result, value);
+  const std = schema['~standard'];
+  let result: unknown;
+  try {
+    result = std.validate(value);
+  } catch (error) {
+    throw crashed(std.vendor, error);
+  }
+  // Anything with a `then` is awaited: a Promise of another realm (a vm context, an iframe) or a
+  // library's own thenable is not `instanceof Promise`, and a missed one would pass unvalidated.
+  // `Promise.resolve` makes it a native Promise, which the callers recognise.
+  if (typeof (result as { then?: unknown } | null)?.then === 'function') {
+    return Promise.resolve(result as PromiseLike<StandardResult<T>>).then(
+      (r) => checked(r, value, std.vendor),
+      (error: unknown) => {
+        throw crashed(std.vendor, error);
+      },
+    );
+  }
+  return checked(result as StandardResult<T>, value, std.vendor);
 }
 
-function checked<T>(result: StandardResult<T>, value: unknown): Checked<T> {
+/** A schema library that throws (or rejects) instead of giving issues: a fault of the schema, named, with its error as `cause`. */
+function crashed(vendor: unknown, error: unknown): InferenceError {
+  return new InferenceError(
+    `The schema's validate (${String(vendor)}) failed: ${describe(error)}`,
+    { cause: error },
+  );
+}
+
+function checked<T>(result: StandardResult<T>, value: unknown, vendor: unknown): Checked<T> {
+  if (typeof result !== 'object' || result === null)
+    throw crashed(vendor, new TypeError(`validate returned ${String(result)}, not { value } or { issues }`));
   if (result.issues === undefined) return { ok: true, value: result.value };
+  if (!Array.isArray(result.issues))
+    throw crashed(vendor, new TypeError('validate returned `issues` that is not an array'));
   const issues = result.issues.map((issue) => {
     const path = (issue.path ?? []).map((segment) =>
       typeof segment === 'object' && segment !== null ? segment.key : segment,

@@ -72,8 +72,8 @@ describe('parse()', () => {
   });
 
   // "Every failure is an InferenceError": a schema library that throws instead of returning issues.
-  // FAULT: docs/reliability.md promises "Every failure is an InferenceError"; a Standard Schema whose validate throws makes parse() reject with the schema's raw Error.
-  it.fails("a schema whose validate throws: the call rejects with an InferenceError, with the schema's error as cause", async () => {
+  // Was a fault: a Standard Schema whose validate throws made parse() reject with the schema's raw Error.
+  it("a schema whose validate throws: the call rejects with an InferenceError, with the schema's error as cause", async () => {
     answer('{"city":"Paris"}');
     const thrown = new Error('validator crashed');
     const err = await rejection(() => parse(zodResponseFormat(standardSchema(() => { throw thrown; }) as never, 'weather')));
@@ -81,12 +81,38 @@ describe('parse()', () => {
     expect((err as Error).cause).toBe(thrown);
   });
 
-  // FAULT (known, issue 29 item 2): a validate that returns a thenable (not a native Promise) is never awaited; parse() resolves with parsed === undefined.
-  it.fails('a schema whose validate returns a thenable: its value is awaited', async () => {
+  // Was a fault (issue 29 §2): a validate that returned a thenable (not a native Promise) was never awaited; parsed was undefined.
+  it('a schema whose validate returns a thenable: its value is awaited', async () => {
     answer('{"city":"Paris"}');
     const thenable = (value: unknown) => ({ then: (resolve: (v: unknown) => void) => resolve({ value }) });
     const completion = await parse(zodResponseFormat(standardSchema((v) => thenable(v)) as never, 'weather'));
     expect(completion.choices[0]!.message.parsed).toEqual({ city: 'Paris' });
+  });
+
+  it("a thenable's issues are read too, a Promise of another realm is awaited, and a rejecting one is an InferenceError", async () => {
+    answer('{"city":"Paris"}');
+    const issues = (value: unknown) => ({ then: (resolve: (v: unknown) => void) => resolve({ issues: [{ message: 'no cities today', path: ['city'] }], value }) });
+    const bad = await rejection(() => parse(zodResponseFormat(standardSchema(issues) as never, 'weather')));
+    expect(bad).toBeInstanceOf(OutputParseError);
+    expect((bad as Error).message).toMatch(/no cities today/);
+    const { runInNewContext } = await import('node:vm');
+    const foreign = (value: unknown) => runInNewContext('Promise.resolve({ value: { city: v.city.toUpperCase() } })', { v: value }) as unknown;
+    const parsed = (await parse(zodResponseFormat(standardSchema(foreign) as never, 'weather'))).choices[0]!.message.parsed;
+    expect(parsed).toEqual({ city: 'PARIS' });
+    const thrown = new Error('validator rejected');
+    const err = await rejection(() => parse(zodResponseFormat(standardSchema(() => Promise.reject(thrown)) as never, 'weather')));
+    expect(err).toBeInstanceOf(InferenceError);
+    expect((err as Error).cause).toBe(thrown);
+    expect((err as Error).message).toMatch(/adversarial/);
+  });
+
+  it('a validate that returns no result (undefined, or issues that are not an array): an InferenceError, not a TypeError', async () => {
+    answer('{"city":"Paris"}');
+    for (const result of [undefined, { issues: 'bad' }]) {
+      const err = await rejection(() => parse(zodResponseFormat(standardSchema(() => result) as never, 'weather')));
+      expect(err).toBeInstanceOf(InferenceError);
+      expect(err).not.toBeInstanceOf(TypeError);
+    }
   });
 
   it("a schema that never settles: the call's timeout ends it with APIConnectionTimeoutError", async () => {

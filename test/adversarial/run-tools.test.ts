@@ -74,6 +74,30 @@ describe('what goes back to the model', () => {
     for (const m of results) expect(String(m.content)).toMatch(/invalid arguments for get_weather/);
   });
 
+  // tools.md: the function is not called when the arguments fail, and gets the validated value when they pass.
+  it("an argument schema whose validate returns a thenable: the tool gets the validated value, or is not called", async () => {
+    const s = script(
+      toolCallCompletion([
+        { id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        { id: 'call_2', name: 'get_weather', arguments: '{"city":"?"}' },
+      ]),
+    );
+    const thenable = (result: unknown) => ({ then: (resolve: (v: unknown) => void) => resolve(result) });
+    const parameters = {
+      '~standard': {
+        version: 1,
+        vendor: 'thenables',
+        validate: (v: { city: string }) => thenable(v.city === '?' ? { issues: [{ message: 'unknown city' }] } : { value: { city: v.city.toUpperCase() } }),
+        jsonSchema: { input: () => ({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false }), output: () => ({}) },
+      },
+    };
+    const seen: unknown[] = [];
+    const tool = zodFunction({ name: 'get_weather', parameters: parameters as never, function: (args: unknown) => (seen.push(args), 'sunny') });
+    expect(await run([tool]).finalContent()).toBe('done');
+    expect(seen).toEqual([{ city: 'PARIS' }]);
+    expect(toolMessages(s.bodies()[1]!).map((m) => String(m.content))).toEqual(['sunny', expect.stringMatching(/unknown city/)]);
+  });
+
   // A model names tools; a name that is a property of every object must not find one.
   it('a call to toString, constructor, __proto__ or hasOwnProperty is answered as a tool that does not exist', async () => {
     const names = ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf'];
