@@ -154,6 +154,8 @@ export type ParsedChatCompletionFor<Params extends ChatCompletionCreateParams> =
 /** How to treat tool arguments that fail their schema: throw (`parse()`), or leave them unparsed (`runTools()` answers the model instead). */
 export interface ParseSettings {
   badArguments: 'throw' | 'skip';
+  /** Bounds one tool call's asynchronous argument validation (`runTools()`: its `toolTimeout`). */
+  boundArguments?: (parsing: Promise<unknown>, tool: string) => Promise<unknown>;
 }
 
 /** A value, or the promise of one: what a parser gives when its schema may validate asynchronously. */
@@ -253,7 +255,12 @@ function parseToolCall(
   const tool = tools?.find((t) => t.function.name === call.function.name);
   const parser = parserOf(tool);
   if (parser) {
-    return andThen(parser(raw), (outcome) => {
+    const parsing = parser(raw);
+    const bounded =
+      parsing instanceof Promise && settings.boundArguments
+        ? (settings.boundArguments(parsing, call.function.name) as typeof parsing)
+        : parsing;
+    return andThen(bounded, (outcome) => {
       if (outcome.ok) return done(outcome.value);
       if (settings.badArguments === 'throw') throw fail(outcome.reason, outcome.issues);
       return done(undefined);

@@ -226,9 +226,10 @@ function checked<T>(result: StandardResult<T>, value: unknown, vendor: unknown):
   if (typeof result !== 'object' || result === null)
     throw crashed(vendor, new TypeError(`validate returned ${String(result)}, not { value } or { issues }`));
   if (result.issues === undefined) return { ok: true, value: result.value };
-  if (!Array.isArray(result.issues))
+  const found = result.issues;
+  if (!Array.isArray(found))
     throw crashed(vendor, new TypeError('validate returned `issues` that is not an array'));
-  const issues = result.issues.map((issue) => {
+  const issues = (found as typeof result.issues).map((issue) => {
     const path = (issue.path ?? []).map((segment) =>
       typeof segment === 'object' && segment !== null ? segment.key : segment,
     );

@@ -3,7 +3,12 @@
  * that never calls `runTools()` does not ship it when its bundler splits code. It reports to the
  * runner through `RunSink` (tools/params.ts) and imports nothing of tools/runner.ts.
  */
-import { APIConnectionTimeoutError, APIUserAbortError, type RequestTarget } from '../errors/api';
+import {
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  InferenceError,
+  type RequestTarget,
+} from '../errors/api';
 import type {
   ChatCompletionCreateParams,
   ChatCompletionMessageToolCall,
@@ -55,18 +60,20 @@ export class Loop<ParsedT> {
         tools: definitions,
         messages: [...this.runner.messages],
       };
+      const options = this.optionsFor(round);
       const raw =
         stream === true
-          ? await this.streamed(params, round)
+          ? await this.streamed(params, round, options)
           : await this.completions.create(
               params as ChatCompletionCreateParamsNonStreaming,
-              this.options,
+              options,
             );
-      // Arguments that fail their schema are answered below, not thrown.
+      // Arguments that fail their schema are answered below, not thrown; a schema that validates
+      // asynchronously has the tool's `toolTimeout`, as when the tool runs (runOne).
       const parsing = parseChatCompletion(
         raw,
         { ...params, tools: this.body.tools as ChatCompletionTool[] },
-        { badArguments: 'skip' },
+        { badArguments: 'skip', boundArguments: (p, name) => this.bounded(p, name) },
       );
       const completion = (await settleParsing(
         parsing,
@@ -98,8 +105,24 @@ export class Loop<ParsedT> {
     }
   }
 
-  async streamed(params: ChatCompletionCreateParams, round: number) {
-    const stream = await this.completions.create({ ...params, stream: true }, this.options);
+  /**
+   * The request options of one round. A caller's `idempotencyKey` names the whole run, but each
+   * round is a new generation: sent unchanged, a gateway that honours it would replay round 1's
+   * answer to every round. Round 1 sends the key as given, round n `<key>-round-<n>`, so a run
+   * retried with the same key is recognised round by round.
+   */
+  optionsFor(round: number): RequestOptions & { signal: AbortSignal } {
+    const key = this.options.idempotencyKey;
+    if (typeof key !== 'string' || round === 1) return this.options;
+    return { ...this.options, idempotencyKey: `${key}-round-${round}` };
+  }
+
+  async streamed(
+    params: ChatCompletionCreateParams,
+    round: number,
+    options: RequestOptions & { signal: AbortSignal },
+  ) {
+    const stream = await this.completions.create({ ...params, stream: true }, options);
     const snapshot = () => stream.currentChatCompletionSnapshot!;
     for await (const chunk of stream) this.runner.emit({ type: 'chunk', round, chunk }, snapshot);
     return stream.finalChatCompletion();
@@ -154,16 +177,25 @@ export class Loop<ParsedT> {
         signal,
         toolCall: { id: call.id, function: { name, arguments: call.function.arguments ?? '' } },
       });
-      if (typeof result === 'string') return result;
-      return result === undefined ? '' : JSON.stringify(result);
+      return toolContent(name, result);
     };
     const settled = await within(answer(), this.toolTimeout, signal);
-    if (settled === undefined)
-      throw new APIConnectionTimeoutError(TARGET, this.toolTimeout, {
-        hook: `tool ${JSON.stringify(name)}`,
-        option: 'toolTimeout',
-      });
+    if (settled === undefined) throw this.toolTimedOut(name);
     return settled.value;
+  }
+
+  /** A tool's asynchronous argument validation, within its `toolTimeout`. */
+  async bounded<T>(parsing: Promise<T>, name: string): Promise<T> {
+    const settled = await within(parsing, this.toolTimeout);
+    if (settled === undefined) throw this.toolTimedOut(name);
+    return settled.value;
+  }
+
+  toolTimedOut(name: string): APIConnectionTimeoutError {
+    return new APIConnectionTimeoutError(TARGET, this.toolTimeout, {
+      hook: `tool ${JSON.stringify(name)}`,
+      option: 'toolTimeout',
+    });
   }
 
   throwIfAborted(): void {
@@ -173,4 +205,27 @@ export class Loop<ParsedT> {
   abortError(): APIUserAbortError {
     return new APIUserAbortError(TARGET, this.options.signal.reason);
   }
+}
+
+/**
+ * What goes back to the model as a tool's result: a string as it is, `undefined` as empty content
+ * (a message without `content` is refused by strict servers), anything else as JSON. A value JSON
+ * cannot hold (a `BigInt`, a cycle, a function, a `Symbol`) is a fault of the tool, named, not a
+ * raw `TypeError` or a message without content.
+ */
+function toolContent(name: string, result: unknown): string {
+  if (typeof result === 'string') return result;
+  if (result === undefined) return '';
+  let text: string | undefined;
+  let cause: unknown;
+  try {
+    text = JSON.stringify(result);
+  } catch (error) {
+    cause = error;
+  }
+  if (text !== undefined) return text;
+  throw new InferenceError(
+    `chat.completions.runTools: tool ${JSON.stringify(name)} returned ${cause instanceof Error ? `a value JSON cannot hold (${cause.message})` : `a ${typeof result}, which JSON cannot hold`}; return a string, or a value JSON can hold.`,
+    { cause },
+  );
 }

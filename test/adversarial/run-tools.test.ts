@@ -45,8 +45,8 @@ describe('what goes back to the model', () => {
     expect(typeof message!.content).toBe('string');
   });
 
-  // FAULT (known, issue 29 item 2): a tool result JSON cannot hold (a BigInt) rejects the run with a raw TypeError, not a typed error naming the tool.
-  it.fails('a tool that returns a BigInt: a typed error naming the tool (or a string sent)', async () => {
+  // Was a fault (issue 29 §2): a tool result JSON cannot hold (a BigInt) rejected the run with a raw TypeError.
+  it('a tool that returns a BigInt: a typed error naming the tool (or a string sent)', async () => {
     script(toolCallCompletion([{ id: 'call_1', name: 'count', arguments: '{}' }]));
     const result = await run([plainTool('count', () => ({ n: 10n }))]).finalContent().then(
       () => 'ok',
@@ -56,6 +56,21 @@ describe('what goes back to the model', () => {
       expect(result).toBeInstanceOf(InferenceError);
       expect(String((result as Error).message)).toContain('count');
     }
+  });
+
+  // A function or a Symbol has no JSON (JSON.stringify gives undefined): it used to go out as a tool message without content.
+  it.each([
+    ['a cycle', () => { const o: Record<string, unknown> = {}; o['self'] = o; return o; }, /JSON cannot hold/],
+    ['a function', () => () => 1, /returned a function/],
+    ['a Symbol', () => Symbol('x'), /returned a symbol/],
+    ['a toJSON that throws', () => ({ toJSON: () => { throw new Error('no JSON for you'); } }), /no JSON for you/],
+  ])('a tool that returns %s: InferenceError naming the tool, nothing more sent', async (_what, result, message) => {
+    const s = script(toolCallCompletion([{ id: 'call_1', name: 'odd', arguments: '{}' }]));
+    const err = await rejection(() => run([plainTool('odd', result)]).finalContent());
+    expect(err).toBeInstanceOf(InferenceError);
+    expect((err as Error).message).toMatch(/tool "odd"/);
+    expect((err as Error).message).toMatch(message);
+    expect(s.bodies()).toHaveLength(1);
   });
 
   it('arguments that are not JSON, or fail the schema: the function is not called, the problem goes back as the result', async () => {
@@ -178,14 +193,15 @@ describe('how tools run', () => {
     expect(s.bodies()).toHaveLength(1);
   });
 
-  // FAULT (known, issue 29 item 3): toolTimeout is promised to bound argument parsing too; a zodFunction whose schema never settles waits for the call's timeout.
-  it.fails('an argument schema that never settles: ended at toolTimeout', async () => {
+  // Was a fault (issue 29 §3): a zodFunction whose schema never settled waited for the call's timeout, not toolTimeout.
+  it('an argument schema that never settles: ended at toolTimeout', async () => {
     script(toolCallCompletion([{ id: 'a', name: 'slow_schema', arguments: '{"x":1}' }]));
     const schema = z.object({ x: z.number() }).refine(() => never<boolean>());
     const tool = zodFunction({ name: 'slow_schema', parameters: schema, function: () => 'x' });
     const result = await within(rejection(() => run([tool], { toolTimeout: 200, timeout: 60_000 }).finalContent()), 10_000);
     expect(result).not.toBe('pending');
     expect((result as { value: unknown }).value).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(String((result as { value: Error }).value.message)).toMatch(/slow_schema.*toolTimeout|toolTimeout.*slow_schema/);
   });
 
   it.each([NaN, -1, Infinity, 2 ** 31, '100'])('toolTimeout %s: refused at the call site, or honoured (a 50 ms tool still runs)', async (toolTimeout) => {
@@ -266,14 +282,27 @@ describe('ending a run from outside', () => {
 });
 
 describe('idempotency keys', () => {
-  // FAULT (known, issue 29 item 4): a caller's idempotencyKey is sent on every round, so a gateway that honours it replays round 1; one key per round is promised.
-  it.fails("a caller's idempotencyKey is not sent unchanged on every round", async () => {
+  // Was a fault (issue 29 §4): a caller's idempotencyKey was sent on every round, so a gateway that honours it replayed round 1.
+  it("a caller's idempotencyKey is not sent unchanged on every round", async () => {
     script(toolCallCompletion([{ id: 'a', name: 't', arguments: '{}' }]));
     const start = server.requests.length;
     await run([plainTool('t', () => 'x')], { idempotencyKey: 'order-1' }).finalContent();
     const keys = server.requests.slice(start).map((r) => r.headers['idempotency-key']);
     expect(keys).toHaveLength(2);
     expect(new Set(keys).size).toBe(2);
+  });
+
+  it('docs/tools.md: round 1 sends the key as given, round n `<key>-round-<n>`, the same on a second run', async () => {
+    const twoCalls = () => script(toolCallCompletion([{ id: 'a', name: 't', arguments: '{}' }]), toolCallCompletion([{ id: 'b', name: 't', arguments: '{}' }]));
+    const keysOf = async (extra: Record<string, unknown>) => {
+      twoCalls();
+      const start = server.requests.length;
+      await run([plainTool('t', () => 'x')], { idempotencyKey: 'order-1' }, extra).done();
+      return server.requests.slice(start).map((r) => r.headers['idempotency-key']);
+    };
+    const expected = ['order-1', 'order-1-round-2', 'order-1-round-3'];
+    expect(await keysOf({})).toEqual(expected);
+    expect(await keysOf({})).toEqual(expected);
   });
 
   it('without one, each round has its own generated key', async () => {
