@@ -224,7 +224,10 @@ function crashed(vendor: unknown, error: unknown): InferenceError {
 
 function checked<T>(result: StandardResult<T>, value: unknown, vendor: unknown): Checked<T> {
   if (typeof result !== 'object' || result === null)
-    throw crashed(vendor, new TypeError(`validate returned ${String(result)}, not { value } or { issues }`));
+    throw crashed(
+      vendor,
+      new TypeError(`validate returned ${String(result)}, not { value } or { issues }`),
+    );
   if (result.issues === undefined) return { ok: true, value: result.value };
   const found = result.issues;
   if (!Array.isArray(found))
