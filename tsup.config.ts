@@ -101,6 +101,9 @@ const kit = { 'testing/index': 'src/testing/index.ts', 'testing/msw': 'src/testi
 // files it shares with it (cost/tokens.ts, util/mask.ts, util/suggest.ts) are bundled with it, so the main
 // entry's chunks do not change.
 const route = { 'proxy/index': 'src/proxy/index.ts' };
+// model-inference-sdk/batch likewise (it runs requests through a Client it is given, and reads and
+// writes files with node:fs, left external).
+const batch = { 'batch/index': 'src/batch/index.ts' };
 
 const shared: Options = {
   // Whitespace and syntax minified, names kept: a quarter smaller in the tarball and faster to parse
@@ -138,7 +141,7 @@ const readable: Options = { minifyWhitespace: false };
 
 export default defineConfig([
   { ...shared, entry: sdk, format: ['esm'], dts: false, plugins: [sourceClassNames] },
-  { ...shared, entry: sdk, format: ['cjs'], ...readable, dts: { entry: { ...sdk, ...kit, ...route } }, plugins: [sourceClassNames, cjsRequire] },
-  { ...shared, entry: { ...kit, ...route, cli: 'src/cli/index.ts' }, format: ['esm'], dts: false, plugins: [sourceClassNames, shebang], esbuildPlugins: [sdkByName], esbuildOptions: toolChunks },
-  { ...shared, entry: { ...kit, ...route }, format: ['cjs'], ...readable, dts: false, plugins: [sourceClassNames, cjsRequire], esbuildPlugins: [sdkByName], esbuildOptions: toolChunks },
+  { ...shared, entry: sdk, format: ['cjs'], ...readable, dts: { entry: { ...sdk, ...kit, ...route, ...batch } }, plugins: [sourceClassNames, cjsRequire] },
+  { ...shared, entry: { ...kit, ...route, ...batch, cli: 'src/cli/index.ts' }, format: ['esm'], dts: false, plugins: [sourceClassNames, shebang], esbuildPlugins: [sdkByName], esbuildOptions: toolChunks },
+  { ...shared, entry: { ...kit, ...route, ...batch }, format: ['cjs'], ...readable, dts: false, plugins: [sourceClassNames, cjsRequire], esbuildPlugins: [sdkByName], esbuildOptions: toolChunks },
 ]);

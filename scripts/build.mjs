@@ -34,7 +34,7 @@ const BIN = 'model-inference-sdk';
 /** What the build reads. A change to any of these files makes dist/ stale. */
 const INPUTS = ['src', 'tsup.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/dts-names.mjs', 'scripts/merge-chunks.mjs', 'scripts/peer-entries.mjs'];
 /** What the build must have written (package.json's entries, the bin). */
-const OUTPUTS = ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/cli.js', 'dist/testing/index.js', 'dist/helpers/zod.js', 'dist/helpers/zod.load.js', 'dist/schemas/index.js', 'dist/schemas/index.load.js', 'dist/schemas/index.load.cjs', 'dist/otel/index.js', 'dist/proxy/index.js'];
+const OUTPUTS = ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/cli.js', 'dist/testing/index.js', 'dist/helpers/zod.js', 'dist/helpers/zod.load.js', 'dist/schemas/index.js', 'dist/schemas/index.load.js', 'dist/schemas/index.load.cjs', 'dist/otel/index.js', 'dist/proxy/index.js', 'dist/batch/index.js'];
 
 function* walk(p) {
   if (!existsSync(p)) return;

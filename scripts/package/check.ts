@@ -49,7 +49,7 @@ const ALLOWED = [
   // The guides the README links to (not the contributors' architecture and performance pages).
   /^docs\/(?!architecture\.md$|performance\.md$)[\w-]+\.md$/,
   // Entries, their types, and the chunks they share (one graph per module format).
-  /^dist\/(testing\/|helpers\/|schemas\/|otel\/|proxy\/)?[\w.-]+\.(js|cjs|d\.ts|d\.cts)$/,
+  /^dist\/(testing\/|helpers\/|schemas\/|otel\/|proxy\/|batch\/)?[\w.-]+\.(js|cjs|d\.ts|d\.cts)$/,
 ];
 
 /**

@@ -7,6 +7,7 @@
  */
 import type { Command, CommandIO } from './command';
 import { CommandError, interruptedExitCode, UsageError } from './command';
+import { batchCommand } from './batch';
 import { chatCommand } from './chat';
 import { completeCommand } from './complete';
 import { mockServerCommand } from './mock-server';
@@ -19,6 +20,7 @@ const COMMANDS: readonly Command[] = [
   modelsCommand,
   chatCommand,
   completeCommand,
+  batchCommand,
   mockServerCommand,
 ];
 

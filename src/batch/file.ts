@@ -1,0 +1,215 @@
+/**
+ * A batch from a file to a file, resumable: the input is checked whole first (every bad line
+ * named, nothing sent), the output is read for the lines that already have a result (a torn last
+ * line, left by a killed writer, is cut off and its line run again), and each result is appended
+ * as one whole line by one write. Node's file system (also in Bun and Deno).
+ */
+import { closeSync, createReadStream, existsSync, fsyncSync, openSync, truncateSync, writeSync } from 'node:fs';
+import { CostTracker, InferenceError, type Client } from 'model-inference-sdk';
+import { readLines } from './lines';
+import { BatchInputError, checkBatchInput, readBatchInput, type BatchInputProblem } from './input';
+import type { Shard } from './hash';
+import { modelPrices } from './prices';
+import { runBatch, type BatchResult, type BatchSummary } from './runner';
+
+/**
+ * Options of {@link runBatchFile}.
+ *
+ * @example
+ * ```ts
+ * const options: BatchFileOptions = { input: 'requests.jsonl', output: 'results.jsonl', concurrency: 8, maxCost: '5' };
+ * ```
+ */
+export interface BatchFileOptions {
+  /** Path of the input JSONL (OpenAI Batch input format). */
+  input: string;
+  /** Path of the output JSONL (OpenAI Batch output format): created, or resumed when it exists. */
+  output: string;
+  /** Most lines in flight at once (default 16). */
+  concurrency?: number | undefined;
+  /** Stop starting lines once the cost so far (lines done before included) reaches this amount. */
+  maxCost?: string | number | undefined;
+  /** Only this shard's lines (by a hash of `custom_id`; 1-based `index` of `count`). */
+  shard?: Shard | undefined;
+  /** Leave out the lines that cannot be run (reported to `onInvalid`) instead of refusing the input. */
+  skipInvalid?: boolean | undefined;
+  signal?: AbortSignal | undefined;
+  /** Called once the input is checked and the output read: how many lines are to run. */
+  onStart?: ((plan: BatchPlan) => void) | undefined;
+  /** Called with each result once its line is written. A callback that throws stops the run. */
+  onResult?: ((result: BatchResult) => void) | undefined;
+  /** With `skipInvalid`: called for each line left out. */
+  onInvalid?: ((problem: BatchInputProblem) => void) | undefined;
+}
+
+/**
+ * What a file run is about to do.
+ *
+ * @example
+ * ```ts
+ * onStart: ({ total, resumed, toRun }) => console.log(`${resumed} of ${total} already done; running ${toRun}`)
+ * ```
+ */
+export interface BatchPlan {
+  /** Requests in the input (in the shard, if given), the invalid ones left out. */
+  total: number;
+  /** Of those, the lines that already had a result in the output. */
+  resumed: number;
+  /** Lines to run now. */
+  toRun: number;
+  /** Lines that cannot be run, left out (`skipInvalid`). */
+  invalid: number;
+  /** Whether a torn last output line (a writer killed mid-line) was cut off. */
+  tornLine: boolean;
+  /** Tokens and cost of the lines done before (exact decimal string). */
+  tokensBefore: number;
+  costBefore: string;
+}
+
+/**
+ * A file run's summary: the run's, with its plan.
+ *
+ * @example
+ * ```ts
+ * const { done, failed, resumed, costs } = await runBatchFile(client, { input, output });
+ * ```
+ */
+export interface BatchFileSummary extends BatchSummary, BatchPlan {}
+
+/**
+ * Run a batch input file into an output file, or resume it: running it again after a crash, a
+ * SIGKILL or Ctrl-C sends only the lines without a result in the output. A line that was in
+ * flight when the process died is sent again (at least once), with the same idempotency key.
+ * One run per output file at a time.
+ *
+ * @throws BatchInputError when input lines cannot be run (each named with its line number, up
+ * to 100), before anything is sent, unless `skipInvalid`.
+ * @example
+ * ```ts
+ * import { Client } from 'model-inference-sdk';
+ * import { runBatchFile } from 'model-inference-sdk/batch';
+ *
+ * const summary = await runBatchFile(new Client(), { input: 'requests.jsonl', output: 'results.jsonl' });
+ * console.log(`${summary.done} done, ${summary.failed} failed, cost ${summary.costs.cost.total}`);
+ * ```
+ */
+export async function runBatchFile(client: Client, options: BatchFileOptions): Promise<BatchFileSummary> {
+  const { input, output, shard } = options;
+  if (typeof input !== 'string' || typeof output !== 'string' || input === '' || output === '')
+    throw new InferenceError('runBatchFile: `input` and `output` must be file paths.');
+  if (!existsSync(input)) throw new InferenceError(`runBatchFile: no input file ${JSON.stringify(input)}.`);
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(options.signal?.reason);
+  if (options.signal?.aborted) onAbort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const checked = await checkBatchInput(client, createReadStream(input), { shard });
+    if (checked.invalid > 0 && !options.skipInvalid) throw new BatchInputError(checked.problems, checked.invalid);
+    const prices = modelPrices(client, stop.signal);
+    const costs = new CostTracker();
+    const previous = await readBatchOutput(output, costs, prices);
+    const plan: BatchPlan = {
+      total: checked.requests,
+      resumed: previous.done.size,
+      toRun: Math.max(0, checked.requests - previous.done.size),
+      invalid: checked.invalid,
+      tornLine: previous.tornLine,
+      tokensBefore: costs.report().tokens.total,
+      costBefore: costs.report().cost.total,
+    };
+    options.onStart?.(plan);
+    const requests = readBatchInput(client, createReadStream(input), {
+      shard,
+      skip: previous.done,
+      onInvalid: (problem) => options.onInvalid?.(problem),
+    });
+    const run = runBatch(client, requests, {
+      concurrency: options.concurrency,
+      maxCost: options.maxCost,
+      signal: stop.signal,
+      costs,
+      prices,
+    });
+    const fd = openSync(output, 'a');
+    try {
+      for await (const result of run) {
+        // One write of one whole line: a process killed now leaves whole lines behind, or a torn
+        // last one that the next run cuts off (readBatchOutput).
+        writeAll(fd, `${JSON.stringify(result.output)}\n`);
+        options.onResult?.(result);
+      }
+    } finally {
+      fsyncSync(fd);
+      closeSync(fd);
+    }
+    return { ...(await run.summary()), ...plan };
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text);
+  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+}
+
+/**
+ * The `custom_id`s an output file already has a result for, their usage added to `costs`; a torn
+ * last line (no line end, or not JSON: a writer killed mid-line) is cut off the file. Any other
+ * line that is not an output line stops the run: the file is not this runner's to rewrite.
+ */
+async function readBatchOutput(
+  path: string,
+  costs: CostTracker,
+  priceOf: ReturnType<typeof modelPrices>,
+): Promise<{ done: Set<string>; tornLine: boolean }> {
+  const done = new Set<string>();
+  if (!existsSync(path)) return { done, tornLine: false };
+  let good = 0; // bytes of whole output lines
+  let tornLine = false;
+  let bad: number | undefined;
+  for await (const line of readLines(createReadStream(path))) {
+    if (bad !== undefined) throw notOutput(path, bad);
+    const bytes = Buffer.byteLength(line.text) + (line.crlf ? 2 : 1);
+    if (line.ended && line.text.trim() === '') {
+      good += bytes;
+      continue;
+    }
+    const value = line.ended ? parse(line.text) : undefined;
+    const id = (value as { custom_id?: unknown } | undefined)?.custom_id;
+    if (typeof id !== 'string') {
+      // Only the last line may be torn; a bad line before it is found on the next one.
+      bad = line.number;
+      continue;
+    }
+    good += bytes;
+    done.add(id);
+    const body = (value as { response?: { body?: { usage?: unknown; model?: unknown } } }).response?.body;
+    if ((value as { error?: unknown }).error == null && body?.usage) {
+      try {
+        costs.add(body.usage as never, await priceOf(body.model));
+      } catch {
+        // usage the tracker cannot add: counted nowhere, as in the run itself
+      }
+    }
+  }
+  if (bad !== undefined) {
+    tornLine = true;
+    truncateSync(path, good);
+  }
+  return { done, tornLine };
+}
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function notOutput(path: string, line: number): InferenceError {
+  return new InferenceError(
+    `runBatchFile: line ${line} of ${JSON.stringify(path)} is not a batch output line; it is not this runner's to overwrite (move the file, or give another --output).`,
+  );
+}
