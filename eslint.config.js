@@ -6,9 +6,10 @@ import wallsPlugin from './scripts/lint/walls.mjs';
 // The walls of src/ (docs/architecture.md): one folder per concept, on floors; a folder imports
 // only the floors below it (and its own files), never one above.
 //
-//   cli/ ─────────────► index, testing (the public entries only, as a user's program would; and util/suggest)
+//   cli/ ─────────────► index, testing, batch (the public entries only, as a user's program would; and util/suggest)
 //   otel/ ────────────► 'model-inference-sdk' (the public entry, as a user imports it), @opentelemetry/api
 //   proxy/ ───────────► 'model-inference-sdk', and three leaf files: cost/tokens, util/mask, util/suggest
+//   batch/ ───────────► 'model-inference-sdk', the leaf file cost/decimal, node:fs (file.ts)
 //   testing/ ─────────► anything but cli and otel
 //   index, client, helpers/, schemas/ (the entries)
 //   chat/             client.chat.completions with its helpers
@@ -35,7 +36,7 @@ const NODE = { group: ['node:*'], lazy: '^node:', message: 'The SDK runs on ever
 const ENTRIES = { group: ['**/index', '**/client', '**/helpers/*'], lazy: '(^|\\x2F)(index|client)$|(^|\\x2F)helpers\\x2F', message: 'Only the public entries import the client and the entry points.' };
 const TESTING = { group: ['**/testing', '**/testing/*'], lazy: '(^|\\x2F)testing(\\x2F|$)', message: 'The SDK does not depend on its testing kit.' };
 const CLI = { group: ['**/cli/*'], lazy: '(^|\\x2F)cli\\x2F', message: 'Nothing depends on the CLI.' };
-const OTEL = { group: ['**/otel', '**/otel/*', '**/proxy', '**/proxy/*'], lazy: '(^|\\x2F)(otel|proxy)(\\x2F|$)', message: 'Nothing depends on the otel entry (model-inference-sdk/otel) or the proxy entry (model-inference-sdk/proxy): they are built on the public one.' };
+const OTEL = { group: ['**/otel', '**/otel/*', '**/proxy', '**/proxy/*', '**/batch', '**/batch/*'], lazy: '(^|\\x2F)(otel|proxy|batch)(\\x2F|$)', message: 'Nothing depends on the otel entry (model-inference-sdk/otel), the proxy entry (model-inference-sdk/proxy) or the batch entry (model-inference-sdk/batch): they are built on the public one.' };
 
 /** The SDK's floors, from the ground up: a folder of src/ and what it is, for the walls' messages. */
 const FLOORS = [
@@ -122,10 +123,20 @@ export default tseslint.config(
     }),
   },
   {
+    // model-inference-sdk/batch, an entry built on the public one like proxy; besides, the exact
+    // decimals of cost/decimal (a leaf file) to compare a total with `maxCost`. Its file runner
+    // (file.ts) reads and writes files with node:fs: the entry is for Node, Bun and Deno.
+    files: ['src/batch/**'],
+    rules: walls({
+      regex: '^\\.\\./(?!cost/decimal$)',
+      message: "model-inference-sdk/batch is built on the public entry: it imports the SDK from 'model-inference-sdk' (and ../cost/decimal), nothing else of src/.",
+    }),
+  },
+  {
     files: ['src/cli/**'],
     // ../util/suggest too: the one "did you mean" rule, a pure function, so that a name misspelt in code
     // and on the command line get the same suggestion.
-    rules: walls({ regex: '^\\.\\./(?!index$|testing$|util/suggest$)', message: 'The CLI is a user of the package: it imports the public entries only (../index, ../testing; and ../util/suggest).' }),
+    rules: walls({ regex: '^\\.\\./(?!index$|testing$|batch/index$|util/suggest$)', message: 'The CLI is a user of the package: it imports the public entries only (../index, ../testing, ../batch/index; and ../util/suggest).' }),
   },
   {
     // Generated code imports zod and its own files, nothing of the SDK: only the import rules run here.

@@ -34,7 +34,9 @@ const violations: [string, Case, RegExp][] = [
   ['the core imports the otel entry', { filePath: 'src/client.ts', code: "import { openTelemetry } from './otel/index';\nexport { openTelemetry };\n" }, /Nothing depends on the otel entry/],
   ['the proxy entry imports past the public entry', { filePath: 'src/proxy/proxy.ts', code: "import { send } from '../core/retry';\nexport { send };\n" }, /proxy is built on the public entry/],
   ['the proxy entry imports node:', { filePath: 'src/proxy/node.ts', code: "import { createServer } from 'node:http';\nexport { createServer };\n" }, /web-standard APIs only/],
-  ['the core imports the proxy entry', { filePath: 'src/client.ts', code: "import { createProxy } from './proxy/index';\nexport { createProxy };\n" }, /or the proxy entry/],
+  ['the core imports the proxy entry', { filePath: 'src/client.ts', code: "import { createProxy } from './proxy/index';\nexport { createProxy };\n" }, /the proxy entry \(model-inference-sdk\/proxy\)/],
+  ['the batch entry imports past the public entry', { filePath: 'src/batch/runner.ts', code: "import { send } from '../core/retry';\nexport { send };\n" }, /batch is built on the public entry/],
+  ['the core imports the batch entry', { filePath: 'src/client.ts', code: "import { runBatch } from './batch/index';\nexport { runBatch };\n" }, /or the batch entry/],
   ['generated code imports the SDK', { filePath: 'src/generated/types.gen.ts', code: "import { InferenceError } from '../errors/api';\nexport { InferenceError };\n" }, /Generated code imports nothing of the SDK/],
   ['an import cycle', { filePath: 'src/stream/sse.ts', code: "import { readStream } from './events';\nexport { readStream };\n" }, /cycle/i],
   // Type-only imports count: a cycle through `import type` alone is a cycle (import-x/no-cycle skips them).
@@ -65,6 +67,11 @@ const allowed: [string, Case][] = [
     filePath: 'src/proxy/proxy.ts',
     code: "import { Client } from 'model-inference-sdk';\nimport { requestedCompletionTokens } from '../cost/tokens';\nimport { maskText } from '../util/mask';\nimport { closest } from '../util/suggest';\nimport { Refusal } from './errors';\nexport { Client, requestedCompletionTokens, maskText, closest, Refusal };\n",
   }],
+  ['the batch entry imports the public entry, cost/decimal and node:fs', {
+    filePath: 'src/batch/file.ts',
+    code: "import { Client } from 'model-inference-sdk';\nimport { add } from '../cost/decimal';\nimport { openSync } from 'node:fs';\nimport { readLines } from './lines';\nexport { Client, add, openSync, readLines };\n",
+  }],
+  ['the CLI imports the batch entry', { filePath: 'src/cli/batch.ts', code: "import { runBatchFile } from '../batch/index';\nexport { runBatchFile };\n" }],
   ['the client imports the helpers', { filePath: 'src/client.ts', code: "import { Chat } from './chat/completions';\nexport { Chat };\n" }],
   ['a call loads the hook runner lazily, a floor below', { filePath: 'src/resources/call.ts', code: "export const load = () => import('../hooks/runner');\n" }],
   ['a type-only import that points down', { filePath: 'src/core/request.ts', code: "import type { Log } from '../util/log';\nexport type L = Log;\n" }],

@@ -4,7 +4,15 @@
  * line, left by a killed writer, is cut off and its line run again), and each result is appended
  * as one whole line by one write. Node's file system (also in Bun and Deno).
  */
-import { closeSync, createReadStream, existsSync, fsyncSync, openSync, truncateSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  fsyncSync,
+  openSync,
+  truncateSync,
+  writeSync,
+} from 'node:fs';
 import { CostTracker, InferenceError, type Client } from 'model-inference-sdk';
 import { readLines } from './lines';
 import { BatchInputError, checkBatchInput, readBatchInput, type BatchInputProblem } from './input';
@@ -93,18 +101,23 @@ export interface BatchFileSummary extends BatchSummary, BatchPlan {}
  * console.log(`${summary.done} done, ${summary.failed} failed, cost ${summary.costs.cost.total}`);
  * ```
  */
-export async function runBatchFile(client: Client, options: BatchFileOptions): Promise<BatchFileSummary> {
+export async function runBatchFile(
+  client: Client,
+  options: BatchFileOptions,
+): Promise<BatchFileSummary> {
   const { input, output, shard } = options;
   if (typeof input !== 'string' || typeof output !== 'string' || input === '' || output === '')
     throw new InferenceError('runBatchFile: `input` and `output` must be file paths.');
-  if (!existsSync(input)) throw new InferenceError(`runBatchFile: no input file ${JSON.stringify(input)}.`);
+  if (!existsSync(input))
+    throw new InferenceError(`runBatchFile: no input file ${JSON.stringify(input)}.`);
   const stop = new AbortController();
   const onAbort = () => stop.abort(options.signal?.reason);
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const checked = await checkBatchInput(client, createReadStream(input), { shard });
-    if (checked.invalid > 0 && !options.skipInvalid) throw new BatchInputError(checked.problems, checked.invalid);
+    if (checked.invalid > 0 && !options.skipInvalid)
+      throw new BatchInputError(checked.problems, checked.invalid);
     const prices = modelPrices(client, stop.signal);
     const costs = new CostTracker();
     const previous = await readBatchOutput(output, costs, prices);
@@ -150,7 +163,7 @@ export async function runBatchFile(client: Client, options: BatchFileOptions): P
 
 function writeAll(fd: number, text: string): void {
   const bytes = Buffer.from(text);
-  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+  for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
 }
 
 /**
@@ -184,7 +197,8 @@ async function readBatchOutput(
     }
     good += bytes;
     done.add(id);
-    const body = (value as { response?: { body?: { usage?: unknown; model?: unknown } } }).response?.body;
+    const body = (value as { response?: { body?: { usage?: unknown; model?: unknown } } }).response
+      ?.body;
     if ((value as { error?: unknown }).error == null && body?.usage) {
       try {
         costs.add(body.usage as never, await priceOf(body.model));

@@ -109,25 +109,39 @@ export function readRequest(
   const { custom_id: id, method, url, body } = value as Record<string, unknown>;
   if (typeof id !== 'string' || id === '') return problem('no custom_id (a non-empty string)');
   const first = seen.get(id);
-  if (first !== undefined) return problem(`duplicate custom_id ${JSON.stringify(id)} (first on line ${first})`);
+  if (first !== undefined)
+    return problem(`duplicate custom_id ${JSON.stringify(id)} (first on line ${first})`);
   seen.set(id, line.number);
   if (method !== 'POST') return problem(`method must be "POST", not ${JSON.stringify(method)}`);
   if (!(BATCH_URLS as readonly unknown[]).includes(url))
-    return problem(`url must be ${BATCH_URLS.map((u) => `"${u}"`).join(' or ')}, not ${JSON.stringify(url)}`);
+    return problem(
+      `url must be ${BATCH_URLS.map((u) => `"${u}"`).join(' or ')}, not ${JSON.stringify(url)}`,
+    );
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     return problem('body must be a JSON object');
   if ((body as { stream?: unknown }).stream === true)
     return problem('body.stream: a batch line is answered whole; leave stream out');
-  return { custom_id: id, method, url: url as BatchRequest['url'], body: body as Record<string, unknown>, line: line.number, text: line.text };
+  return {
+    custom_id: id,
+    method,
+    url: url as BatchRequest['url'],
+    body: body as Record<string, unknown>,
+    line: line.number,
+    text: line.text,
+  };
 }
 
 /** What `create()`'s call-site checks say of a request's body, without sending it; `undefined` when it passes. */
-export async function bodyProblem(client: Client, request: BatchRequest): Promise<string | undefined> {
+export async function bodyProblem(
+  client: Client,
+  request: BatchRequest,
+): Promise<string | undefined> {
   try {
     await send(client, request, { signal: AbortSignal.abort(), maxRetries: 0 });
   } catch (error) {
     if (error instanceof APIUserAbortError) return undefined;
-    if (error instanceof InferenceError) return error.message.replace(/^[\w.]+\(body\): /, 'body: ');
+    if (error instanceof InferenceError)
+      return error.message.replace(/^[\w.]+\(body\): /, 'body: ');
     throw error;
   }
   return undefined;
@@ -143,7 +157,9 @@ export function send(
     request.url === '/v1/chat/completions'
       ? client.chat.completions.create(request.body as never, options)
       : client.completions.create(request.body as never, options);
-  return (call as unknown as { withResponse(): Promise<{ data: unknown; response: Response }> }).withResponse();
+  return (
+    call as unknown as { withResponse(): Promise<{ data: unknown; response: Response }> }
+  ).withResponse();
 }
 
 /**

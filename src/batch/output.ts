@@ -2,7 +2,12 @@
  * Batch output lines, in the OpenAI Batch API's output format: one per input line, with the
  * response (status, request id, body) or, for a line that failed after its retries, the error.
  */
-import { APIError, APIConnectionTimeoutError, APIUserAbortError, InferenceError } from 'model-inference-sdk';
+import {
+  APIError,
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  InferenceError,
+} from 'model-inference-sdk';
 
 /**
  * One line of a batch output file: OpenAI's Batch API output format.
@@ -28,11 +33,20 @@ export interface BatchOutputLine {
 }
 
 /** The output line of a request that succeeded. */
-export function succeeded(id: string, customId: string, data: unknown, response: Response): BatchOutputLine {
+export function succeeded(
+  id: string,
+  customId: string,
+  data: unknown,
+  response: Response,
+): BatchOutputLine {
   return {
     id,
     custom_id: customId,
-    response: { status_code: response.status, request_id: response.headers.get('x-request-id'), body: data },
+    response: {
+      status_code: response.status,
+      request_id: response.headers.get('x-request-id'),
+      body: data,
+    },
     error: null,
   };
 }
@@ -45,8 +59,15 @@ export function failed(id: string, customId: string, error: unknown): BatchOutpu
     return {
       id,
       custom_id: customId,
-      response: { status_code: error.status, request_id: error.requestId ?? null, body: error.error ?? null },
-      error: { code: typeof error.code === 'string' ? error.code : `http_${error.status}`, message },
+      response: {
+        status_code: error.status,
+        request_id: error.requestId ?? null,
+        body: error.error ?? null,
+      },
+      error: {
+        code: typeof error.code === 'string' ? error.code : `http_${error.status}`,
+        message,
+      },
     };
   }
   const code =

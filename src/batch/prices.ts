@@ -9,7 +9,10 @@ import type { Client, Model } from 'model-inference-sdk';
 export type PricedModel = Pick<Model, 'id' | 'pricing'>;
 
 /** A lookup of the prices of a body's `model`, cached for the run. */
-export function modelPrices(client: Client, signal: AbortSignal): (slug: unknown) => Promise<PricedModel> {
+export function modelPrices(
+  client: Client,
+  signal: AbortSignal,
+): (slug: unknown) => Promise<PricedModel> {
   const prices = new Map<string, Promise<PricedModel>>();
   return (slug) => {
     const id = typeof slug === 'string' && slug !== '' ? slug : '(no model)';

@@ -128,12 +128,16 @@ export function runBatch(
 ): BatchRun {
   const concurrency = options.concurrency ?? 16;
   if (!Number.isSafeInteger(concurrency) || concurrency < 1)
-    throw new InferenceError(`runBatch: \`concurrency\` must be a whole number from 1; got ${String(concurrency)}.`);
+    throw new InferenceError(
+      `runBatch: \`concurrency\` must be a whole number from 1; got ${String(concurrency)}.`,
+    );
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal))
     throw new InferenceError('runBatch: `signal` must be an AbortSignal.');
   const maxCost = options.maxCost === undefined ? undefined : readDecimal(options.maxCost);
   if (typeof maxCost === 'string' || (maxCost !== undefined && maxCost.units < 0n))
-    throw new InferenceError(`runBatch: \`maxCost\` must be a decimal amount of 0 or more; got ${JSON.stringify(options.maxCost)}.`);
+    throw new InferenceError(
+      `runBatch: \`maxCost\` must be a decimal amount of 0 or more; got ${JSON.stringify(options.maxCost)}.`,
+    );
   const costs = options.costs ?? new CostTracker();
   const stop = new AbortController();
   const onAbort = () => stop.abort(options.signal?.reason);
@@ -172,7 +176,12 @@ export function runBatch(
     }
   }
 
-  async function answer(request: BatchRequest, key: string, id: string, signal: AbortSignal): Promise<BatchResult | undefined> {
+  async function answer(
+    request: BatchRequest,
+    key: string,
+    id: string,
+    signal: AbortSignal,
+  ): Promise<BatchResult | undefined> {
     let output: BatchOutputLine | undefined;
     let cost: CostEstimate | undefined;
     try {
@@ -180,7 +189,11 @@ export function runBatch(
       // server echo it (the output is a file, and the key never reaches one).
       let data: unknown;
       const hooks = { name: 'batch', onEnd: (summary: CallSummary) => void (data = summary.data) };
-      const { data: answer, response } = await send(client, request, { signal, idempotencyKey: key, hooks });
+      const { data: answer, response } = await send(client, request, {
+        signal,
+        idempotencyKey: key,
+        hooks,
+      });
       data ??= answer;
       output = succeeded(id, request.custom_id, data, response);
       const usage = (data as { usage?: unknown }).usage;
@@ -188,7 +201,10 @@ export function runBatch(
         try {
           // Priced by the model that answered (as a resumed run prices the lines done before).
           const model = (data as { model?: unknown }).model;
-          cost = costs.add(usage as never, await priceOf(typeof model === 'string' ? model : request.body['model']));
+          cost = costs.add(
+            usage as never,
+            await priceOf(typeof model === 'string' ? model : request.body['model']),
+          );
         } catch {
           // Usage the tracker cannot add (not whole numbers): the answer is kept, its cost unknown.
         }
@@ -206,9 +222,11 @@ export function runBatch(
   async function* lines(): AsyncGenerator<BatchResult> {
     if (options.signal?.aborted) onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    const source = (Symbol.asyncIterator in requests
-      ? (requests as AsyncIterable<BatchRequest>)[Symbol.asyncIterator]()
-      : (requests as Iterable<BatchRequest>)[Symbol.iterator]()) as AsyncIterator<BatchRequest> | Iterator<BatchRequest>;
+    const source = (
+      Symbol.asyncIterator in requests
+        ? (requests as AsyncIterable<BatchRequest>)[Symbol.asyncIterator]()
+        : (requests as Iterable<BatchRequest>)[Symbol.iterator]()
+    ) as AsyncIterator<BatchRequest> | Iterator<BatchRequest>;
     const inFlight = new Map<number, Promise<{ slot: number; result: BatchResult | undefined }>>();
     let slot = 0;
     let exhausted = false;
@@ -228,7 +246,10 @@ export function runBatch(
             break;
           }
           const at = slot++;
-          inFlight.set(at, runOne(next.value).then((result) => ({ slot: at, result })));
+          inFlight.set(
+            at,
+            runOne(next.value).then((result) => ({ slot: at, result })),
+          );
         }
         if (inFlight.size === 0) break;
         const { slot: settled, result } = await Promise.race(inFlight.values());
@@ -246,7 +267,13 @@ export function runBatch(
         stopped ??= 'aborted';
       }
       await (source as AsyncIterator<BatchRequest>).return?.();
-      finish({ done, failed: failures, stopped, costs: costs.report(), durationMs: Date.now() - started });
+      finish({
+        done,
+        failed: failures,
+        stopped,
+        costs: costs.report(),
+        durationMs: Date.now() - started,
+      });
     }
   }
 

@@ -7,7 +7,13 @@
  * @module
  */
 import { sumCosts } from '../index';
-import { BatchInputError, runBatchFile, type BatchFileSummary, type BatchPlan, type BatchResult } from '../batch/index';
+import {
+  BatchInputError,
+  runBatchFile,
+  type BatchFileSummary,
+  type BatchPlan,
+  type BatchResult,
+} from '../batch/index';
 import type { Command, CommandIO } from './command';
 import { CommandError, interruptedExitCode, UsageError } from './command';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, connect, outputFor } from './connection';
@@ -61,10 +67,12 @@ export const batchCommand: Command = defineCommand({
   },
   positionals: true,
   async run({ values, positionals }, io) {
-    if (positionals.length !== 1) throw new UsageError('give one input file: batch INPUT.jsonl --output OUTPUT.jsonl');
+    if (positionals.length !== 1)
+      throw new UsageError('give one input file: batch INPUT.jsonl --output OUTPUT.jsonl');
     const input = positionals[0]!;
     const output = values.output;
-    if (output === undefined || output === '') throw new UsageError('--output is required: where the results go.');
+    if (output === undefined || output === '')
+      throw new UsageError('--output is required: where the results go.');
     if (output === input) throw new UsageError('--output must be another file than the input.');
     const concurrency = integerFlag('--concurrency', values.concurrency, 1, 10_000);
     const maxCost = values['max-cost'];
@@ -88,21 +96,31 @@ export const batchCommand: Command = defineCommand({
           signal: io.signal,
           onStart: (plan) => progress?.start(plan),
           onResult: (result) => progress?.add(result),
-          onInvalid: (problem) => io.stderr(`${input}:${problem.line}: skipped: ${printable(problem.message)}\n`),
+          onInvalid: (problem) =>
+            io.stderr(`${input}:${problem.line}: skipped: ${printable(problem.message)}\n`),
         });
       } finally {
         progress?.stop();
       }
       io.stdout(summaryText(summary));
       if (summary.stopped === 'aborted' && io.signal.aborted) return interruptedExitCode(io.signal);
-      return summary.failed > 0 || summary.stopped !== undefined || summary.invalid > 0 || summary.done + summary.resumed < summary.total ? 1 : 0;
+      return summary.failed > 0 ||
+        summary.stopped !== undefined ||
+        summary.invalid > 0 ||
+        summary.done + summary.resumed < summary.total
+        ? 1
+        : 0;
     } catch (error) {
       if (error instanceof BatchInputError) {
         for (const p of error.problems) io.stderr(`${input}:${p.line}: ${printable(p.message)}\n`);
-        if (error.count > error.problems.length) io.stderr(`… and ${error.count - error.problems.length} more\n`);
-        throw new UsageError(`${error.count} input line${error.count === 1 ? '' : 's'} cannot be run; nothing was sent (--skip-invalid leaves them out).`);
+        if (error.count > error.problems.length)
+          io.stderr(`… and ${error.count - error.problems.length} more\n`);
+        throw new UsageError(
+          `${error.count} input line${error.count === 1 ? '' : 's'} cannot be run; nothing was sent (--skip-invalid leaves them out).`,
+        );
       }
-      if (error instanceof Error && /^runBatchFile: /.test(error.message)) throw new CommandError(error.message.replace(/^runBatchFile: /, ''));
+      if (error instanceof Error && /^runBatchFile: /.test(error.message))
+        throw new CommandError(error.message.replace(/^runBatchFile: /, ''));
       throw error;
     } finally {
       await close();
@@ -128,11 +146,13 @@ function summaryText(s: BatchFileSummary): string {
       : s.stopped === 'aborted'
         ? `interrupted: ${s.total - s.resumed - s.done - s.failed} lines not done (run the same command again to go on)\n`
         : '';
-  return [
-    `${s.done} done, ${s.failed} failed${s.resumed > 0 ? `, ${s.resumed} done before` : ''}${s.invalid > 0 ? `, ${s.invalid} invalid lines skipped` : ''} of ${s.total}`,
-    `${s.costs.tokens.total} tokens (${s.costs.tokens.prompt} prompt, ${s.costs.tokens.completion} completion), cost ${s.costs.cost.total}${s.costs.unpricedCalls > 0 ? ` (${s.costs.unpricedCalls} lines unpriced)` : ''}`,
-    `${(s.durationMs / 1000).toFixed(1)} s${s.tornLine ? '; a torn last output line was cut off and its line run again' : ''}`,
-  ].join('\n') + `\n${stopped}`;
+  return (
+    [
+      `${s.done} done, ${s.failed} failed${s.resumed > 0 ? `, ${s.resumed} done before` : ''}${s.invalid > 0 ? `, ${s.invalid} invalid lines skipped` : ''} of ${s.total}`,
+      `${s.costs.tokens.total} tokens (${s.costs.tokens.prompt} prompt, ${s.costs.tokens.completion} completion), cost ${s.costs.cost.total}${s.costs.unpricedCalls > 0 ? ` (${s.costs.unpricedCalls} lines unpriced)` : ''}`,
+      `${(s.durationMs / 1000).toFixed(1)} s${s.tornLine ? '; a torn last output line was cut off and its line run again' : ''}`,
+    ].join('\n') + `\n${stopped}`
+  );
 }
 
 /** The progress line: redrawn in place on a terminal (at most 10 times a second), a plain line every 5 s elsewhere. */
@@ -156,7 +176,8 @@ class Progress {
     this.#started = Date.now();
     this.#cost = plan.costBefore;
     this.#tokens = plan.tokensBefore;
-    if (plan.resumed > 0) this.io.stderr(`resuming: ${plan.resumed} of ${plan.total} lines already have a result\n`);
+    if (plan.resumed > 0)
+      this.io.stderr(`resuming: ${plan.resumed} of ${plan.total} lines already have a result\n`);
     if (plan.tornLine) this.io.stderr('a torn last output line was cut off; its line runs again\n');
     this.#timer = setInterval(() => this.#draw(), this.#tty ? 100 : 5_000);
     this.#timer.unref?.();
@@ -166,7 +187,9 @@ class Progress {
     if (result.output.error === null) this.#done++;
     else this.#failed++;
     if (result.cost !== undefined) this.#cost = sumCosts(this.#cost, result.cost.total);
-    const usage = (result.output.response?.body as { usage?: { total_tokens?: unknown } } | undefined)?.usage;
+    const usage = (
+      result.output.response?.body as { usage?: { total_tokens?: unknown } } | undefined
+    )?.usage;
     if (typeof usage?.total_tokens === 'number') this.#tokens += usage.total_tokens;
   }
 
@@ -192,5 +215,9 @@ class Progress {
 function duration(seconds: number): string {
   if (!Number.isFinite(seconds)) return '-';
   const s = Math.round(seconds);
-  return s >= 3600 ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m` : s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+  return s >= 3600
+    ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`
+    : s >= 60
+      ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`
+      : `${s}s`;
 }

@@ -1,7 +1,7 @@
 // model-inference-sdk/batch from code: runBatchFile() and runBatch() against a loopback server.
 // The output is the OpenAI Batch output format, one whole line per input line; a run resumes
 // from what the output holds; bad input is refused with line numbers before anything is sent.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
