@@ -63,9 +63,11 @@ const ALLOWED = [
  * over main's 335 420 B before the schemas), then to 410 kB for a readable CommonJS build (issue 30:
  * jest prints the line of a failure's top frame, and a whitespace-minified line is tens of kilobytes;
  * keeping the CJS files' line breaks and indentation is +25.7 kB packed, 404 825 B over 379 109 B,
- * +116 kB unpacked; the ES build stays minified).
+ * +116 kB unpacked; the ES build stays minified), then to 440 kB for model-inference-sdk/batch
+ * (issue 31: its ESM and CJS builds, its declarations, the CLI's batch command and docs/batch.md,
+ * +22 kB packed: 426 864 B over 404 825 B).
  */
-const MAX_PACKED_BYTES = 410_000;
+const MAX_PACKED_BYTES = 440_000;
 
 /** Scripts npm runs at an install (`prepare` for a git or folder install): none may be packed. */
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepublish', 'preprepare', 'prepare', 'postprepare'];

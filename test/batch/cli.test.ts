@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { CLI, cleanEnv, killLeftovers, runCli, start } from '../cli-support';
 import { runCli as runInProcess } from '../../src/cli/run';
 import { inputLine, KEY, startBatchServer, type BatchServer } from './server';
+import { consoleBlocks, matches, steps } from '../support/docs-quotes';
 
 let server: BatchServer;
 let dir: string;
@@ -198,5 +199,28 @@ describe('model-inference-sdk batch', () => {
     const result = await runCli(['batch', input, '-o', path.join(dir, 'o.jsonl')], { env: env() });
     expect(result.code).toBe(2);
     expect(result.stderr).not.toContain('\u001b[31m');
+  });
+
+  it('docs/batch.md: its quoted sessions are what the command prints (against --mock)', async () => {
+    const mockLine = (id: string, body: Record<string, unknown>, url = '/v1/chat/completions') => JSON.stringify({ custom_id: id, method: 'POST', url, body: { model: 'mock/echo', ...body } });
+    const good = [
+      mockLine('q-1', { messages: [{ role: 'user', content: 'Hello' }] }),
+      mockLine('q-2', { messages: [{ role: 'user', content: 'How are you?' }] }),
+      mockLine('q-3', { prompt: 'Once upon a time', max_tokens: 16 }, '/v1/completions'),
+    ];
+    const bad = [JSON.stringify({ custom_id: 'q-4', method: 'GET', url: '/v1/chat/completions', body: {} }), '{"custom_id": "q-1"'];
+    const quotes = consoleBlocks(path.resolve(import.meta.dirname, '../..'), 'docs/batch.md');
+    expect(quotes).toHaveLength(2);
+    for (const quote of quotes) {
+      const [step] = steps(quote);
+      const input = write('requests.jsonl', step!.args.includes('--mock') ? good : [...good, ...bad]);
+      const output = path.join(dir, `${quote.line}.jsonl`);
+      const args = step!.args.map((a) => (a === 'requests.jsonl' ? input : a === 'results.jsonl' ? output : a));
+      if (!args.includes('--mock')) args.splice(1, 0, '--mock');
+      let printed = '';
+      await runInProcess(args, { stdout: (t) => void (printed += t), stderr: (t) => void (printed += t), signal: new AbortController().signal, env: {} });
+      printed = printed.split(input).join('requests.jsonl').replace(/^\d+\.\d s$/m, '0.6 s');
+      expect(matches(step!.expected, printed), `${quote.line}: ${printed}`).toBe(true);
+    }
   });
 });
