@@ -8,7 +8,7 @@
  *
  *   npm run bench                    all metrics, 7 runs each (a few minutes)
  *   npm run bench -- --quick         3 runs, shorter samples, no install size (BENCH_QUICK=1 too)
- *   npm run bench -- --only=chunk,cold   (chunk, request, concurrent, growth, storm, cold, bundle, install)
+ *   npm run bench -- --only=chunk,cold   (chunk, request, concurrent, growth, storm, batch, cold, bundle, install)
  *
  * Needs `npm run build` first: the package is measured as published (dist/), from a snapshot
  * taken at the start so that a rebuild during the run cannot mix versions.
@@ -170,6 +170,33 @@ function storm(port) {
       Object.fromEntries(Object.entries(clients).map(([client, s]) => [client, Object.fromEntries(Object.entries(s).map(([k, v]) => [k, summary(v)]))])),
     ]),
   );
+}
+
+/**
+ * The batch runner (issue 31): 10,000 lines through runBatchFile() against the bench server (lines/s,
+ * peak RSS), and checkBatchInput() over 100,000 and 1,000,000 lines (ms, peak RSS: flat memory means
+ * the second about the first). Each in a fresh process, `RUNS` times (once for 1,000,000 lines).
+ * @param {number} port
+ */
+function batch(port) {
+  /** @type {Record<string, { value: number[], rss: number[] }>} */
+  const samples = {};
+  for (const [metric, args, runs] of /** @type {const} */ ([
+    ['run10k', ['run', String(port), quick ? '2000' : '10000'], RUNS],
+    ['read100k', ['read', '100000'], RUNS],
+    ['read1m', ['read', '1000000'], 1],
+  ])) {
+    for (let run = 0; run < runs; run++) {
+      const out = execFileSync(process.execPath, [join(root, 'bench', 'batch.mjs'), ...args], { env, encoding: 'utf8' });
+      const result = JSON.parse(out.trim().split('\n').pop() ?? '{}');
+      const s = (samples[metric] ??= { value: [], rss: [] });
+      s.value.push(result.value);
+      s.rss.push(result.rss);
+      process.stderr.write('.');
+    }
+  }
+  process.stderr.write(' batch\n');
+  return Object.fromEntries(Object.entries(samples).map(([k, s]) => [k, { value: summary(s.value), rss: summary(s.rss) }]));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -385,6 +412,7 @@ try {
   for (const metric of ['chunk', 'request', 'concurrent']) if (wanted(metric)) results[metric] = runtimeMetric(metric, Number(port));
   if (wanted('growth')) results.growth = growth(Number(port));
   if (wanted('storm')) results.storm = storm(Number(port));
+  if (wanted('batch')) results.batch = batch(Number(port));
 } finally {
   server.kill();
 }
@@ -449,6 +477,22 @@ if (results.storm) {
       `${met ? 'met' : 'MISSED'} (0 failed, ≤ ${Math.floor(calls * 1.1)} requests, ≤ ${fmt((ideal * 1.2) / 1000)} s)`,
     ]);
   }
+}
+if (results.batch) {
+  const b = results.batch;
+  const lines = quick ? '2,000' : '10,000';
+  rows.push([`batch: ${lines} lines, runBatchFile(), concurrency 32`, '–', '–', '–', `${fmt(b.run10k.value.median)} lines/s [${fmt(b.run10k.value.min)}–${fmt(b.run10k.value.max)}], ${fmt(b.run10k.rss.median)} MiB`, '–', '–', '(reported)']);
+  const flat = b.read1m.rss.median / b.read100k.rss.median;
+  rows.push([
+    'batch input checked, 100,000 → 1,000,000 lines',
+    '–',
+    '–',
+    '–',
+    `${fmt(b.read100k.value.median / 1000)} s, ${fmt(b.read100k.rss.median)} MiB → ${fmt(b.read1m.value.median / 1000)} s, ${fmt(b.read1m.rss.median)} MiB`,
+    '–',
+    '–',
+    `${flat <= 1.6 ? 'met' : 'MISSED'} (peak RSS ${flat.toFixed(2)}× for 10× the lines ≤ 1.6×)`,
+  ]);
 }
 if (results.cold) {
   const c = results.cold;

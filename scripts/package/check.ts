@@ -410,6 +410,33 @@ const { Client } = require('model-inference-sdk');
 const { createProxy, toNodeListener } = require('model-inference-sdk/proxy');
 const { startMockServer } = require('model-inference-sdk/testing');`);
 
+// model-inference-sdk/batch from the tarball: a two-line file run against the packed mock, then
+// run again (resumed: nothing sent). Prints [done, resumed, lines in the output].
+const BATCH_SMOKE = (imports: string) => `${imports}
+(async () => {
+  const mock = await startMockServer();
+  try {
+    const client = new Client({ apiKey: mock.apiKey, baseURL: mock.url });
+    const line = (id) => JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/chat/completions', body: { model: 'mock/echo', messages: [{ role: 'user', content: id }] } });
+    writeFileSync('batch-in.jsonl', line('a') + '\\n' + line('b') + '\\n');
+    rmSync('batch-out.jsonl', { force: true });
+    const first = await runBatchFile(client, { input: 'batch-in.jsonl', output: 'batch-out.jsonl' });
+    const again = await runBatchFile(client, { input: 'batch-in.jsonl', output: 'batch-out.jsonl' });
+    console.log(JSON.stringify([first.done, again.resumed, readFileSync('batch-out.jsonl', 'utf8').trim().split('\\n').length]));
+  } finally {
+    await mock.close();
+  }
+})();
+`;
+const BATCH_ESM = BATCH_SMOKE(`import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Client } from 'model-inference-sdk';
+import { runBatchFile } from 'model-inference-sdk/batch';
+import { startMockServer } from 'model-inference-sdk/testing';`);
+const BATCH_CJS = BATCH_SMOKE(`const { readFileSync, rmSync, writeFileSync } = require('node:fs');
+const { Client } = require('model-inference-sdk');
+const { runBatchFile } = require('model-inference-sdk/batch');
+const { startMockServer } = require('model-inference-sdk/testing');`);
+
 // Type-checked against the tarball's .d.ts/.d.cts with the resolution Node uses; not run.
 const TYPES_SMOKE = `
 import { Client, NotFoundError, type ChatCompletion, type ChatCompletionChunk, type ChatCompletionCreateParams, type ChatCompletionMessageFunctionToolCall, type ChatCompletionRole, type Hooks } from 'model-inference-sdk';
@@ -525,6 +552,15 @@ async function smoke(dir: string): Promise<void> {
     const result = out.trim().split('\n').at(-1) ?? '';
     console.log(`  node ${file}: through the route: ${result}`);
     if (result !== JSON.stringify(['You said: through the route', 404])) throw new Error(`${file}: expected the streamed reply and a 404 for a model not served, got ${result}`);
+  }
+
+  writeFileSync(path.join(dir, 'batch.mjs'), BATCH_ESM);
+  writeFileSync(path.join(dir, 'batch.cjs'), BATCH_CJS);
+  for (const file of ['batch.mjs', 'batch.cjs']) {
+    const out = execFileSync(process.execPath, [file], { cwd: dir, encoding: 'utf8', env: quietNpmEnv, timeout: 60_000 });
+    const result = out.trim().split('\n').at(-1) ?? '';
+    console.log(`  node ${file}: a batch and its resume: ${result}`);
+    if (result !== JSON.stringify([2, 2, 2])) throw new Error(`${file}: expected 2 lines done, 2 resumed and 2 output lines, got ${result}`);
   }
 
   // The same consumer as ESM (.mts → dist/*.d.ts) and as CJS (.cts → dist/*.d.cts), one program.

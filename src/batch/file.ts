@@ -17,6 +17,7 @@ import { CostTracker, InferenceError, type Client } from 'model-inference-sdk';
 import { readLines } from './lines';
 import { BatchInputError, checkBatchInput, readBatchInput, type BatchInputProblem } from './input';
 import type { Shard } from './hash';
+import { IdSet } from './id-set';
 import { modelPrices } from './prices';
 import { runBatch, type BatchResult, type BatchSummary } from './runner';
 
@@ -175,8 +176,8 @@ async function readBatchOutput(
   path: string,
   costs: CostTracker,
   priceOf: ReturnType<typeof modelPrices>,
-): Promise<{ done: Set<string>; tornLine: boolean }> {
-  const done = new Set<string>();
+): Promise<{ done: IdSet; tornLine: boolean }> {
+  const done = new IdSet();
   if (!existsSync(path)) return { done, tornLine: false };
   let good = 0; // bytes of whole output lines
   let tornLine = false;

@@ -4,9 +4,11 @@
  * checks as `create()`, by calling it with a signal that has already aborted: its checks run, and
  * nothing is sent.
  */
-import { APIUserAbortError, InferenceError, type Client, type Hooks } from 'model-inference-sdk';
+import { InferenceError, type Client, type Hooks } from 'model-inference-sdk';
+import { isError } from './output';
 import { readLines, type LineSource, type TextLine } from './lines';
 import { inShard, type Shard } from './hash';
+import { IdSet } from './id-set';
 
 /** The two endpoints a batch line may name (as in the OpenAI Batch API). */
 export const BATCH_URLS = ['/v1/chat/completions', '/v1/completions'] as const;
@@ -94,7 +96,7 @@ export class BatchInputError extends InferenceError {
 /** A line's request, or its problem; `undefined` for a blank line (not a request). */
 export function readRequest(
   line: TextLine,
-  seen: Map<string, number>,
+  seen: IdSet,
 ): BatchRequest | BatchInputProblem | undefined {
   const problem = (message: string): BatchInputProblem => ({ line: line.number, message });
   if (line.text.trim() === '') return undefined;
@@ -108,10 +110,9 @@ export function readRequest(
     return problem('not a JSON object');
   const { custom_id: id, method, url, body } = value as Record<string, unknown>;
   if (typeof id !== 'string' || id === '') return problem('no custom_id (a non-empty string)');
-  const first = seen.get(id);
+  const first = seen.add(id, line.number);
   if (first !== undefined)
     return problem(`duplicate custom_id ${JSON.stringify(id)} (first on line ${first})`);
-  seen.set(id, line.number);
   if (method !== 'POST') return problem(`method must be "POST", not ${JSON.stringify(method)}`);
   if (!(BATCH_URLS as readonly unknown[]).includes(url))
     return problem(
@@ -135,12 +136,13 @@ export function readRequest(
 export async function bodyProblem(
   client: Client,
   request: BatchRequest,
+  aborted: AbortSignal,
 ): Promise<string | undefined> {
   try {
-    await send(client, request, { signal: AbortSignal.abort(), maxRetries: 0 });
+    await send(client, request, { signal: aborted, maxRetries: 0 });
   } catch (error) {
-    if (error instanceof APIUserAbortError) return undefined;
-    if (error instanceof InferenceError)
+    if (isError(error, 'APIUserAbortError')) return undefined;
+    if (isError(error, 'InferenceError'))
       return error.message.replace(/^[\w.]+\(body\): /, 'body: ');
     throw error;
   }
@@ -174,7 +176,7 @@ export interface BatchInputOptions {
   /** Only the lines whose `custom_id` falls in this shard (1-based `index` of `count`). */
   shard?: Shard | undefined;
   /** `custom_id`s to leave out (those that already have a result, when resuming). */
-  skip?: ReadonlySet<string> | undefined;
+  skip?: { has(id: string): boolean } | undefined;
   /** Called for a line that cannot be run instead of throwing: the line is left out. */
   onInvalid?: ((problem: BatchInputProblem) => void) | undefined;
   /** Longest line, in characters (default 64 MiB). */
@@ -200,7 +202,9 @@ export async function* readBatchInput(
   source: LineSource,
   options: BatchInputOptions = {},
 ): AsyncGenerator<BatchRequest> {
-  const seen = new Map<string, number>();
+  const seen = new IdSet();
+  // One signal, aborted once, for every body's dry run: a new one per line costs a DOMException.
+  const aborted = AbortSignal.abort(new InferenceError('checking a batch line'));
   for await (const line of readLines(source, options.maxLineSize)) {
     let read = readRequest(line, seen);
     if (read === undefined) continue;
@@ -210,7 +214,7 @@ export async function* readBatchInput(
       continue;
     }
     if (!inShard(read.custom_id, options.shard) || options.skip?.has(read.custom_id)) continue;
-    const problem = await bodyProblem(client, read);
+    const problem = await bodyProblem(client, read, aborted);
     if (problem !== undefined) {
       read = { line: line.number, message: problem };
       if (!options.onInvalid) throw new BatchInputError([read]);

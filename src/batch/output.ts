@@ -2,13 +2,6 @@
  * Batch output lines, in the OpenAI Batch API's output format: one per input line, with the
  * response (status, request id, body) or, for a line that failed after its retries, the error.
  */
-import {
-  APIError,
-  APIConnectionTimeoutError,
-  APIUserAbortError,
-  InferenceError,
-} from 'model-inference-sdk';
-
 /**
  * One line of a batch output file: OpenAI's Batch API output format.
  *
@@ -51,32 +44,44 @@ export function succeeded(
   };
 }
 
+/**
+ * Which of the SDK's errors `error` is, by its class's name and those of its parents: the client
+ * may come from the other module format than this entry (`require()` beside `import`), and then
+ * its classes are not this entry's, so `instanceof` would say no to every one of them.
+ */
+export function isError(error: unknown, name: string): error is Error {
+  for (
+    let proto: unknown = error;
+    proto !== null && typeof proto === 'object';
+    proto = Object.getPrototypeOf(proto)
+  )
+    if ((proto as { constructor?: { name?: unknown } }).constructor?.name === name) return true;
+  return false;
+}
+
 /** The output line of a request that failed; `undefined` for an abort (the line has no result yet). */
 export function failed(id: string, customId: string, error: unknown): BatchOutputLine | undefined {
-  if (error instanceof APIUserAbortError) return undefined;
+  if (isError(error, 'APIUserAbortError')) return undefined;
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof APIError && error.status !== undefined) {
+  const api = error as { status?: unknown; requestId?: string; error?: unknown; code?: unknown };
+  if (isError(error, 'APIError') && typeof api.status === 'number') {
     return {
       id,
       custom_id: customId,
       response: {
-        status_code: error.status,
-        request_id: error.requestId ?? null,
-        body: error.error ?? null,
+        status_code: api.status,
+        request_id: api.requestId ?? null,
+        body: api.error ?? null,
       },
-      error: {
-        code: typeof error.code === 'string' ? error.code : `http_${error.status}`,
-        message,
-      },
+      error: { code: typeof api.code === 'string' ? api.code : `http_${api.status}`, message },
     };
   }
-  const code =
-    error instanceof APIConnectionTimeoutError
-      ? 'timeout'
-      : error instanceof APIError
-        ? 'connection_error'
-        : error instanceof InferenceError
-          ? 'invalid_response'
-          : 'internal_error';
+  const code = isError(error, 'APIConnectionTimeoutError')
+    ? 'timeout'
+    : isError(error, 'APIError')
+      ? 'connection_error'
+      : isError(error, 'InferenceError')
+        ? 'invalid_response'
+        : 'internal_error';
   return { id, custom_id: customId, response: null, error: { code, message } };
 }

@@ -16,7 +16,7 @@ import { add, multiply, readDecimal, type Decimal } from '../cost/decimal';
 import { sha256Hex } from './hash';
 import { modelPrices, type PricedModel } from './prices';
 import { send, type BatchRequest } from './input';
-import { failed, succeeded, type BatchOutputLine } from './output';
+import { failed, isError, succeeded, type BatchOutputLine } from './output';
 
 /**
  * Options of {@link runBatch}.
@@ -211,7 +211,7 @@ export function runBatch(
       }
       done++;
     } catch (error) {
-      if (stop.signal.aborted && error instanceof APIUserAbortError) return undefined;
+      if (stop.signal.aborted && isError(error, 'APIUserAbortError')) return undefined;
       output = failed(id, request.custom_id, error);
       if (!output) return undefined;
       failures++;
