@@ -68,6 +68,10 @@ export function readStream<T>(settings: StreamSettings<T>): Reader<Stream<T>> {
   return async (sent) => {
     // Loaded while the attempt's timeout still runs, so that no moment is left without a limit.
     const reader = await (sse ??= import('./sse'));
+    // The attempt's timeout (or the caller's signal) fired while the reader loaded: thrown as it
+    // is, the request path names it (`APIConnectionTimeoutError`, `APIUserAbortError`); read on,
+    // the body's abort would come back as a plain connection error.
+    if (sent.signal.aborted) throw sent.signal.reason;
     sent.clearTimer(); // `timeout` covered the headers; the idle timeout covers the rest.
     const controller = new AbortController();
     const events = new EventIterator(sent, settings, controller, reader);
