@@ -22,6 +22,8 @@ import {
 } from './chat-events';
 import { contentOf, EventSurface, firstMessage, outcomeOf } from './event-surface';
 
+const TARGET = { method: 'POST', path: '/chat/completions' };
+
 /**
  * Feeds every chunk that passes to the accumulator and the listeners, and remembers how the
  * stream ended. A listener that throws fails the stream: `item()` and `end()` throw its
@@ -105,7 +107,7 @@ class Tap implements StreamObserver<ChatCompletionChunk> {
   closed(): void {
     if (this.#over) return;
     this.#over = true;
-    const closed = new APIUserAbortError({ method: 'POST', path: '/chat/completions' }, 'closed');
+    const closed = new APIUserAbortError(TARGET, 'closed');
     const final = this.#tell(closed);
     // Not thrown: the caller left (`break`), and a listener's error is for done() and the final…() methods.
     this.#reject(
@@ -156,7 +158,21 @@ export class ChatCompletionStream<
   /** @internal */
   constructor(source: () => ObservableIterator<ChatCompletionChunk>, controller: AbortController) {
     super(source, controller);
-    this.#tap = new Tap(controller.signal);
+    const tap = (this.#tap = new Tap(controller.signal));
+    // Aborted before anyone read it, nothing would tell the listeners (a loop tells them as it
+    // reads): `emitted()`, `abort` and `end` would wait for ever and `aborted` stay false.
+    controller.signal.addEventListener(
+      'abort',
+      () => {
+        if (this.consumed) return; // the loop reading it is told, and tells them
+        try {
+          tap.end(new APIUserAbortError(TARGET, controller.signal.reason));
+        } catch {
+          // A listener that threw: its error is the stream's now (done(), final…() reject with it).
+        }
+      },
+      { once: true },
+    );
   }
 
   /** @internal */
