@@ -161,18 +161,17 @@ export class ChatCompletionStream<
     const tap = (this.#tap = new Tap(controller.signal));
     // Aborted before anyone read it, nothing would tell the listeners (a loop tells them as it
     // reads): `emitted()`, `abort` and `end` would wait for ever and `aborted` stay false.
-    controller.signal.addEventListener(
-      'abort',
-      () => {
-        if (this.consumed) return; // the loop reading it is told, and tells them
-        try {
-          tap.end(new APIUserAbortError(TARGET, controller.signal.reason));
-        } catch {
-          // A listener that threw: its error is the stream's now (done(), final…() reject with it).
-        }
-      },
-      { once: true },
-    );
+    // (A controller aborted already: `fromReadableStream(body, controller)`.)
+    const onAbort = () => {
+      if (this.consumed) return; // the loop reading it is told, and tells them
+      try {
+        tap.end(new APIUserAbortError(TARGET, controller.signal.reason));
+      } catch {
+        // A listener that threw: its error is the stream's now (done(), final…() reject with it).
+      }
+    };
+    if (controller.signal.aborted) onAbort();
+    else controller.signal.addEventListener('abort', onAbort, { once: true });
   }
 
   /** @internal */
@@ -289,8 +288,10 @@ export class ChatCompletionStream<
     controller = new AbortController(),
     options: { maxEventSize?: number | undefined } = {},
   ): ChatCompletionStream & Stream<T> {
+    // Made now, not at the first read: an abort before anything reads the stream cancels the body.
+    const lines = Stream.fromReadableStream<unknown>(body, controller, options);
     const stream = new ChatCompletionStream(
-      () => readBack(body, controller, options, () => stream.#tap.restart()),
+      () => readBack(lines, () => stream.#tap.restart()),
       controller,
     );
     return stream as ChatCompletionStream & Stream<T>;

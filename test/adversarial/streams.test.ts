@@ -260,8 +260,8 @@ describe('signals of every kind', () => {
     if (server.requests.length > before) await closes(lastRequest()); // (on a loaded machine it may abort before the server has it)
   });
 
-  // FAULT: "Aborting `controller` cancels the body" (streaming.md); a controller that is already aborted when passed to ChatCompletionStream.fromReadableStream() is never noticed: done() stays pending for ever on a body that sends nothing, and the body is not cancelled.
-  it.fails('ChatCompletionStream.fromReadableStream() with a controller already aborted: the body is cancelled, the stream rejects with APIUserAbortError', async () => {
+  // "Aborting `controller` cancels the body" (streaming.md), also a controller aborted before it is passed (issue 29).
+  it('ChatCompletionStream.fromReadableStream() with a controller already aborted: the body is cancelled, the stream rejects with APIUserAbortError', async () => {
     let cancelled = false;
     const body = new ReadableStream<Uint8Array>({
       cancel() {
@@ -275,8 +275,8 @@ describe('signals of every kind', () => {
     expect(cancelled).toBe(true);
   });
 
-  // FAULT: the same for Stream.fromReadableStream(): an already-aborted controller leaves the loop's next() pending for ever and the body uncancelled.
-  it.fails('Stream.fromReadableStream() with a controller already aborted: the loop ends with APIUserAbortError, the body is cancelled', async () => {
+  // The same for Stream.fromReadableStream().
+  it('Stream.fromReadableStream() with a controller already aborted: the loop ends with APIUserAbortError, the body is cancelled', async () => {
     let cancelled = false;
     const body = new ReadableStream<Uint8Array>({
       cancel() {
@@ -288,6 +288,27 @@ describe('signals of every kind', () => {
     const result = await within(rejection(() => Stream.fromReadableStream<ChatCompletionChunk>(body, controller)[Symbol.asyncIterator]().next()), 5_000);
     expect(result).toEqual({ value: expect.any(APIUserAbortError) });
     expect(cancelled).toBe(true);
+  });
+
+  it('fromReadableStream(): a controller aborted before anything reads the stream cancels the body there; emitted() rejects with APIUserAbortError', async () => {
+    for (const read of [
+      (b: ReadableStream<Uint8Array>, c: AbortController) => Stream.fromReadableStream<ChatCompletionChunk>(b, c),
+      (b: ReadableStream<Uint8Array>, c: AbortController) => ChatCompletionStream.fromReadableStream(b, c),
+    ]) {
+      let cancelled = false;
+      const body = new ReadableStream<Uint8Array>({
+        cancel() {
+          cancelled = true;
+        },
+      });
+      const controller = new AbortController();
+      const stream = read(body, controller);
+      const waiting = stream instanceof ChatCompletionStream ? stream.emitted('content') : undefined;
+      controller.abort();
+      expect(cancelled).toBe(true);
+      if (waiting) expect(await within(rejection(() => waiting), 5_000)).toEqual({ value: expect.any(APIUserAbortError) });
+      expect(await within(rejection(() => stream[Symbol.asyncIterator]().next()), 5_000)).toEqual({ value: expect.any(APIUserAbortError) });
+    }
   });
 
   it('next() after the end, and return() twice: no hang, no throw', async () => {
@@ -392,8 +413,8 @@ describe('toReadableStream() and fromReadableStream()', () => {
     expect(cancelled).toBe(true);
   });
 
-  // FAULT (known, issue 29 item 3): a plain Stream.fromReadableStream whose body fails throws the body's raw error; ChatCompletionStream wraps the same failure as APIConnectionError.
-  it.fails('Stream.fromReadableStream: a body that fails gives APIConnectionError, as ChatCompletionStream does', async () => {
+  // Issue 29: a plain Stream.fromReadableStream whose body fails threw the body's raw error; ChatCompletionStream wrapped the same failure as APIConnectionError.
+  it('Stream.fromReadableStream: a body that fails gives APIConnectionError, as ChatCompletionStream does', async () => {
     const body = new ReadableStream<Uint8Array>({
       start(c) {
         c.enqueue(new TextEncoder().encode(`${JSON.stringify(chunk({ role: 'assistant', content: 'x' }))}\n`));
@@ -406,6 +427,8 @@ describe('toReadableStream() and fromReadableStream()', () => {
       }
     });
     expect(err).toBeInstanceOf(APIConnectionError);
+    expect((err as Error).cause).toBeInstanceOf(TypeError);
+    expect(((err as Error).cause as Error).message).toBe('terminated');
   });
 });
 
