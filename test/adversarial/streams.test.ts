@@ -489,8 +489,8 @@ describe('what the accumulator promises (docs/streaming.md, "The final message")
     expect(final.usage?.total_tokens).toBe(14);
   });
 
-  // FAULT: docs/reliability.md promises "`finalChatCompletion()` never returns `choices: []`"; a stream whose only chunk is a usage chunk with `choices: []` (then [DONE]) resolves with `choices: []`.
-  it.fails('a stream of only a usage chunk (choices: []): finalChatCompletion() never returns choices: []', async () => {
+  // docs/reliability.md promises "`finalChatCompletion()` never returns `choices: []`"; a stream whose only chunk was a usage chunk with `choices: []` (then [DONE]) resolved with `choices: []` (issue 29).
+  it('a stream of only a usage chunk (choices: []): finalChatCompletion() never returns choices: []', async () => {
     server.handle((_req, res) => sse(res, [{ ...chunk({}), choices: [], usage: { prompt_tokens: 1, completion_tokens: 0, total_tokens: 1 } }]));
     const outcome = await (async () => (await client().chat.completions.create(body)).finalChatCompletion())().then(
       (c) => c.choices.length,
@@ -498,6 +498,20 @@ describe('what the accumulator promises (docs/streaming.md, "The final message")
     );
     if (typeof outcome === 'number') expect(outcome).toBeGreaterThan(0);
     else expect(outcome).toBeInstanceOf(ResponseValidationError);
+  });
+
+  it('a stream of only usage chunks: ResponseValidationError ("without a single choice") from the loop and from finalChatCompletion()', async () => {
+    const usage = { ...chunk({}), choices: [], usage: { prompt_tokens: 1, completion_tokens: 0, total_tokens: 1 } };
+    server.handle((_req, res) => sse(res, [usage, usage]));
+    const final = await rejection(async () => (await client().chat.completions.create(body)).finalChatCompletion());
+    expect(final).toBeInstanceOf(ResponseValidationError);
+    expect((final as Error).message).toMatch(/without a single choice/);
+    const seen: unknown[] = [];
+    const loop = await rejection(async () => {
+      for await (const c of await client().chat.completions.create(body)) seen.push(c);
+    });
+    expect(loop).toBeInstanceOf(ResponseValidationError);
+    expect(seen).toHaveLength(2);
   });
 
   it('a finish_reason sent twice: content.done, chatCompletion and finalContent told once each', async () => {
