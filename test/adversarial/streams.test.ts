@@ -413,6 +413,18 @@ describe('toReadableStream() and fromReadableStream()', () => {
     expect(cancelled).toBe(true);
   });
 
+  it('a line longer than maxEventSize that arrives whole, with its line end, in one read: ResponseValidationError too', async () => {
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(`${JSON.stringify(chunk({ role: 'assistant', content: 'x'.repeat(5_000) }))}\n`));
+        c.close();
+      },
+    });
+    const err = await rejection(() => Stream.fromReadableStream<ChatCompletionChunk>(body, undefined, { maxEventSize: 1_000 })[Symbol.asyncIterator]().next());
+    expect(err).toBeInstanceOf(ResponseValidationError);
+    expect((err as Error).message).toMatch(/maxEventSize/);
+  });
+
   // Issue 29: a plain Stream.fromReadableStream whose body fails threw the body's raw error; ChatCompletionStream wrapped the same failure as APIConnectionError.
   it('Stream.fromReadableStream: a body that fails gives APIConnectionError, as ChatCompletionStream does', async () => {
     const body = new ReadableStream<Uint8Array>({
@@ -430,6 +442,53 @@ describe('toReadableStream() and fromReadableStream()', () => {
     expect((err as Error).cause).toBeInstanceOf(TypeError);
     expect(((err as Error).cause as Error).message).toBe('terminated');
   });
+});
+
+describe('fromReadableStream() and a long line', () => {
+  /** A body of one NDJSON line of about `n` characters, in reads of 64 KiB, as a slow route sends it. */
+  const longLine = (n: number) => {
+    const piece = new TextEncoder().encode('x'.repeat(64 * 1024));
+    let left = Math.ceil(n / piece.length);
+    let started = false;
+    return new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (!started) {
+          started = true;
+          c.enqueue(new TextEncoder().encode('{"text":"'));
+        } else if (left-- > 0) c.enqueue(piece);
+        else {
+          c.enqueue(new TextEncoder().encode('"}\n'));
+          c.close();
+        }
+      },
+    });
+  };
+  /** The time (ms) of reading a line of `n` characters. */
+  const readTime = async (n: number) => {
+    const start = performance.now();
+    let length = 0;
+    for await (const value of Stream.fromReadableStream<{ text: string }>(longLine(n))) length += value.text.length;
+    const ms = performance.now() - start;
+    expect(length).toBeGreaterThanOrEqual(n);
+    return ms;
+  };
+
+  // Issue 29: the reader searched its whole buffer for a line end on every read, so a line of n
+  // characters cost n² (2 MB 0.4 s, 8 MB 8.8 s). Linear: 4× the length costs about 4× the time.
+  it('4× the length of a line costs at most about 5× the time (linear, not quadratic)', async () => {
+    const n = 2 << 20;
+    // Both sizes once first: the JIT warm, the heap grown to hold the larger line.
+    await readTime(n);
+    await readTime(4 * n);
+    // Alternated, the least of each: one stray pause (a GC, another process) does not decide.
+    let one = Infinity;
+    let four = Infinity;
+    for (let i = 0; i < 5; i++) {
+      one = Math.min(one, await readTime(n));
+      four = Math.min(four, await readTime(4 * n));
+    }
+    expect(four / one).toBeLessThanOrEqual(5);
+  }, 120_000);
 });
 
 describe('legacy completions stream', () => {
