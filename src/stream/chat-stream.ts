@@ -154,6 +154,8 @@ export class ChatCompletionStream<
   ToolCall extends ChatCompletionMessageToolCall = ChatCompletionMessageToolCall,
 > extends Stream<ChatCompletionChunk> {
   readonly #tap: Tap;
+  /** Removes the watch on an abort before the first read (see the constructor). */
+  #unwatch: (() => void) | undefined;
 
   /** @internal */
   constructor(source: () => ObservableIterator<ChatCompletionChunk>, controller: AbortController) {
@@ -163,7 +165,7 @@ export class ChatCompletionStream<
     // reads): `emitted()`, `abort` and `end` would wait for ever and `aborted` stay false.
     // (A controller aborted already: `fromReadableStream(body, controller)`.)
     const onAbort = () => {
-      if (this.consumed) return; // the loop reading it is told, and tells them
+      this.#unwatch = undefined;
       try {
         tap.end(new APIUserAbortError(TARGET, controller.signal.reason));
       } catch {
@@ -171,7 +173,18 @@ export class ChatCompletionStream<
       }
     };
     if (controller.signal.aborted) onAbort();
-    else controller.signal.addEventListener('abort', onAbort, { once: true });
+    else {
+      controller.signal.addEventListener('abort', onAbort, { once: true });
+      this.#unwatch = () => controller.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Once read, the loop reading it tells the listeners: the watch is removed (it would hold the stream for as long as its signal lives). @internal */
+  protected override take(): ObservableIterator<ChatCompletionChunk> {
+    const source = super.take();
+    this.#unwatch?.();
+    this.#unwatch = undefined;
+    return source;
   }
 
   /** @internal */

@@ -201,7 +201,10 @@ export class Stream<T> implements AsyncIterable<T> {
       }
     };
     const tooLong = (start: string) =>
-      invalid(`a line is longer than maxEventSize (${maxEventSize} characters)`, start.slice(0, 1024));
+      invalid(
+        `a line is longer than maxEventSize (${maxEventSize} characters)`,
+        start.slice(0, 1024),
+      );
     // Aborted before anything reads it (or already aborted when passed), the body is cancelled
     // there: the page's fetch ends; a read afterwards ends with `APIUserAbortError`.
     let reading = false;

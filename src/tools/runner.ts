@@ -559,6 +559,9 @@ export class ChatCompletionStreamingRunner<ParsedT = null>
    */
   toReadableStream(): ReadableStream<Uint8Array> {
     // The body paces the run: its requests are read as fast as the body is, not into memory.
-    return new Stream<ChatCompletionChunk>(() => this.chunks(true), this.controller).toReadableStream();
+    return new Stream<ChatCompletionChunk>(
+      () => this.chunks(true),
+      this.controller,
+    ).toReadableStream();
   }
 }
