@@ -12,7 +12,8 @@
  *               process's peak RSS
  *   growth      (model-inference-sdk only) CPU of a flood of 2,000 and of 20,000 tool-call argument
  *               deltas, and of a structured output of 2,000 and of 20,000 items read with
- *               parsedStream(): the ratio of each pair is how the cost grows with 10× the deltas
+ *               parsedStream(): the ratio of each pair is how the cost grows with 10× the deltas;
+ *               and of one Stream.fromReadableStream() line of 2 MiB and of 8 MiB characters (4×)
  *   storm60     60 calls at once against a server allowing 10 requests/s, burst 10 (a token
  *   storm1000   bucket of its own, bench/server.mjs), with the client's defaults; 1,000 for the
  *               other: the calls that failed, the requests the server saw, the wall time, peak RSS
@@ -90,9 +91,9 @@ if (metric === 'chunk') {
   const wall = performance.now() - start;
   result = { value: wall, unit: 'ms', rss: process.resourceUsage().maxRSS / 1024 };
 } else if (metric === 'growth') {
-  const floods = /** @type {{ toolStream?: (n: number) => Promise<string[]>, parsedStream?: (n: number) => Promise<{ values: number, last: unknown }> }} */ (client);
-  const { toolStream, parsedStream } = floods;
-  if (!toolStream || !parsedStream) throw new Error(`${name} has no growth workload`);
+  const floods = /** @type {{ toolStream?: (n: number) => Promise<string[]>, parsedStream?: (n: number) => Promise<{ values: number, last: unknown }>, longLine?: (n: number) => Promise<number> }} */ (client);
+  const { toolStream, parsedStream, longLine } = floods;
+  if (!toolStream || !parsedStream || !longLine) throw new Error(`${name} has no growth workload`);
   /** @param {number} n */
   const tools = async (n) => {
     const args = await toolStream(n);
@@ -115,15 +116,25 @@ if (metric === 'chunk') {
     }
     return median(samples);
   };
+  /** @param {number} n */
+  const line = async (n) => {
+    const length = await longLine(n);
+    if (length < n) throw new Error(`${name}: a line of ${n} characters read back as ${length}`);
+  };
+  const LINE = 2 * 1024 * 1024;
   for (let i = 0; i < 3; i++) {
     await tools(2_000);
     await parsed(2_000);
+    await line(LINE);
   }
+  await line(4 * LINE); // the heap grown to hold the larger line before it is measured
   const tools1 = await cpu(tools, 2_000);
   const tools10 = await cpu(tools, 20_000);
   const parsed1 = await cpu(parsed, 2_000);
   const parsed10 = await cpu(parsed, 20_000);
-  result = { value: tools10 / tools1, unit: '×', parsed: parsed10 / parsed1, toolsSmall: tools1, parsedSmall: parsed1 };
+  const line1 = await cpu(line, LINE);
+  const line4 = await cpu(line, 4 * LINE);
+  result = { value: tools10 / tools1, unit: '×', parsed: parsed10 / parsed1, toolsSmall: tools1, parsedSmall: parsed1, line: line4 / line1, lineSmall: line1 };
 } else if (metric === 'storm60' || metric === 'storm1000') {
   const calls = metric === 'storm60' ? 60 : 1000;
   const start = performance.now();

@@ -119,12 +119,13 @@ function runtimeMetric(metric, port) {
 
 /**
  * Growth (model-inference-sdk only): how the CPU of a tool-call flood and of parsedStream() grows
- * with 10× the deltas, in fresh processes like the other runtime metrics.
+ * with 10× the deltas, and that of one fromReadableStream() line with 4× its length, in fresh
+ * processes like the other runtime metrics.
  * @param {number} port
  */
 function growth(port) {
   /** @type {Record<string, number[]>} */
-  const samples = { tools: [], parsed: [], toolsSmall: [], parsedSmall: [] };
+  const samples = { tools: [], parsed: [], toolsSmall: [], parsedSmall: [], line: [], lineSmall: [] };
   for (let run = 0; run < RUNS; run++) {
     const out = execFileSync(process.execPath, [join(root, 'bench', 'measure.mjs'), 'sdk', 'growth', String(port), quick ? 'quick' : ''], { env, encoding: 'utf8' });
     const result = JSON.parse(out.trim().split('\n').pop() ?? '{}');
@@ -132,6 +133,8 @@ function growth(port) {
     samples.parsed?.push(result.parsed);
     samples.toolsSmall?.push(result.toolsSmall);
     samples.parsedSmall?.push(result.parsedSmall);
+    samples.line?.push(result.line);
+    samples.lineSmall?.push(result.lineSmall);
     process.stderr.write('.');
   }
   process.stderr.write(' growth\n');
@@ -451,11 +454,12 @@ for (const [metric, label, limit] of /** @type {const} */ ([
 }
 if (results.growth) {
   const g = results.growth;
-  const ms = (/** @type {any} */ s) => `${fmt(s.median / 1000)} ms for 2,000`;
-  const grows = (/** @type {string} */ label, /** @type {any} */ r, /** @type {any} */ small) =>
-    rows.push([label, '–', '–', '–', `${cell(r, undefined)}× (${ms(small)})`, '–', '–', `${r.median <= 12 ? 'met' : 'MISSED'} (${r.median.toFixed(1)}× ≤ 12×)`]);
-  grows('10× the tool-call deltas, CPU growth', g.tools, g.toolsSmall);
-  grows('10× the parsedStream() items, CPU growth', g.parsed, g.parsedSmall);
+  const grows = (/** @type {string} */ label, /** @type {any} */ r, /** @type {any} */ small, /** @type {string} */ smallLabel, /** @type {number} */ limit) =>
+    rows.push([label, '–', '–', '–', `${cell(r, undefined)}× (${fmt(small.median / 1000)} ms for ${smallLabel})`, '–', '–', `${r.median <= limit ? 'met' : 'MISSED'} (${r.median.toFixed(1)}× ≤ ${limit}×)`]);
+  grows('10× the tool-call deltas, CPU growth', g.tools, g.toolsSmall, '2,000', 12);
+  grows('10× the parsedStream() items, CPU growth', g.parsed, g.parsedSmall, '2,000', 12);
+  // Linear gives about 4×; the quadratic line reader of before issue 29 gave over 20×.
+  if (g.line?.n) grows('4× the length of a fromReadableStream() line, CPU growth', g.line, g.lineSmall, '2 MiB', 5);
 }
 if (results.storm) {
   for (const [metric, calls] of /** @type {const} */ ([['storm60', 60], ['storm1000', 1000]])) {

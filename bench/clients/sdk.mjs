@@ -7,7 +7,9 @@
 import { API_KEY, MESSAGES, MODEL } from '../workload.mjs';
 
 /** @type {typeof import('../../dist/index.js')} */
-const { Client } = await import(process.env.BENCH_SDK ?? '../../dist/index.js');
+const { Client, Stream } = await import(process.env.BENCH_SDK ?? '../../dist/index.js');
+
+const PIECE = new TextEncoder().encode('x'.repeat(64 * 1024));
 
 /** @type {any} */
 const TOOLS = [{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties: { v: { type: 'string' } } } } }];
@@ -46,6 +48,31 @@ export function create(baseURL, validation, options = {}) {
         last = partial;
       }
       return { values, last };
+    },
+    /**
+     * One NDJSON line of about `n` characters (a JSON string of `x`), in reads of 64 KiB, read
+     * back with `Stream.fromReadableStream()` (no server: only the line reader): the string's length.
+     * @param {number} n
+     */
+    async longLine(n) {
+      const encoder = new TextEncoder();
+      let left = Math.ceil(n / PIECE.length);
+      let started = false;
+      const body = new ReadableStream({
+        pull(c) {
+          if (!started) {
+            started = true;
+            c.enqueue(encoder.encode('{"text":"'));
+          } else if (left-- > 0) c.enqueue(PIECE);
+          else {
+            c.enqueue(encoder.encode('"}\n'));
+            c.close();
+          }
+        },
+      });
+      let length = 0;
+      for await (const value of Stream.fromReadableStream(body)) length += /** @type {{ text: string }} */ (value).text.length;
+      return length;
     },
     async request() {
       const completion = await client.chat.completions.create({ model: MODEL, messages: /** @type {any} */ (MESSAGES) });

@@ -22,6 +22,8 @@ import {
 } from './chat-events';
 import { contentOf, EventSurface, firstMessage, outcomeOf } from './event-surface';
 
+const TARGET = { method: 'POST', path: '/chat/completions' };
+
 /**
  * Feeds every chunk that passes to the accumulator and the listeners, and remembers how the
  * stream ended. A listener that throws fails the stream: `item()` and `end()` throw its
@@ -105,7 +107,7 @@ class Tap implements StreamObserver<ChatCompletionChunk> {
   closed(): void {
     if (this.#over) return;
     this.#over = true;
-    const closed = new APIUserAbortError({ method: 'POST', path: '/chat/completions' }, 'closed');
+    const closed = new APIUserAbortError(TARGET, 'closed');
     const final = this.#tell(closed);
     // Not thrown: the caller left (`break`), and a listener's error is for done() and the final…() methods.
     this.#reject(
@@ -152,11 +154,37 @@ export class ChatCompletionStream<
   ToolCall extends ChatCompletionMessageToolCall = ChatCompletionMessageToolCall,
 > extends Stream<ChatCompletionChunk> {
   readonly #tap: Tap;
+  /** Removes the watch on an abort before the first read (see the constructor). */
+  #unwatch: (() => void) | undefined;
 
   /** @internal */
   constructor(source: () => ObservableIterator<ChatCompletionChunk>, controller: AbortController) {
     super(source, controller);
-    this.#tap = new Tap(controller.signal);
+    const tap = (this.#tap = new Tap(controller.signal));
+    // Aborted before anyone read it, nothing would tell the listeners (a loop tells them as it
+    // reads): `emitted()`, `abort` and `end` would wait for ever and `aborted` stay false.
+    // (A controller aborted already: `fromReadableStream(body, controller)`.)
+    const onAbort = () => {
+      this.#unwatch = undefined;
+      try {
+        tap.end(new APIUserAbortError(TARGET, controller.signal.reason));
+      } catch {
+        // A listener that threw: its error is the stream's now (done(), final…() reject with it).
+      }
+    };
+    if (controller.signal.aborted) onAbort();
+    else {
+      controller.signal.addEventListener('abort', onAbort, { once: true });
+      this.#unwatch = () => controller.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Once read, the loop reading it tells the listeners: the watch is removed (it would hold the stream for as long as its signal lives). @internal */
+  protected override take(): ObservableIterator<ChatCompletionChunk> {
+    const source = super.take();
+    this.#unwatch?.();
+    this.#unwatch = undefined;
+    return source;
   }
 
   /** @internal */
@@ -273,8 +301,10 @@ export class ChatCompletionStream<
     controller = new AbortController(),
     options: { maxEventSize?: number | undefined } = {},
   ): ChatCompletionStream & Stream<T> {
+    // Made now, not at the first read: an abort before anything reads the stream cancels the body.
+    const lines = Stream.fromReadableStream<unknown>(body, controller, options);
     const stream = new ChatCompletionStream(
-      () => readBack(body, controller, options, () => stream.#tap.restart()),
+      () => readBack(lines, () => stream.#tap.restart()),
       controller,
     );
     return stream as ChatCompletionStream & Stream<T>;

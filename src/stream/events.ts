@@ -4,7 +4,7 @@
  * where events were asked for is a typed error; `data: null` and empty data are skipped; an `event: error`, an `error:` field
  * (llama.cpp) or an `{"error": …}` event becomes an `APIError`; a stream cut off before any
  * `finish_reason` and without `[DONE]` is an error, never a silent success, and so is a stream
- * with no chunk at all; a stream without events (keep-alive comments only) ends after its idle
+ * with no chunk at all, or with only usage chunks (`choices: []`); a stream without events (keep-alive comments only) ends after its idle
  * timeout; `break`, `return()` and `cancel()` abort the HTTP request at once.
  *
  * One iterator does it, not a chain of async generators: an item already read is handed over
@@ -68,6 +68,10 @@ export function readStream<T>(settings: StreamSettings<T>): Reader<Stream<T>> {
   return async (sent) => {
     // Loaded while the attempt's timeout still runs, so that no moment is left without a limit.
     const reader = await (sse ??= import('./sse'));
+    // The attempt's timeout (or the caller's signal) fired while the reader loaded: thrown as it
+    // is, the request path names it (`APIConnectionTimeoutError`, `APIUserAbortError`); read on,
+    // the body's abort would come back as a plain connection error.
+    if (sent.signal.aborted) throw sent.signal.reason;
     sent.clearTimer(); // `timeout` covered the headers; the idle timeout covers the rest.
     const controller = new AbortController();
     const events = new EventIterator(sent, settings, controller, reader);
@@ -109,6 +113,8 @@ class EventIterator<T> implements ObservableIterator<T> {
   #closed = false;
   #error: unknown;
   #finishSeen = false;
+  /** A chunk with a choice came (not only usage chunks, `choices: []`). */
+  #choiceSeen = false;
   #count = 0;
   #observer: StreamObserver<T> | undefined;
 
@@ -304,6 +310,16 @@ class EventIterator<T> implements ObservableIterator<T> {
             undefined,
             'stream',
           );
+        // Only usage chunks (`choices: []`): no completion either, and final…() would give
+        // `choices: []` (a stream cut off without [DONE] is a connection error, below).
+        if (!this.#choiceSeen)
+          throw bodyError(
+            this.#target,
+            this.#response,
+            'the stream ended without a single choice (its chunks had only `choices: []`)',
+            undefined,
+            'stream',
+          );
         this.#finish('[DONE]');
         return DONE;
       }
@@ -325,6 +341,7 @@ class EventIterator<T> implements ObservableIterator<T> {
         );
       }
       if (!this.#finishSeen) this.#finishSeen = hasFinishReason(item);
+      if (!this.#choiceSeen) this.#choiceSeen = this.#finishSeen || hasChoice(item);
       this.#count++;
       return { done: false, value: item };
     }
@@ -476,6 +493,11 @@ function inBandError(value: unknown): unknown {
   if (isErrorEvent(value)) return value;
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) return { error: value };
   return value === '' || value === null ? 'the server sent an error event without details' : value;
+}
+
+function hasChoice(item: unknown): boolean {
+  const choices = (item as { choices?: unknown[] | null }).choices;
+  return Array.isArray(choices) && choices.length > 0;
 }
 
 function hasFinishReason(item: unknown): boolean {

@@ -9,25 +9,21 @@ import { normalizeChatCompletionChunk } from '../generated/normalize.gen';
 import { APIConnectionError, InferenceError } from '../errors/api';
 import { Log } from '../util/log';
 import { validator } from '../core/validate';
-import { Stream } from './stream';
+import type { Stream } from './stream';
 
 const WHERE = { method: 'read', path: 'ChatCompletionStream.fromReadableStream' };
 
 /**
- * The chunks of `body`. A line that is not a chunk is a `ResponseValidationError`; a body that
+ * The chunks of `body` (`Stream.fromReadableStream()`'s lines). A line that is not a chunk is a `ResponseValidationError`; a body that
  * ends before any `finish_reason`, or whose reading fails (the route handler's upstream failed, the
  * connection dropped), is an `APIConnectionError`. `restart` is called when a chunk of another
  * request (another `id`) follows: a streaming run's body holds every request's chunks.
  */
 export function readBack(
-  body: ReadableStream<Uint8Array>,
-  controller: AbortController,
-  options: { maxEventSize?: number | undefined },
+  body: Stream<unknown>,
   restart: () => void,
 ): AsyncIterator<ChatCompletionChunk> {
-  const lines = Stream.fromReadableStream<unknown>(body, controller, options)[
-    Symbol.asyncIterator
-  ]();
+  const lines = body[Symbol.asyncIterator]();
   // The client's `validation` option does not reach here: a line that is not a chunk always throws.
   const check = validator(normalizeChatCompletionChunk, {
     mode: 'error',

@@ -3,7 +3,7 @@
  * read twice), with `toReadableStream()` / `fromReadableStream()` to pass it on as NDJSON. Its
  * items come from stream/events.ts (the HTTP response) or from a body read back.
  */
-import { APIUserAbortError, InferenceError } from '../errors/api';
+import { APIConnectionError, APIUserAbortError, InferenceError } from '../errors/api';
 import { ResponseValidationError } from '../errors/validation';
 import { DEFAULTS } from '../options/types';
 import type { ObservableIterator, StreamObserver } from '../util/iterator';
@@ -200,11 +200,30 @@ export class Stream<T> implements AsyncIterable<T> {
         );
       }
     };
+    const tooLong = (start: string) =>
+      invalid(
+        `a line is longer than maxEventSize (${maxEventSize} characters)`,
+        start.slice(0, 1024),
+      );
+    // Aborted before anything reads it (or already aborted when passed), the body is cancelled
+    // there: the page's fetch ends; a read afterwards ends with `APIUserAbortError`.
+    let reading = false;
+    const cancelUnread = () => {
+      if (!reading) void body.cancel(controller.signal.reason).catch(() => {});
+    };
+    if (controller.signal.aborted) cancelUnread();
+    else controller.signal.addEventListener('abort', cancelUnread, { once: true });
     async function* lines(): AsyncGenerator<T> {
+      reading = true;
+      controller.signal.removeEventListener('abort', cancelUnread);
       const reader = body.getReader();
       const unlink = cancelOnAbort(reader, controller.signal);
       const decoder = new TextDecoder();
-      let buffer = '';
+      // The unfinished line, as the reads that brought it: joined once, when its line end comes.
+      // (One string grown read by read and searched for its line end is searched whole each time:
+      // a line of n characters in reads of k cost n²/k.)
+      let parts: string[] = [];
+      let partLength = 0;
       let finished = false;
       try {
         for (;;) {
@@ -219,29 +238,44 @@ export class Stream<T> implements AsyncIterable<T> {
                 WHERE,
                 controller.signal.aborted ? controller.signal.reason : error,
               );
-            throw error;
+            // The connection dropped, the route handler's upstream failed: typed as a request's is.
+            throw new APIConnectionError(WHERE, {
+              message: `${WHERE.path}: the body could not be read`,
+              cause: error,
+            });
           }
           const done = text === undefined;
           // An abort cancels the body, which then reads as done: the loop must not end as if complete.
           if (controller.signal.aborted)
             throw new APIUserAbortError(WHERE, controller.signal.reason);
-          buffer += done ? decoder.decode() : text;
+          if (done) text = decoder.decode();
           let start = 0;
           let newline: number;
-          while ((newline = buffer.indexOf('\n', start)) >= 0) {
-            const line = buffer.slice(start, newline).trim();
+          // Only the new text is searched: what came before holds no line end.
+          while ((newline = text!.indexOf('\n', start)) >= 0) {
+            let line = text!.slice(start, newline);
+            if (partLength > 0) {
+              parts.push(line);
+              line = parts.join('');
+              parts = [];
+              partLength = 0;
+            }
             start = newline + 1;
+            if (line.length > maxEventSize) throw tooLong(line);
+            line = line.trim();
             if (line) yield parse(line);
           }
-          buffer = buffer.slice(start);
+          if (start < text!.length) {
+            const rest = text!.slice(start);
+            parts.push(rest);
+            partLength += rest.length;
+          }
           // A body that never ends its line would otherwise be buffered without bound.
-          if (buffer.length > maxEventSize)
-            throw invalid(
-              `a line is longer than maxEventSize (${maxEventSize} characters)`,
-              buffer.slice(0, 1024),
-            );
+          if (partLength > maxEventSize) throw tooLong(parts.join(''));
           if (done) {
-            if (buffer.trim()) yield parse(buffer.trim());
+            const last = parts.join('').trim();
+            parts = [];
+            if (last) yield parse(last);
             finished = true;
             return;
           }

@@ -124,7 +124,13 @@ export class Loop<ParsedT> {
   ) {
     const stream = await this.completions.create({ ...params, stream: true }, options);
     const snapshot = () => stream.currentChatCompletionSnapshot!;
-    for await (const chunk of stream) this.runner.emit({ type: 'chunk', round, chunk }, snapshot);
+    for await (const chunk of stream) {
+      this.runner.emit({ type: 'chunk', round, chunk }, snapshot);
+      // A body that is read slowly holds the request back, as a plain stream's body does: the
+      // upstream waits in the connection, not in memory.
+      const paced = this.runner.paced();
+      if (paced) await paced;
+    }
     return stream.finalChatCompletion();
   }
 

@@ -105,4 +105,9 @@ export interface RunSink<ParsedT> {
   readonly messages: ChatCompletionMessageParam[];
   /** One event of the run; `snapshot` gives the completion so far of the request a chunk belongs to. */
   emit(event: RunnerEvent<ParsedT>, snapshot?: () => ChatCompletion): void;
+  /**
+   * Settles when no reader that paces the run (a `toReadableStream()` body) is behind: a streaming
+   * round reads its next chunk only then. `undefined` when none is behind (or the run was aborted).
+   */
+  paced(): Promise<void> | undefined;
 }

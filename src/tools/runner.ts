@@ -80,6 +80,10 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
   /** The official client's events, worked out from `#events` as they happen (loaded with the loop). */
   #tap: RunnerEvents<ParsedT> | undefined;
   #wake: (() => void)[] = [];
+  /** The readers that pace the run (`toReadableStream()` bodies): the index of the next event each takes. */
+  readonly #pacers = new Set<{ index: number }>();
+  /** The loop, waiting for the pacers to catch up. */
+  #caughtUp: (() => void)[] = [];
   #ended: { error?: unknown } | undefined;
   readonly #done: Promise<void>;
 
@@ -140,6 +144,28 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
     this.#done.catch(() => {}); // delivered to whoever awaits a final…() or iterates; never unhandled
     this.#surface = new EventSurface(this.#listeners, 'run', this.#done);
     void this.#done.finally(unlink).catch(() => {});
+    // An abort ends the run at once, even while it waits for a slow reader.
+    signal.addEventListener('abort', () => this.#pace(), { once: true });
+  }
+
+  /** @internal */
+  paced(): Promise<void> | undefined {
+    if (!this.#behind()) return undefined;
+    return new Promise<void>((resolve) => this.#caughtUp.push(resolve));
+  }
+
+  #behind(): boolean {
+    if (this.controller.signal.aborted) return false;
+    for (const pacer of this.#pacers) if (pacer.index < this.#events.length) return true;
+    return false;
+  }
+
+  /** Let the loop go on if no pacer is behind any more. */
+  #pace(): void {
+    if (this.#caughtUp.length === 0 || this.#behind()) return;
+    const caughtUp = this.#caughtUp;
+    this.#caughtUp = [];
+    for (const resolve of caughtUp) resolve();
   }
 
   /** @internal */
@@ -305,14 +331,28 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
     for (const resolve of wake) resolve();
   }
 
-  /** The run's events, in order, as they happen, from the start. @internal */
-  protected iterate(): AsyncIterator<RunnerEvent<ParsedT>> {
-    let index = 0;
+  /**
+   * The run's events, in order, as they happen, from the start. `paces`: the run reads its next
+   * chunk only once this reader has taken every event so far (a `toReadableStream()` body), until
+   * it ends or is closed. @internal
+   */
+  protected iterate(paces = false): AsyncIterator<RunnerEvent<ParsedT>> {
+    const reader = { index: 0 };
+    if (paces) this.#pacers.add(reader);
+    const leave = () => {
+      reader.index = Number.POSITIVE_INFINITY;
+      if (this.#pacers.delete(reader)) this.#pace();
+    };
     return {
       next: async () => {
         for (;;) {
-          if (index < this.#events.length) return { done: false, value: this.#events[index++]! };
+          if (reader.index < this.#events.length) {
+            const value = this.#events[reader.index++]!;
+            if (paces) this.#pace();
+            return { done: false, value };
+          }
           if (this.#ended) {
+            leave();
             if ('error' in this.#ended) throw this.#ended.error;
             return { done: true, value: undefined };
           }
@@ -321,7 +361,7 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
       },
       // Leaving the loop early stops watching, not the run: use abort() for that.
       return: async () => {
-        index = Number.POSITIVE_INFINITY;
+        leave();
         return { done: true, value: undefined };
       },
     };
@@ -480,7 +520,12 @@ export class ChatCompletionStreamingRunner<ParsedT = null>
 {
   /** The chunks of every request of the run, in order; iterating again replays from the start. `break` aborts the run. */
   [Symbol.asyncIterator](): AsyncIterator<ChatCompletionChunk> {
-    const events = this.iterate();
+    return this.chunks(false);
+  }
+
+  /** The chunks; `paces`: see `iterate()`. */
+  private chunks(paces: boolean): AsyncIterator<ChatCompletionChunk> {
+    const events = this.iterate(paces);
     return {
       next: async () => {
         for (;;) {
@@ -491,6 +536,7 @@ export class ChatCompletionStreamingRunner<ParsedT = null>
       },
       return: async () => {
         this.abort();
+        await events.return?.();
         return { done: true, value: undefined };
       },
     };
@@ -499,7 +545,9 @@ export class ChatCompletionStreamingRunner<ParsedT = null>
   /**
    * The chunks of every request as newline-delimited JSON bytes, for a route handler's response;
    * read them back with `ChatCompletionStream.fromReadableStream()` (each request's chunks start
-   * a new completion there). Cancelling the body aborts the run.
+   * a new completion there). Cancelling the body aborts the run. The body paces the run: while
+   * its reader is behind (a slow client), the request in flight is not read further, as with a
+   * stream's `toReadableStream()`; the run's events and `final…()` methods still come as it goes on.
    *
    * @example
    * ```ts
@@ -510,8 +558,9 @@ export class ChatCompletionStreamingRunner<ParsedT = null>
    * ```
    */
   toReadableStream(): ReadableStream<Uint8Array> {
+    // The body paces the run: its requests are read as fast as the body is, not into memory.
     return new Stream<ChatCompletionChunk>(
-      () => this[Symbol.asyncIterator](),
+      () => this.chunks(true),
       this.controller,
     ).toReadableStream();
   }

@@ -20,7 +20,7 @@ export async function nextText(
 }
 
 /**
- * Cancels the body `reader` reads when `signal` aborts, so that a pending read ends (as done) even
+ * Cancels the body `reader` reads when `signal` aborts (at once if it has), so that a pending read ends (as done) even
  * for a body that does not listen to the signal (one a `fetch` option made). The caller checks the
  * signal after each read; the returned function removes the listener.
  */
@@ -30,6 +30,11 @@ export function cancelOnAbort(
 ): () => void {
   if (!signal) return () => {};
   const onAbort = () => void reader.cancel(signal.reason).catch(() => {});
+  // Aborted already: no event will come, and a read would wait on a body that may never answer.
+  if (signal.aborted) {
+    onAbort();
+    return () => {};
+  }
   signal.addEventListener('abort', onAbort, { once: true });
   return () => signal.removeEventListener('abort', onAbort);
 }

@@ -112,15 +112,22 @@ describe('callbacks that never settle', () => {
   });
 
   // Issue 29 item 4 (the outside round), regression check: emitted() on an aborted, unread stream.
-  // FAULT (known, issue 29 item 4): emitted() after abort() on a stream never read is promised to settle (reject with the abort); it stays pending and `aborted` stays false.
-  it.fails('emitted() after abort() on a stream that was never read settles, and aborted is true', async () => {
+  it('emitted() after abort() on a stream that was never read settles, and aborted is true', async () => {
+    const before = server.requests.length;
     const stream = clientOf(server.baseURL).chat.completions.stream({ model: 'acme/chat-1', messages: USER });
+    const told: string[] = [];
+    stream.on('abort', () => void told.push('abort')).on('end', () => void told.push('end'));
     const pending = stream.emitted('content');
     stream.abort();
     const result = await within(pending, 5_000);
     expect(result).not.toBe('pending');
     expect((result as { error: unknown }).error).toBeInstanceOf(APIUserAbortError);
     expect(stream.aborted).toBe(true);
+    expect(stream.ended).toBe(true);
+    expect(told).toEqual(['abort', 'end']);
+    // Read afterwards: the abort, and nothing sent.
+    expect(await within(rejection(() => stream.done()), 5_000)).toEqual({ value: expect.any(APIUserAbortError) });
+    expect(server.requests.length).toBe(before);
   });
 });
 

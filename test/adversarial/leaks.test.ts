@@ -123,8 +123,7 @@ describe('a fresh process', () => {
   // has the reader still to load, so each timeout gets its own process. The window moves with the
   // machine's load, so the timeouts sweep it in 5 ms steps (2 to 152 ms), stopping at the first
   // plain APIConnectionError.
-  // FAULT (known, issue 29 item 3): a stream's timeout firing during the first lazy load of the SSE reader comes back as APIConnectionError, not APIConnectionTimeoutError.
-  it.fails('a stream timeout on the first stream of a process: APIConnectionTimeoutError or success, never a plain APIConnectionError', async () => {
+  it('a stream timeout on the first stream of a process: APIConnectionTimeoutError or success, never a plain APIConnectionError', async () => {
     const outcomes: string[] = [];
     for (let timeout = 2; timeout <= 152 && !outcomes.includes('APIConnectionError'); timeout += 5) {
       const script = `${SERVER}

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { APIConnectionTimeoutError, APIUserAbortError, ChatCompletionStream, InferenceError, ListenerError, type RunnableToolFunction } from '../../src/index';
 import { zodFunction } from '../../src/helpers/zod';
-import { chunk, clientOf, completion, delay, json, never, rejection, serve, sse, textChunks, toolCallCompletion, USER, within, type TestServer } from './support';
+import { chunk, clientOf, completion, delay, json, never, rejection, serve, sse, sseHead, textChunks, toolCallCompletion, USER, within, type TestServer } from './support';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -350,6 +350,51 @@ describe('a streaming run', () => {
     expect(ran).toBe(false);
     expect(server.requests.length - start).toBe(1);
   });
+
+  // Issue 29: a streaming run's toReadableStream() read its upstream to the end while the body's
+  // reader was slow (70 MB held where a plain stream holds 3.9 MB); it now reads on only as the body
+  // is read, as a plain stream's toReadableStream() does.
+  it('toReadableStream() whose reader stops: the run stops reading upstream (the server cannot write the rest)', async () => {
+    const content = 'x'.repeat(8 * 1024);
+    const chunks = 4_000; // about 33 MB of events
+    let progress = { written: 0, total: 0, finished: false };
+    server.handle(async (_req, res) => {
+      const seen = progress; // this request's (a request cancelled before may still be unwinding)
+      sseHead(res);
+      const line = (c: unknown) => `data: ${JSON.stringify(c)}\n\n`;
+      const events = [line(chunk({ role: 'assistant', content })), ...Array.from({ length: chunks }, () => line(chunk({ content }))), line(chunk({}, 'stop')), 'data: [DONE]\n\n'];
+      seen.total = events.reduce((n, e) => n + e.length, 0);
+      for (const e of events) {
+        if (res.destroyed) return;
+        // Counted once the socket took it: what the client's side has read, or its kernel buffers hold.
+        const flushed = res.write(e, () => void (seen.written += e.length));
+        if (!flushed) await new Promise((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+      }
+      res.end(() => void (seen.finished = true));
+    });
+    // The run's body, and a plain stream's beside it: the same bound.
+    const sources = [
+      () => run([plainTool('t', () => 'x')], {}, { stream: true }) as unknown as { toReadableStream(): ReadableStream<Uint8Array>; done(): Promise<void> },
+      () => clientOf(server.baseURL).chat.completions.stream({ model: 'acme/chat-1', messages: USER }),
+    ];
+    for (const source of sources) {
+      progress = { written: 0, total: 0, finished: false };
+      const runner = source();
+      const reader = runner.toReadableStream().getReader();
+      expect((await reader.read()).done).toBe(false);
+      // The reader reads no more; wait until the server can write no more (or has written it all).
+      let last = -1;
+      for (let quiet = 0; quiet < 5 && !progress.finished; ) {
+        await delay(100);
+        quiet = progress.written === last ? quiet + 1 : 0;
+        last = progress.written;
+      }
+      expect(progress.finished).toBe(false);
+      expect(progress.written).toBeLessThan(progress.total / 2);
+      await reader.cancel();
+      await runner.done().catch(() => {});
+    }
+  }, 60_000);
 
   it('iterating a finished run again replays its events from the start', async () => {
     script(toolCallCompletion([{ id: 'a', name: 't', arguments: '{}' }]));

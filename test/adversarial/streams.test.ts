@@ -260,8 +260,8 @@ describe('signals of every kind', () => {
     if (server.requests.length > before) await closes(lastRequest()); // (on a loaded machine it may abort before the server has it)
   });
 
-  // FAULT: "Aborting `controller` cancels the body" (streaming.md); a controller that is already aborted when passed to ChatCompletionStream.fromReadableStream() is never noticed: done() stays pending for ever on a body that sends nothing, and the body is not cancelled.
-  it.fails('ChatCompletionStream.fromReadableStream() with a controller already aborted: the body is cancelled, the stream rejects with APIUserAbortError', async () => {
+  // "Aborting `controller` cancels the body" (streaming.md), also a controller aborted before it is passed (issue 29).
+  it('ChatCompletionStream.fromReadableStream() with a controller already aborted: the body is cancelled, the stream rejects with APIUserAbortError', async () => {
     let cancelled = false;
     const body = new ReadableStream<Uint8Array>({
       cancel() {
@@ -275,8 +275,8 @@ describe('signals of every kind', () => {
     expect(cancelled).toBe(true);
   });
 
-  // FAULT: the same for Stream.fromReadableStream(): an already-aborted controller leaves the loop's next() pending for ever and the body uncancelled.
-  it.fails('Stream.fromReadableStream() with a controller already aborted: the loop ends with APIUserAbortError, the body is cancelled', async () => {
+  // The same for Stream.fromReadableStream().
+  it('Stream.fromReadableStream() with a controller already aborted: the loop ends with APIUserAbortError, the body is cancelled', async () => {
     let cancelled = false;
     const body = new ReadableStream<Uint8Array>({
       cancel() {
@@ -288,6 +288,27 @@ describe('signals of every kind', () => {
     const result = await within(rejection(() => Stream.fromReadableStream<ChatCompletionChunk>(body, controller)[Symbol.asyncIterator]().next()), 5_000);
     expect(result).toEqual({ value: expect.any(APIUserAbortError) });
     expect(cancelled).toBe(true);
+  });
+
+  it('fromReadableStream(): a controller aborted before anything reads the stream cancels the body there; emitted() rejects with APIUserAbortError', async () => {
+    for (const read of [
+      (b: ReadableStream<Uint8Array>, c: AbortController) => Stream.fromReadableStream<ChatCompletionChunk>(b, c),
+      (b: ReadableStream<Uint8Array>, c: AbortController) => ChatCompletionStream.fromReadableStream(b, c),
+    ]) {
+      let cancelled = false;
+      const body = new ReadableStream<Uint8Array>({
+        cancel() {
+          cancelled = true;
+        },
+      });
+      const controller = new AbortController();
+      const stream = read(body, controller);
+      const waiting = stream instanceof ChatCompletionStream ? stream.emitted('content') : undefined;
+      controller.abort();
+      expect(cancelled).toBe(true);
+      if (waiting) expect(await within(rejection(() => waiting), 5_000)).toEqual({ value: expect.any(APIUserAbortError) });
+      expect(await within(rejection(() => stream[Symbol.asyncIterator]().next()), 5_000)).toEqual({ value: expect.any(APIUserAbortError) });
+    }
   });
 
   it('next() after the end, and return() twice: no hang, no throw', async () => {
@@ -392,8 +413,20 @@ describe('toReadableStream() and fromReadableStream()', () => {
     expect(cancelled).toBe(true);
   });
 
-  // FAULT (known, issue 29 item 3): a plain Stream.fromReadableStream whose body fails throws the body's raw error; ChatCompletionStream wraps the same failure as APIConnectionError.
-  it.fails('Stream.fromReadableStream: a body that fails gives APIConnectionError, as ChatCompletionStream does', async () => {
+  it('a line longer than maxEventSize that arrives whole, with its line end, in one read: ResponseValidationError too', async () => {
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(`${JSON.stringify(chunk({ role: 'assistant', content: 'x'.repeat(5_000) }))}\n`));
+        c.close();
+      },
+    });
+    const err = await rejection(() => Stream.fromReadableStream<ChatCompletionChunk>(body, undefined, { maxEventSize: 1_000 })[Symbol.asyncIterator]().next());
+    expect(err).toBeInstanceOf(ResponseValidationError);
+    expect((err as Error).message).toMatch(/maxEventSize/);
+  });
+
+  // Issue 29: a plain Stream.fromReadableStream whose body fails threw the body's raw error; ChatCompletionStream wrapped the same failure as APIConnectionError.
+  it('Stream.fromReadableStream: a body that fails gives APIConnectionError, as ChatCompletionStream does', async () => {
     const body = new ReadableStream<Uint8Array>({
       start(c) {
         c.enqueue(new TextEncoder().encode(`${JSON.stringify(chunk({ role: 'assistant', content: 'x' }))}\n`));
@@ -406,7 +439,59 @@ describe('toReadableStream() and fromReadableStream()', () => {
       }
     });
     expect(err).toBeInstanceOf(APIConnectionError);
+    expect((err as Error).cause).toBeInstanceOf(TypeError);
+    expect(((err as Error).cause as Error).message).toBe('terminated');
   });
+});
+
+describe('fromReadableStream() and a long line', () => {
+  /** A body of one NDJSON line of about `n` characters, in reads of 64 KiB, as a slow route sends it. */
+  const longLine = (n: number) => {
+    const piece = new TextEncoder().encode('x'.repeat(64 * 1024));
+    let left = Math.ceil(n / piece.length);
+    let started = false;
+    return new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (!started) {
+          started = true;
+          c.enqueue(new TextEncoder().encode('{"text":"'));
+        } else if (left-- > 0) c.enqueue(piece);
+        else {
+          c.enqueue(new TextEncoder().encode('"}\n'));
+          c.close();
+        }
+      },
+    });
+  };
+  /**
+   * The CPU time (µs, user + system, of this test process) of reading a line of `n` characters: not
+   * the wall time, which other processes on a loaded machine stretch at random.
+   */
+  const readTime = async (n: number) => {
+    const start = process.cpuUsage();
+    let length = 0;
+    for await (const value of Stream.fromReadableStream<{ text: string }>(longLine(n))) length += value.text.length;
+    const { user, system } = process.cpuUsage(start);
+    expect(length).toBeGreaterThanOrEqual(n);
+    return user + system;
+  };
+
+  // Issue 29: the reader searched its whole buffer for a line end on every read, so a line of n
+  // characters cost n² (2 MB 0.4 s, 8 MB 8.8 s). Linear: 4× the length costs about 4× the time.
+  it('4× the length of a line costs at most about 5× the CPU time (linear, not quadratic)', async () => {
+    const n = 2 << 20;
+    // Both sizes once first: the JIT warm, the heap grown to hold the larger line.
+    await readTime(n);
+    await readTime(4 * n);
+    // Alternated, the least of each: one stray pause (a GC, another process) does not decide.
+    let one = Infinity;
+    let four = Infinity;
+    for (let i = 0; i < 5; i++) {
+      one = Math.min(one, await readTime(n));
+      four = Math.min(four, await readTime(4 * n));
+    }
+    expect(four / one).toBeLessThanOrEqual(5);
+  }, 120_000);
 });
 
 describe('legacy completions stream', () => {
@@ -466,8 +551,8 @@ describe('what the accumulator promises (docs/streaming.md, "The final message")
     expect(final.usage?.total_tokens).toBe(14);
   });
 
-  // FAULT: docs/reliability.md promises "`finalChatCompletion()` never returns `choices: []`"; a stream whose only chunk is a usage chunk with `choices: []` (then [DONE]) resolves with `choices: []`.
-  it.fails('a stream of only a usage chunk (choices: []): finalChatCompletion() never returns choices: []', async () => {
+  // docs/reliability.md promises "`finalChatCompletion()` never returns `choices: []`"; a stream whose only chunk was a usage chunk with `choices: []` (then [DONE]) resolved with `choices: []` (issue 29).
+  it('a stream of only a usage chunk (choices: []): finalChatCompletion() never returns choices: []', async () => {
     server.handle((_req, res) => sse(res, [{ ...chunk({}), choices: [], usage: { prompt_tokens: 1, completion_tokens: 0, total_tokens: 1 } }]));
     const outcome = await (async () => (await client().chat.completions.create(body)).finalChatCompletion())().then(
       (c) => c.choices.length,
@@ -475,6 +560,20 @@ describe('what the accumulator promises (docs/streaming.md, "The final message")
     );
     if (typeof outcome === 'number') expect(outcome).toBeGreaterThan(0);
     else expect(outcome).toBeInstanceOf(ResponseValidationError);
+  });
+
+  it('a stream of only usage chunks: ResponseValidationError ("without a single choice") from the loop and from finalChatCompletion()', async () => {
+    const usage = { ...chunk({}), choices: [], usage: { prompt_tokens: 1, completion_tokens: 0, total_tokens: 1 } };
+    server.handle((_req, res) => sse(res, [usage, usage]));
+    const final = await rejection(async () => (await client().chat.completions.create(body)).finalChatCompletion());
+    expect(final).toBeInstanceOf(ResponseValidationError);
+    expect((final as Error).message).toMatch(/without a single choice/);
+    const seen: unknown[] = [];
+    const loop = await rejection(async () => {
+      for await (const c of await client().chat.completions.create(body)) seen.push(c);
+    });
+    expect(loop).toBeInstanceOf(ResponseValidationError);
+    expect(seen).toHaveLength(2);
   });
 
   it('a finish_reason sent twice: content.done, chatCompletion and finalContent told once each', async () => {
