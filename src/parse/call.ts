@@ -36,14 +36,19 @@ export function parseCall<Params extends ChatCompletionCreateParamsNonStreaming>
       request.withResponse(),
       import('./completion'),
     ]);
-    return {
-      data: await settleParsing(
-        parseChatCompletion(data, body),
-        completions.waitOf(options),
-        TARGET,
-      ),
-      response,
-    };
+    try {
+      return {
+        data: await settleParsing(
+          parseChatCompletion(data, body),
+          completions.waitOf(options),
+          TARGET,
+        ),
+        response,
+      };
+    } catch (error) {
+      // OutputParseError quotes the reply (`raw`, `completion`), which may repeat the key.
+      throw completions.masked(error);
+    }
   });
 }
 

@@ -14,7 +14,12 @@
 export const MASK = '***';
 /** Shorter secrets are not masked: "k" would garble every message and no real key is that short. */
 export const MIN_SECRET = 4;
-/** Fields that name things, never quote them: left alone even when a short key occurs in them. */
+/**
+ * Names (property names, and the fields that name things: `name`, `code`, `type`, `param`,
+ * `syscall`, `errno`, `status`) are masked only for a secret this long: a short test key occurs in
+ * them by chance ("ECON" in `ECONNREFUSED`), a real key only because someone put it there.
+ */
+const MIN_NAMED = 8;
 const IDENTIFIERS = new Set<PropertyKey>([
   'name',
   'code',
@@ -53,28 +58,75 @@ export function isCredentialParam(name: string): boolean {
   return words.some((word) => /^(?:sig|code|pass|pwd|jwt|otp|sas|hmac|ticket)$/.test(word));
 }
 
-/** `text` with every occurrence of every secret replaced by `***`. */
-export function maskText(text: string, secrets: readonly string[]): string {
+/** `text` with every occurrence of every secret (of `min` characters or more) replaced by `***`. */
+export function maskText(text: string, secrets: readonly string[], min = MIN_SECRET): string {
   for (const secret of secrets)
-    if (secret.length >= MIN_SECRET && text.includes(secret)) text = text.split(secret).join(MASK);
+    if (secret.length >= min && text.includes(secret)) text = text.split(secret).join(MASK);
   return text;
 }
 
-const has = (text: string, secrets: readonly string[]) =>
-  secrets.some((secret) => secret.length >= MIN_SECRET && text.includes(secret));
+const has = (text: string, secrets: readonly string[], min = MIN_SECRET) =>
+  secrets.some((secret) => secret.length >= min && text.includes(secret));
 
 /** Past this depth a value is not copied key by key (a recursive walk would overflow the stack). */
 const MAX_DEPTH = 64;
+/** Past this many objects, a value is not searched further: it is taken to hold a secret. */
+const MAX_OBJECTS = 100_000;
 
 /**
- * `value` with every secret masked: strings, arrays, plain objects, errors (class, own fields and
- * cause kept), `Headers` and `Request`. Cycles stay cycles. A subtree deeper than 64 levels that
- * holds a secret is replaced by `'***'` as a whole.
+ * `value` with every secret masked, whatever it is: strings; arrays, `Map`s, `Set`s, `URL`s,
+ * `Headers`, `Request`s; errors (class, own fields and cause kept) and any other object, plain or
+ * of a class (a copy of its own data properties, same prototype); property names too (for
+ * secrets of 8 characters or more). Cycles stay cycles, through the copies. A subtree deeper than
+ * 64 levels, or past 100 000 objects, that may hold a secret is replaced by `'***'` as a whole,
+ * as is one that throws when looked into. Values without a secret are returned as they are.
  */
 export function mask<T>(value: T, secrets: readonly string[]): T {
-  return secrets.some((secret) => secret.length >= MIN_SECRET)
+  return secrets.some((secret) => secret.length >= MIN_SECRET) && reaches(value, secrets)
     ? (walk(value, secrets, new Map(), 0) as T)
     : value;
+}
+
+/**
+ * The strings, names and values inside one object, as `[name, value]` pairs: for a name, `''`
+ * when it is not one the mask may rewrite. Getters are not called (except an error's `message`
+ * and `stack`, which `util.inspect` prints); a `Map` gives its keys as values.
+ */
+function parts(value: object): [PropertyKey, unknown][] {
+  const out: [PropertyKey, unknown][] = [];
+  if (value instanceof Map) for (const [k, v] of value) out.push(['', k], ['', v]);
+  else if (value instanceof Set) for (const v of value) out.push(['', v]);
+  else if (value instanceof URL) out.push(['', value.href]);
+  else if (value instanceof Headers) value.forEach((v, k) => out.push(['', k], ['', v]));
+  else if (typeof Request === 'function' && value instanceof Request)
+    out.push(['', value.url], ['', value.headers]);
+  if (value instanceof Error) out.push(['', value.message], ['', value.stack]);
+  for (const key of Reflect.ownKeys(value)) {
+    const descriptor = Object.getOwnPropertyDescriptor(value, key)!;
+    if ('value' in descriptor) out.push([key, descriptor.value]);
+  }
+  return out;
+}
+
+/** Whether a secret occurs anywhere in `value`; iterative, so any depth is safe. */
+function reaches(value: unknown, secrets: readonly string[]): boolean {
+  const stack: [PropertyKey, unknown][] = [['', value]];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const [key, item] = stack.pop()!;
+    if (typeof key === 'string' && has(key, secrets, MIN_NAMED)) return true;
+    if (typeof item === 'string' && has(item, secrets, IDENTIFIERS.has(key) ? MIN_NAMED : MIN_SECRET))
+      return true;
+    if (typeof item === 'object' && item !== null && !seen.has(item)) {
+      if (seen.add(item).size > MAX_OBJECTS) return true;
+      try {
+        stack.push(...parts(item));
+      } catch {
+        return true; // what cannot be looked into cannot be shown to be free of the key
+      }
+    }
+  }
+  return false;
 }
 
 function walk(
@@ -82,98 +134,122 @@ function walk(
   secrets: readonly string[],
   seen: Map<object, unknown>,
   depth: number,
+  min = MIN_SECRET,
 ): unknown {
-  if (typeof value === 'string') return maskText(value, secrets);
+  if (typeof value === 'string') return maskText(value, secrets, min);
   if (typeof value !== 'object' || value === null) return value;
   if (seen.has(value)) return seen.get(value);
-  if (depth > MAX_DEPTH) return reaches(value, secrets) ? MASK : value;
-  seen.set(value, value); // a cycle back to a value being walked keeps the reference
+  if (depth > MAX_DEPTH || seen.size > MAX_OBJECTS) return reaches(value, secrets) ? MASK : value;
+  try {
+    return copy(value, secrets, seen, depth + 1);
+  } catch {
+    return MASK;
+  }
+}
+
+/**
+ * A masked copy of `value`, the same value when nothing in it changed. The copy is made first and
+ * known to `seen` while the parts are walked, so that a cycle back to `value` leads to the copy.
+ */
+function copy(
+  value: object,
+  secrets: readonly string[],
+  seen: Map<object, unknown>,
+  depth: number,
+): unknown {
+  const next = (item: unknown, min?: number) => walk(item, secrets, seen, depth, min);
   let out: unknown = value;
   if (value instanceof Headers) {
-    if ([...value.values()].some((v) => has(v, secrets))) {
-      const headers = new Headers();
-      value.forEach((v, name) => headers.append(name, maskText(v, secrets)));
-      out = headers;
-    }
+    const headers = new Headers();
+    value.forEach((v, name) => headers.append(maskText(name, secrets), maskText(v, secrets)));
+    if ([...headers].join() !== [...value].join()) out = headers;
+  } else if (value instanceof URL) {
+    const href = maskText(value.href, secrets);
+    if (href !== value.href) out = URL.canParse(href) ? new URL(href) : href;
   } else if (typeof Request === 'function' && value instanceof Request) {
     // A new request without the secret (and without its body).
-    const headers = walk(value.headers, secrets, seen, depth) as Headers;
+    const headers = next(value.headers) as Headers;
     if (headers !== value.headers || has(value.url, secrets))
       out = new Request(maskText(value.url, secrets), { method: value.method, headers });
-  } else if (Array.isArray(value)) {
-    const items = value.map((item: unknown) => walk(item, secrets, seen, depth + 1));
-    if (items.some((item, i) => item !== value[i])) out = items;
-  } else {
-    const proto = Object.getPrototypeOf(value) as object | null;
-    const error = value instanceof Error;
-    if (error || proto === Object.prototype || proto === null)
-      out = copyOwn(value, proto, error, secrets, seen, depth + 1);
-  }
+  } else if (value instanceof Map || value instanceof Set || Array.isArray(value)) {
+    const items: unknown[] = value instanceof Map ? [...value].flat() : [...value];
+    const made: Map<unknown, unknown> | Set<unknown> | unknown[] =
+      value instanceof Map ? new Map() : value instanceof Set ? new Set() : [];
+    seen.set(value, made);
+    const masked = items.map((item) => next(item));
+    if (masked.some((item, i) => item !== items[i])) {
+      out = made;
+      for (let i = 0; i < masked.length; i += made instanceof Map ? 2 : 1) {
+        if (made instanceof Map) made.set(masked[i], masked[i + 1]);
+        else if (made instanceof Set) made.add(masked[i]);
+        else made[i] = masked[i];
+      }
+    }
+  } else out = copyOwn(value, secrets, seen, next);
   seen.set(value, out);
   return out;
 }
 
 /**
- * A copy of an object (or error) with its own properties masked, of the same prototype; the same
- * object when nothing changed. An error whose message lives on its prototype (DOMException)
- * becomes a plain `Error` of the same name.
+ * A copy of an object (error, plain or of a class) with its own data properties and their names
+ * masked, of the same prototype; the same object when nothing changed. An error whose message
+ * lives on its prototype (DOMException) becomes a plain `Error` of the same name.
  */
 function copyOwn(
   value: object,
-  proto: object | null,
-  error: boolean,
   secrets: readonly string[],
   seen: Map<object, unknown>,
-  depth: number,
+  next: (item: unknown, min?: number) => unknown,
 ): object {
-  const descriptors = Object.getOwnPropertyDescriptors(value) as Record<
-    PropertyKey,
-    PropertyDescriptor
-  >;
+  let proto = Object.getPrototypeOf(value) as object | null;
+  const descriptors: [PropertyKey, PropertyDescriptor][] = Reflect.ownKeys(value).map((key) => [
+    key,
+    Object.getOwnPropertyDescriptor(value, key)!,
+  ]);
   let changed = false;
-  if (error) {
-    const { message, stack } = value as Error;
+  if (value instanceof Error) {
+    const { message, stack } = value;
     // `stack` may be an accessor (newer V8) and `message` inherited: read both, keep them as data.
     for (const [key, text] of [
       ['message', message],
       ['stack', stack],
     ] as const) {
       if (typeof text === 'string' && has(text, secrets)) {
-        descriptors[key] = {
-          value: maskText(text, secrets),
-          writable: true,
-          configurable: true,
-          enumerable: false,
-        };
+        const at = descriptors.findIndex(([name]) => name === key);
+        const descriptor = { value: maskText(text, secrets), writable: true, configurable: true };
+        if (at < 0) descriptors.push([key, descriptor]);
+        else descriptors[at] = [key, descriptor];
         changed = true;
       }
     }
-    if (changed && !('message' in Object.getOwnPropertyDescriptors(value))) proto = Error.prototype;
+    if (changed && !Object.hasOwn(value, 'message')) proto = Error.prototype;
   }
-  for (const key of Reflect.ownKeys(descriptors)) {
-    const descriptor = descriptors[key]!;
-    if (
-      !('value' in descriptor) ||
-      IDENTIFIERS.has(key) ||
-      ((key === 'message' || key === 'stack') && error)
-    )
-      continue;
-    const masked = walk(descriptor.value, secrets, seen, depth);
-    if (masked !== descriptor.value) {
-      descriptor.value = masked;
-      changed = true;
+  const made = Object.create(proto) as object;
+  seen.set(value, made);
+  const props: PropertyDescriptorMap = {};
+  for (const [key, descriptor] of descriptors) {
+    let name = key;
+    if (typeof key === 'string') name = maskText(key, secrets, MIN_NAMED);
+    if ('value' in descriptor && !(value instanceof Error && (key === 'message' || key === 'stack'))) {
+      const masked = next(descriptor.value, IDENTIFIERS.has(key) ? MIN_NAMED : MIN_SECRET);
+      if (masked !== descriptor.value) {
+        descriptor.value = masked;
+        changed = true;
+      }
     }
+    if (name !== key) changed = true;
+    props[name] = descriptor;
   }
   if (!changed) return value;
-  const copy = Object.create(proto, descriptors) as object;
-  if (error && proto === Error.prototype) (copy as Error).name = (value as Error).name;
-  return copy;
+  Object.defineProperties(made, props);
+  if (value instanceof Error && proto === Error.prototype) (made as Error).name = value.name;
+  return made;
 }
 
 /**
- * Whether a secret occurs in a string of `value` (JSON-like data, 32 levels deep at most): the
- * check a chunk gets before an `onChunk` hook sees it, allocating nothing, so that the common
- * case, no key in it, costs a few `includes` and no copy.
+ * Whether a secret occurs in a string or a property name of `value` (JSON-like data, 32 levels
+ * deep at most): the check a chunk gets before an `onChunk` hook sees it, allocating nothing, so
+ * that the common case, no key in it, costs a few `includes` and no copy.
  */
 export function mentions(value: unknown, secrets: readonly string[], depth = 0): boolean {
   if (typeof value === 'string') return has(value, secrets);
@@ -183,22 +259,10 @@ export function mentions(value: unknown, secrets: readonly string[], depth = 0):
     return false;
   }
   for (const key in value)
-    if (mentions((value as Record<string, unknown>)[key], secrets, depth + 1)) return true;
-  return false;
-}
-
-/** Whether a secret occurs anywhere in `value`; iterative, so any depth is safe. */
-function reaches(value: object, secrets: readonly string[]): boolean {
-  const stack: unknown[] = [value];
-  const seen = new Set<unknown>();
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (typeof item === 'string' && has(item, secrets)) return true;
-    if (typeof item === 'object' && item !== null && !seen.has(item)) {
-      seen.add(item);
-      if (item instanceof Error) stack.push(item.message, item.stack, item.cause);
-      for (const key in item) stack.push((item as Record<string, unknown>)[key]);
-    }
-  }
+    if (
+      has(key, secrets, MIN_NAMED) ||
+      mentions((value as Record<string, unknown>)[key], secrets, depth + 1)
+    )
+      return true;
   return false;
 }
