@@ -21,7 +21,6 @@ import {
   completionText,
   readAll,
   streamReply,
-  withCompletionText,
 } from './stream-reply';
 import { noteUsage } from './usage';
 
@@ -108,7 +107,6 @@ export const completeCommand: Command = defineCommand({
       const result = await streamReply<Completion>(io, output, {
         open: (signal) => client.completions.create(body, { signal, extraBody: params }),
         text: completionText,
-        withText: withCompletionText,
         finished: chunkFinished,
         usage: (chunk) => chunk.usage,
         signal: io.signal,
