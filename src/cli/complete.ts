@@ -16,12 +16,7 @@ import {
 } from './connection';
 import { inCLIWords } from './explain';
 import { defineCommand, integerFlag, numberFlag, paramFlags } from './parse-command';
-import {
-  chunkFinished,
-  completionText,
-  readAll,
-  streamReply,
-} from './stream-reply';
+import { chunkFinished, completionText, readAll, streamReply } from './stream-reply';
 import { noteUsage } from './usage';
 
 const help = `Usage: model-inference-sdk complete [options] [prompt...]

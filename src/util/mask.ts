@@ -115,7 +115,10 @@ function reaches(value: unknown, secrets: readonly string[]): boolean {
   while (stack.length > 0) {
     const [key, item] = stack.pop()!;
     if (typeof key === 'string' && has(key, secrets, MIN_NAMED)) return true;
-    if (typeof item === 'string' && has(item, secrets, IDENTIFIERS.has(key) ? MIN_NAMED : MIN_SECRET))
+    if (
+      typeof item === 'string' &&
+      has(item, secrets, IDENTIFIERS.has(key) ? MIN_NAMED : MIN_SECRET)
+    )
       return true;
     if (typeof item === 'object' && item !== null && !seen.has(item)) {
       if (seen.add(item).size > MAX_OBJECTS) return true;
@@ -230,7 +233,10 @@ function copyOwn(
   for (const [key, descriptor] of descriptors) {
     let name = key;
     if (typeof key === 'string') name = maskText(key, secrets, MIN_NAMED);
-    if ('value' in descriptor && !(value instanceof Error && (key === 'message' || key === 'stack'))) {
+    if (
+      'value' in descriptor &&
+      !(value instanceof Error && (key === 'message' || key === 'stack'))
+    ) {
       const masked = next(descriptor.value, IDENTIFIERS.has(key) ? MIN_NAMED : MIN_SECRET);
       if (masked !== descriptor.value) {
         descriptor.value = masked;
