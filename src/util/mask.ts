@@ -87,24 +87,66 @@ export function mask<T>(value: T, secrets: readonly string[]): T {
     : value;
 }
 
+type Parts = [items: unknown[], made: unknown, make: (items: unknown[]) => unknown];
+const pairs = (items: unknown[]) =>
+  items.flatMap((item, i) => (i % 2 ? [] : [[item, items[i + 1]]])) as [string, string][];
+
 /**
- * The strings, names and values inside one object, as `[name, value]` pairs: for a name, `''`
- * when it is not one the mask may rewrite. Getters are not called (except an error's `message`
- * and `stack`, which `util.inspect` prints); a `Map` gives its keys as values.
+ * The parts of a container, an empty one of its kind (to which a cycle may lead while the parts
+ * are walked, or `undefined` when none can), and how to make the masked one from masked parts;
+ * `undefined` for an object that is no container.
  */
-function parts(value: object): [PropertyKey, unknown][] {
-  const out: [PropertyKey, unknown][] = [];
-  if (value instanceof Map) for (const [k, v] of value) out.push(['', k], ['', v]);
-  else if (value instanceof Set) for (const v of value) out.push(['', v]);
-  else if (value instanceof URL) out.push(['', value.href]);
-  else if (value instanceof Headers) value.forEach((v, k) => out.push(['', k], ['', v]));
-  else if (typeof Request === 'function' && value instanceof Request)
-    out.push(['', value.url], ['', value.headers]);
-  if (value instanceof Error) out.push(['', value.message], ['', value.stack]);
-  for (const key of Reflect.ownKeys(value)) {
-    const descriptor = Object.getOwnPropertyDescriptor(value, key)!;
-    if ('value' in descriptor) out.push([key, descriptor.value]);
+function container(value: object): Parts | undefined {
+  if (Array.isArray(value)) {
+    const made: unknown[] = [];
+    return [[...value], made, (items) => (made.push(...items), made)];
   }
+  if (value instanceof Map) {
+    const made = new Map();
+    return [
+      [...value].flat(),
+      made,
+      (items) => (pairs(items).forEach(([k, v]) => made.set(k, v)), made),
+    ];
+  }
+  if (value instanceof Set) {
+    const made = new Set();
+    return [[...value], made, (items) => (items.forEach((item) => made.add(item)), made)];
+  }
+  if (value instanceof URL)
+    return [
+      [value.href],
+      undefined,
+      ([h]) => (URL.canParse(h as string) ? new URL(h as string) : h),
+    ];
+  if (value instanceof Headers)
+    return [[...value].flat(), undefined, (items) => new Headers(pairs(items))];
+  // A new request without the secret (and without its body).
+  if (typeof Request === 'function' && value instanceof Request)
+    return [
+      [value.url, value.headers],
+      undefined,
+      ([url, headers]) =>
+        new Request(url as string, { method: value.method, headers: headers as Headers }),
+    ];
+  return undefined;
+}
+
+/**
+ * An object's own data properties (getters are not called), with an error's `message` and `stack`
+ * (which `util.inspect` prints, own or inherited) as data properties.
+ */
+function own(value: object): [PropertyKey, PropertyDescriptor][] {
+  const error = value instanceof Error;
+  const out = Reflect.ownKeys(value)
+    .filter((key) => !error || (key !== 'message' && key !== 'stack'))
+    .map(
+      (key) =>
+        [key, Object.getOwnPropertyDescriptor(value, key)!] as [PropertyKey, PropertyDescriptor],
+    );
+  if (error)
+    for (const key of ['message', 'stack'] as const)
+      out.push([key, { value: value[key], writable: true, configurable: true }]);
   return out;
 }
 
@@ -123,7 +165,8 @@ function reaches(value: unknown, secrets: readonly string[]): boolean {
     if (typeof item === 'object' && item !== null && !seen.has(item)) {
       if (seen.add(item).size > MAX_OBJECTS) return true;
       try {
-        stack.push(...parts(item));
+        for (const part of container(item)?.[0] ?? []) stack.push(['', part]);
+        for (const [name, descriptor] of own(item)) stack.push([name, descriptor.value]);
       } catch {
         return true; // what cannot be looked into cannot be shown to be free of the key
       }
@@ -142,9 +185,16 @@ function walk(
   if (typeof value === 'string') return maskText(value, secrets, min);
   if (typeof value !== 'object' || value === null) return value;
   if (seen.has(value)) return seen.get(value);
-  if (depth > MAX_DEPTH || seen.size > MAX_OBJECTS) return reaches(value, secrets) ? MASK : value;
+  if (depth > MAX_DEPTH) return reaches(value, secrets) ? MASK : value;
   try {
-    return copy(value, secrets, seen, depth + 1);
+    const out = copy(
+      value,
+      (item, min) => walk(item, secrets, seen, depth + 1, min),
+      secrets,
+      seen,
+    );
+    seen.set(value, out);
+    return out;
   } catch {
     return MASK;
   }
@@ -153,102 +203,43 @@ function walk(
 /**
  * A masked copy of `value`, the same value when nothing in it changed. The copy is made first and
  * known to `seen` while the parts are walked, so that a cycle back to `value` leads to the copy.
+ * Any object that is no container (an error, a plain object, one of a class) is copied as its own
+ * data properties and their names, masked, on the same prototype; an error whose message lives on
+ * its prototype (DOMException) becomes a plain `Error` of the same name.
  */
 function copy(
   value: object,
-  secrets: readonly string[],
-  seen: Map<object, unknown>,
-  depth: number,
-): unknown {
-  const next = (item: unknown, min?: number) => walk(item, secrets, seen, depth, min);
-  let out: unknown = value;
-  if (value instanceof Headers) {
-    const headers = new Headers();
-    value.forEach((v, name) => headers.append(maskText(name, secrets), maskText(v, secrets)));
-    if ([...headers].join() !== [...value].join()) out = headers;
-  } else if (value instanceof URL) {
-    const href = maskText(value.href, secrets);
-    if (href !== value.href) out = URL.canParse(href) ? new URL(href) : href;
-  } else if (typeof Request === 'function' && value instanceof Request) {
-    // A new request without the secret (and without its body).
-    const headers = next(value.headers) as Headers;
-    if (headers !== value.headers || has(value.url, secrets))
-      out = new Request(maskText(value.url, secrets), { method: value.method, headers });
-  } else if (value instanceof Map || value instanceof Set || Array.isArray(value)) {
-    const items: unknown[] = value instanceof Map ? [...value].flat() : [...value];
-    const made: Map<unknown, unknown> | Set<unknown> | unknown[] =
-      value instanceof Map ? new Map() : value instanceof Set ? new Set() : [];
-    seen.set(value, made);
-    const masked = items.map((item) => next(item));
-    if (masked.some((item, i) => item !== items[i])) {
-      out = made;
-      for (let i = 0; i < masked.length; i += made instanceof Map ? 2 : 1) {
-        if (made instanceof Map) made.set(masked[i], masked[i + 1]);
-        else if (made instanceof Set) made.add(masked[i]);
-        else made[i] = masked[i];
-      }
-    }
-  } else out = copyOwn(value, secrets, seen, next);
-  seen.set(value, out);
-  return out;
-}
-
-/**
- * A copy of an object (error, plain or of a class) with its own data properties and their names
- * masked, of the same prototype; the same object when nothing changed. An error whose message
- * lives on its prototype (DOMException) becomes a plain `Error` of the same name.
- */
-function copyOwn(
-  value: object,
-  secrets: readonly string[],
-  seen: Map<object, unknown>,
   next: (item: unknown, min?: number) => unknown,
-): object {
-  let proto = Object.getPrototypeOf(value) as object | null;
-  const descriptors: [PropertyKey, PropertyDescriptor][] = Reflect.ownKeys(value).map((key) => [
-    key,
-    Object.getOwnPropertyDescriptor(value, key)!,
-  ]);
-  let changed = false;
-  if (value instanceof Error) {
-    const { message, stack } = value;
-    // `stack` may be an accessor (newer V8) and `message` inherited: read both, keep them as data.
-    for (const [key, text] of [
-      ['message', message],
-      ['stack', stack],
-    ] as const) {
-      if (typeof text === 'string' && has(text, secrets)) {
-        const at = descriptors.findIndex(([name]) => name === key);
-        const descriptor = { value: maskText(text, secrets), writable: true, configurable: true };
-        if (at < 0) descriptors.push([key, descriptor]);
-        else descriptors[at] = [key, descriptor];
-        changed = true;
-      }
-    }
-    if (changed && !Object.hasOwn(value, 'message')) proto = Error.prototype;
+  secrets: readonly string[],
+  seen: Map<object, unknown>,
+): unknown {
+  const parts = container(value);
+  if (parts) {
+    const [items, made, make] = parts;
+    seen.set(value, made ?? value);
+    const masked = items.map((item) => next(item));
+    return masked.some((item, i) => item !== items[i]) ? make(masked) : value;
   }
-  const made = Object.create(proto) as object;
+  const error = value instanceof Error;
+  const made = Object.create(
+    error && !Object.hasOwn(value, 'message') ? Error.prototype : Object.getPrototypeOf(value),
+  ) as object;
   seen.set(value, made);
   const props: PropertyDescriptorMap = {};
-  for (const [key, descriptor] of descriptors) {
-    let name = key;
-    if (typeof key === 'string') name = maskText(key, secrets, MIN_NAMED);
-    if (
-      'value' in descriptor &&
-      !(value instanceof Error && (key === 'message' || key === 'stack'))
-    ) {
+  let changed = false;
+  for (const [key, descriptor] of own(value)) {
+    const name = typeof key === 'string' ? maskText(key, secrets, MIN_NAMED) : key;
+    if ('value' in descriptor) {
       const masked = next(descriptor.value, IDENTIFIERS.has(key) ? MIN_NAMED : MIN_SECRET);
-      if (masked !== descriptor.value) {
-        descriptor.value = masked;
-        changed = true;
-      }
+      changed ||= masked !== descriptor.value;
+      descriptor.value = masked;
     }
-    if (name !== key) changed = true;
+    changed ||= name !== key;
     props[name] = descriptor;
   }
   if (!changed) return value;
   Object.defineProperties(made, props);
-  if (value instanceof Error && proto === Error.prototype) (made as Error).name = value.name;
+  if (error && !Object.hasOwn(value, 'message')) (made as Error).name = (value as Error).name;
   return made;
 }
 
