@@ -36,7 +36,8 @@ import type {
 import type { ObservableIterator } from '../util/iterator';
 import type { Log } from '../util/log';
 import { maskedResponse } from './response';
-import { isCredentialName, mask, mentions } from '../util/mask';
+import { isCredentialName, mask } from '../util/mask';
+import { mentions } from './mentions';
 import { closest, didYouMean } from '../util/suggest';
 import type { CallDescription } from '../core/call-description';
 import type { RequestContext } from '../core/request';

@@ -5,10 +5,10 @@
  * any depth, an attached `Request`) and of every log line.
  *
  * Masking replaces the key's occurrences only: an error keeps its class, code, status and causes,
- * so a short test key does not wipe out what the error says. Identifiers (`name`, `code`, `type`,
- * `param`, `syscall`) are never rewritten, and secrets shorter than 4 characters are not masked
- * (they occur in every word; no real key is that short). Values are copied only where a secret
- * was found; everything else is returned as it is.
+ * so a short test key does not wipe out what the error says. Names (property names, `name`,
+ * `code`, `type`, `param`, `syscall`) are rewritten only for secrets of 8 characters or more, and
+ * secrets shorter than 4 characters are not masked (they occur in every word; no real key is that
+ * short). Values are copied only where a secret was found; everything else is returned as it is.
  */
 
 export const MASK = '***';
@@ -19,7 +19,7 @@ export const MIN_SECRET = 4;
  * `syscall`, `errno`, `status`) are masked only for a secret this long: a short test key occurs in
  * them by chance ("ECON" in `ECONNREFUSED`), a real key only because someone put it there.
  */
-const MIN_NAMED = 8;
+export const MIN_NAMED = 8;
 const IDENTIFIERS = new Set<PropertyKey>([
   'name',
   'code',
@@ -65,7 +65,8 @@ export function maskText(text: string, secrets: readonly string[], min = MIN_SEC
   return text;
 }
 
-const has = (text: string, secrets: readonly string[], min = MIN_SECRET) =>
+/** Whether a secret (of `min` characters or more) occurs in `text`. */
+export const has = (text: string, secrets: readonly string[], min = MIN_SECRET) =>
   secrets.some((secret) => secret.length >= min && text.includes(secret));
 
 /** Past this depth a value is not copied key by key (a recursive walk would overflow the stack). */
@@ -241,25 +242,4 @@ function copy(
   Object.defineProperties(made, props);
   if (error && !Object.hasOwn(value, 'message')) (made as Error).name = (value as Error).name;
   return made;
-}
-
-/**
- * Whether a secret occurs in a string or a property name of `value` (JSON-like data, 32 levels
- * deep at most): the check a chunk gets before an `onChunk` hook sees it, allocating nothing, so
- * that the common case, no key in it, costs a few `includes` and no copy.
- */
-export function mentions(value: unknown, secrets: readonly string[], depth = 0): boolean {
-  if (typeof value === 'string') return has(value, secrets);
-  if (typeof value !== 'object' || value === null || depth > 32) return false;
-  if (Array.isArray(value)) {
-    for (const item of value) if (mentions(item, secrets, depth + 1)) return true;
-    return false;
-  }
-  for (const key in value)
-    if (
-      has(key, secrets, MIN_NAMED) ||
-      mentions((value as Record<string, unknown>)[key], secrets, depth + 1)
-    )
-      return true;
-  return false;
 }
