@@ -79,8 +79,9 @@ const MAX_OBJECTS = 100_000;
  * `Headers`, `Request`s; errors (class, own fields and cause kept) and any other object, plain or
  * of a class (a copy of its own data properties, same prototype); property names too (for
  * secrets of 8 characters or more). Cycles stay cycles, through the copies. A subtree deeper than
- * 64 levels, or past 100 000 objects, that may hold a secret is replaced by `'***'` as a whole,
- * as is one that throws when looked into. Values without a secret are returned as they are.
+ * 64 levels that holds a secret (or that has over 100 000 objects to search) is replaced by
+ * `'***'` as a whole, as is one that throws when looked into. Values without a secret are returned
+ * as they are.
  */
 export function mask<T>(value: T, secrets: readonly string[]): T {
   return secrets.some((secret) => secret.length >= MIN_SECRET) && reaches(value, secrets)
