@@ -155,7 +155,10 @@ export class ChatCompletions extends ChatCompletionsResource {
         ),
       () =>
         import('../parse/stream-parser').then(
-          ({ StreamParsing }) => new StreamParsing(body, false, this.waitOf(options).timeout),
+          ({ StreamParsing }) =>
+            new StreamParsing(body, false, this.waitOf(options).timeout, (error) =>
+              this.masked(error),
+            ),
         ),
     );
   }

@@ -68,7 +68,12 @@ export function parseStreamCall<S extends ParsedChatCompletionStream<never, neve
       import('./stream'),
     ]);
     return {
-      data: new ParsedChatCompletionStream(data, params, completions.waitOf(options).timeout) as S,
+      data: new ParsedChatCompletionStream(
+        data,
+        params,
+        completions.waitOf(options).timeout,
+        (error) => completions.masked(error),
+      ) as S,
       response,
     };
   });

@@ -51,6 +51,7 @@ export class StreamParsing implements StreamParser {
   readonly #params: ChatCompletionCreateParams;
   readonly #always: boolean;
   readonly #timeout: number;
+  readonly #masked: (error: unknown) => unknown;
   #content: Growing | undefined;
   #calls = new Map<number, Growing>();
 
@@ -59,10 +60,12 @@ export class StreamParsing implements StreamParser {
     params: ChatCompletionCreateParams,
     always = false,
     timeout: number = DEFAULTS.timeout,
+    masked: (error: unknown) => unknown = (error) => error,
   ) {
     this.#params = params;
     this.#always = always;
     this.#timeout = timeout;
+    this.#masked = masked;
   }
 
   partialContent(snapshot: string): unknown {
@@ -101,7 +104,23 @@ export class StreamParsing implements StreamParser {
     }
   }
 
+  /** The final completion parsed; its errors with the key masked (`OutputParseError` quotes the reply). */
   completion(
+    completion: ChatCompletion,
+    signal: AbortSignal,
+  ): ChatCompletion | Promise<ChatCompletion> {
+    const fail = (error: unknown): never => {
+      throw this.#masked(error);
+    };
+    try {
+      const parsed = this.#completion(completion, signal);
+      return parsed instanceof Promise ? parsed.catch(fail) : parsed;
+    } catch (error) {
+      return fail(error);
+    }
+  }
+
+  #completion(
     completion: ChatCompletion,
     signal: AbortSignal,
   ): ChatCompletion | Promise<ChatCompletion> {

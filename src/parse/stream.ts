@@ -67,10 +67,11 @@ export class ParsedChatCompletionStream<
     stream: ChatCompletionStream<unknown, ChatCompletionMessageToolCall>,
     params: ChatCompletionCreateParams,
     timeout?: number,
+    masked?: (error: unknown) => unknown,
   ) {
     super(() => ChatCompletionStream.chunksOf(stream), stream.controller);
     this.#params = params;
-    this.parseWith(new StreamParsing(params, true, timeout));
+    this.parseWith(new StreamParsing(params, true, timeout, masked));
   }
 
   /**

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { APIConnectionError, APIError, HookError, InferenceError, OutputParseError, ResponseValidationError, type Logger } from '../../src/index';
 import { zodResponseFormat } from '../../src/helpers/zod';
-import { clientOf, completion, dump, json, KEY, rejection, serve, USER, within, type TestServer } from './support';
+import { clientOf, completion, dump, json, KEY, rejection, serve, sse, textChunks, USER, within, type TestServer } from './support';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -157,6 +157,17 @@ describe('a server that echoes the key', () => {
         messages: USER,
         response_format: zodResponseFormat(z.object({ city: z.string(), celsius: z.number() }), 'weather'),
       }),
+    );
+    expect(err).toBeInstanceOf(OutputParseError);
+    expect(dump(err)).not.toContain(KEY);
+  });
+  // The same with streaming: stream() and parse({ stream: true }) parse when the stream ends.
+  it.each(['stream()', 'parse({ stream: true })'])("as a streamed structured output that fails its schema, through %s: OutputParseError", async (how) => {
+    server.handle((_req, res) => sse(res, textChunks([JSON.stringify({ city: KEY, celsius: 'warm' })])));
+    const body = { model: 'acme/chat-1', messages: USER, response_format: zodResponseFormat(z.object({ city: z.string(), celsius: z.number() }), 'weather') };
+    const completions = clientOf(server.baseURL).chat.completions;
+    const err = await rejection(async () =>
+      (how === 'stream()' ? completions.stream(body) : await completions.parse({ ...body, stream: true })).finalChatCompletion(),
     );
     expect(err).toBeInstanceOf(OutputParseError);
     expect(dump(err)).not.toContain(KEY);
