@@ -155,10 +155,7 @@ export class ChatCompletions extends ChatCompletionsResource {
         ),
       () =>
         import('../parse/stream-parser').then(
-          ({ StreamParsing }) =>
-            new StreamParsing(body, false, this.waitOf(options).timeout, (error) =>
-              this.masked(error),
-            ),
+          ({ StreamParsing }) => new StreamParsing(body, false, this.waitOf(options).timeout, this),
         ),
     );
   }

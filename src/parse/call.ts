@@ -72,7 +72,7 @@ export function parseStreamCall<S extends ParsedChatCompletionStream<never, neve
         data,
         params,
         completions.waitOf(options).timeout,
-        (error) => completions.masked(error),
+        completions,
       ) as S,
       response,
     };

@@ -39,6 +39,11 @@ class Growing {
   }
 }
 
+/** What masks the key in an error: the client's chat completions (`masked()`). */
+export interface Masker {
+  masked(error: unknown): unknown;
+}
+
 /**
  * The parsing of one stream (or of one run's requests, `reset()` between them).
  *
@@ -51,7 +56,7 @@ export class StreamParsing implements StreamParser {
   readonly #params: ChatCompletionCreateParams;
   readonly #always: boolean;
   readonly #timeout: number;
-  readonly #masked: (error: unknown) => unknown;
+  readonly #masker: Masker | undefined;
   #content: Growing | undefined;
   #calls = new Map<number, Growing>();
 
@@ -60,12 +65,12 @@ export class StreamParsing implements StreamParser {
     params: ChatCompletionCreateParams,
     always = false,
     timeout: number = DEFAULTS.timeout,
-    masked: (error: unknown) => unknown = (error) => error,
+    masker?: Masker,
   ) {
     this.#params = params;
     this.#always = always;
     this.#timeout = timeout;
-    this.#masked = masked;
+    this.#masker = masker;
   }
 
   partialContent(snapshot: string): unknown {
@@ -110,7 +115,7 @@ export class StreamParsing implements StreamParser {
     signal: AbortSignal,
   ): ChatCompletion | Promise<ChatCompletion> {
     const fail = (error: unknown): never => {
-      throw this.#masked(error);
+      throw this.#masker ? this.#masker.masked(error) : error;
     };
     try {
       const parsed = this.#completion(completion, signal);
