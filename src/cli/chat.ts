@@ -32,7 +32,6 @@ import {
   chunkText,
   readAll,
   streamReply,
-  withChunkText,
   type StreamedReply,
 } from './stream-reply';
 import { noteUsage } from './usage';
@@ -101,7 +100,6 @@ function reply(
     text: chunkText,
     reasoning: chunkReasoning,
     finished: chunkFinished,
-    withText: withChunkText,
     usage: (chunk) => chunk.usage,
     signal,
     json: settings.json,

@@ -19,6 +19,7 @@ import {
 } from '../index';
 import type { CommandIO } from './command';
 import type { Output } from './connection';
+import { createChunkGuard } from './chunk-guard';
 import { createStreamGuard, jsonText, printable } from './safe-text';
 import { startSpinner } from './style';
 
@@ -40,8 +41,6 @@ export interface StreamReplyOptions<T> {
   text: (chunk: T) => string;
   /** The reasoning text of one chunk ('' when none); shown on stderr, not with `--json`. */
   reasoning?: (chunk: T) => string;
-  /** The chunk with its text replaced (for `--json`, when the key is masked across chunks). */
-  withText: (chunk: T, text: string) => T;
   /** The usage of one chunk, if it has any. */
   usage: (chunk: T) => CompletionUsage | null | undefined;
   /** Whether the chunk ends the reply's text (a `finish_reason`): its line is ended then, before
@@ -66,7 +65,7 @@ export interface StreamReplyOptions<T> {
  * ```ts
  * const reply = await streamReply(io, output, {
  *   open: (signal) => client.chat.completions.create({ model, messages, stream: true }, { signal }),
- *   text: chunkText, withText: withChunkText,
+ *   text: chunkText,
  *   usage: (chunk) => chunk.usage,
  *   signal, json: false, raw: false, label: model,
  * });
@@ -84,9 +83,12 @@ export async function streamReply<T>(
   );
   // The key masked even when it comes split across chunks, control characters escaped (JSON
   // escapes its own); the dispatcher masks each write, which cannot see across two.
-  const guard = createStreamGuard(io.secrets ?? [], { raw: options.raw || options.json });
-  /** `--json`: a chunk whose text ends in what may be the start of the key, printed once that is known. */
-  let waiting: T | undefined;
+  const guard = createStreamGuard(io.secrets ?? [], { raw: options.raw });
+  // `--json`: every streamed text of a chunk guarded so (reasoning, tool-call arguments …).
+  const chunks = createChunkGuard(io.secrets ?? []);
+  const print = (lines: unknown[]) => {
+    for (const line of lines) io.stdout(`${jsonText(line)}\n`);
+  };
   const thoughts = reasoningWriter(io, output);
   let text = '';
   let usage: CompletionUsage | undefined;
@@ -110,15 +112,12 @@ export async function streamReply<T>(
         thoughts.push(thought);
       }
       if (delta !== '') thoughts.end();
-      const shown = guard.push(delta);
       if (options.json) {
         spinner.stop();
-        if (waiting !== undefined) io.stdout(`${jsonText(waiting)}\n`);
-        const line = shown === delta ? chunk : options.withText(chunk, shown);
-        waiting = guard.holding ? line : undefined;
-        if (waiting === undefined) io.stdout(`${jsonText(line)}\n`);
+        print(chunks.push(chunk));
       } else if (delta !== '') {
         spinner.stop();
+        const shown = guard.push(delta);
         if (shown !== '') io.stdout(shown);
       }
       text += delta;
@@ -131,11 +130,8 @@ export async function streamReply<T>(
   } finally {
     spinner.stop();
     thoughts.end();
-    if (options.json) {
-      const rest = guard.end();
-      if (waiting !== undefined)
-        io.stdout(`${jsonText(options.withText(waiting, options.text(waiting) + rest))}\n`);
-    } else endText();
+    if (options.json) print(chunks.end());
+    else endText();
   }
   return { text, usage, cancelled };
 }
@@ -218,20 +214,6 @@ export function chunkText(chunk: ChatCompletionChunk): string {
 }
 
 /**
- * A chat chunk with its first choice's `delta.content` replaced; the chunk itself is not changed.
- *
- * @example
- * ```ts
- * withChunkText(chunk, '***').choices[0]?.delta.content; // '***'
- * ```
- */
-export function withChunkText(chunk: ChatCompletionChunk, text: string): ChatCompletionChunk {
-  const [first, ...rest] = chunk.choices;
-  if (first === undefined) return chunk;
-  return { ...chunk, choices: [{ ...first, delta: { ...first.delta, content: text } }, ...rest] };
-}
-
-/**
  * The text a legacy completion chunk adds: its first choice's `text`.
  *
  * @example
@@ -241,20 +223,6 @@ export function withChunkText(chunk: ChatCompletionChunk, text: string): ChatCom
  */
 export function completionText(chunk: Completion): string {
   return chunk.choices[0]?.text ?? '';
-}
-
-/**
- * A legacy completion chunk with its first choice's `text` replaced; the chunk itself is not changed.
- *
- * @example
- * ```ts
- * withCompletionText(chunk, '***').choices[0]?.text; // '***'
- * ```
- */
-export function withCompletionText(chunk: Completion, text: string): Completion {
-  const [first, ...rest] = chunk.choices;
-  if (first === undefined) return chunk;
-  return { ...chunk, choices: [{ ...first, text }, ...rest] };
 }
 
 /**

@@ -36,7 +36,8 @@ import type {
 import type { ObservableIterator } from '../util/iterator';
 import type { Log } from '../util/log';
 import { maskedResponse } from './response';
-import { isCredentialName, mask, mentions } from '../util/mask';
+import { isCredentialName, mask } from '../util/mask';
+import { mentions } from './mentions';
 import { closest, didYouMean } from '../util/suggest';
 import type { CallDescription } from '../core/call-description';
 import type { RequestContext } from '../core/request';
@@ -348,6 +349,7 @@ class Call implements CallHooks {
         ).catch((e: unknown) => (failure ??= e));
       }
     }
+    const secrets = this.#log.secrets;
     const summary: CallSummary = {
       outcome: error !== undefined ? 'error' : closed ? 'closed' : 'ok',
       error: error as InferenceError | undefined,
@@ -355,15 +357,25 @@ class Call implements CallHooks {
       attempts: this.#attempts,
       queueTime: this.info.queueTime,
       status: this.#status,
-      id: this.#id,
-      model: this.#model,
+      // The key, if a server echoed it (as the id, the model, in the body), masked: a copy, the
+      // caller's data unchanged.
+      id: mask(this.#id, secrets),
+      model: mask(this.#model, secrets),
       usage: this.#usage,
-      finishReasons: [...this.#reasons].sort(([a], [b]) => a - b).map(([, reason]) => reason),
-      // The key, if a server echoed it in the body, masked: a copy, the caller's data unchanged.
-      data: mask(this.#data, this.#log.secrets),
+      finishReasons: mask(
+        [...this.#reasons].sort(([a], [b]) => a - b).map(([, reason]) => reason),
+        secrets,
+      ),
+      data: mask(this.#data, secrets),
       chunks: this.#chunks,
       timeToFirstChunk: this.#firstChunk,
     };
+    // For the SDK's own telemetry, which joins a stream's chunks back into its output: a key the
+    // stream split across chunks is whole again there, and masked with this. It answers only
+    // whether a whole key occurs in a value, never a part of one: no hook learns the key from it.
+    Object.defineProperty(summary, Symbol.for('model-inference-sdk.mask'), {
+      value: (value: unknown) => mask(value, secrets),
+    });
     for (const entry of this.#with('onEnd')) {
       await this.#run(entry, 'onEnd', () => entry.hooks.onEnd!(summary, this.info)).catch(
         (e: unknown) => (failure ??= e),

@@ -302,8 +302,11 @@ function normaliseBaseURL(value: string, page: string | undefined): string {
   try {
     url = new URL(value, page);
   } catch {
+    // Quoted without what may be a user and password (everything up to the last `@`): a URL can
+    // be invalid for another reason (a bad host, port 99999) and still hold one.
+    const shown = value.replace(/^([^@]*?\/\/)?[^]*@/, '$1***@');
     throw new InferenceError(
-      `\`baseURL\` is not a valid URL: ${JSON.stringify(value)}. Expected e.g. "https://host/v1".`,
+      `\`baseURL\` is not a valid URL: ${JSON.stringify(shown)}. Expected e.g. "https://host/v1".`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {

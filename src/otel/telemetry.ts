@@ -155,7 +155,7 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Hooks {
     if (summary.queueTime > 0)
       span.setAttribute('model_inference.queue_time', summary.queueTime / 1000);
     if (capture) {
-      const messages = output ? output.messages() : outputMessages(summary.data);
+      const messages = output ? maskOf(summary)(output.messages()) : outputMessages(summary.data);
       if (messages) span.setAttribute('gen_ai.output.messages', JSON.stringify(messages));
     }
     if (summary.model !== undefined) attributes['gen_ai.response.model'] = summary.model;
@@ -232,6 +232,19 @@ function createInstruments(provider: MeterProvider): Instruments {
       advice: { explicitBucketBoundaries: SECONDS },
     }),
   };
+}
+
+/**
+ * The client's mask, which the hook runner attaches to a summary (not enumerable, under a
+ * registered symbol: this entry is bundled apart from the client's). A stream's output is joined
+ * here from its chunks, and a key the stream split across them is whole again once joined; each
+ * chunk, and `summary.data`, the runner masked already.
+ */
+function maskOf(summary: CallSummary): <T>(value: T) => T {
+  const masks = (summary as unknown as Record<symbol, unknown>)[
+    Symbol.for('model-inference-sdk.mask')
+  ];
+  return typeof masks === 'function' ? (masks as <T>(value: T) => T) : (value) => value;
 }
 
 /** Telemetry must not fail the call it watches: its own errors go to OpenTelemetry's diagnostic logger. */

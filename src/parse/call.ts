@@ -36,14 +36,19 @@ export function parseCall<Params extends ChatCompletionCreateParamsNonStreaming>
       request.withResponse(),
       import('./completion'),
     ]);
-    return {
-      data: await settleParsing(
-        parseChatCompletion(data, body),
-        completions.waitOf(options),
-        TARGET,
-      ),
-      response,
-    };
+    try {
+      return {
+        data: await settleParsing(
+          parseChatCompletion(data, body),
+          completions.waitOf(options),
+          TARGET,
+        ),
+        response,
+      };
+    } catch (error) {
+      // OutputParseError quotes the reply (`raw`, `completion`), which may repeat the key.
+      throw completions.masked(error);
+    }
   });
 }
 
@@ -63,7 +68,12 @@ export function parseStreamCall<S extends ParsedChatCompletionStream<never, neve
       import('./stream'),
     ]);
     return {
-      data: new ParsedChatCompletionStream(data, params, completions.waitOf(options).timeout) as S,
+      data: new ParsedChatCompletionStream(
+        data,
+        params,
+        completions.waitOf(options).timeout,
+        completions,
+      ) as S,
       response,
     };
   });

@@ -39,6 +39,11 @@ class Growing {
   }
 }
 
+/** What masks the key in an error: the client's chat completions (`masked()`). */
+export interface Masker {
+  masked(error: unknown): unknown;
+}
+
 /**
  * The parsing of one stream (or of one run's requests, `reset()` between them).
  *
@@ -51,6 +56,7 @@ export class StreamParsing implements StreamParser {
   readonly #params: ChatCompletionCreateParams;
   readonly #always: boolean;
   readonly #timeout: number;
+  readonly #masker: Masker | undefined;
   #content: Growing | undefined;
   #calls = new Map<number, Growing>();
 
@@ -59,10 +65,12 @@ export class StreamParsing implements StreamParser {
     params: ChatCompletionCreateParams,
     always = false,
     timeout: number = DEFAULTS.timeout,
+    masker?: Masker,
   ) {
     this.#params = params;
     this.#always = always;
     this.#timeout = timeout;
+    this.#masker = masker;
   }
 
   partialContent(snapshot: string): unknown {
@@ -101,7 +109,23 @@ export class StreamParsing implements StreamParser {
     }
   }
 
+  /** The final completion parsed; its errors with the key masked (`OutputParseError` quotes the reply). */
   completion(
+    completion: ChatCompletion,
+    signal: AbortSignal,
+  ): ChatCompletion | Promise<ChatCompletion> {
+    const fail = (error: unknown): never => {
+      throw this.#masker ? this.#masker.masked(error) : error;
+    };
+    try {
+      const parsed = this.#completion(completion, signal);
+      return parsed instanceof Promise ? parsed.catch(fail) : parsed;
+    } catch (error) {
+      return fail(error);
+    }
+  }
+
+  #completion(
     completion: ChatCompletion,
     signal: AbortSignal,
   ): ChatCompletion | Promise<ChatCompletion> {

@@ -11,7 +11,7 @@ import type {
 import { ChatCompletionStream } from '../stream/chat-stream';
 import type { ParsedFunctionToolCall } from './completion';
 import { PartialJSON } from './partial-json';
-import { StreamParsing } from './stream-parser';
+import { StreamParsing, type Masker } from './stream-parser';
 
 /**
  * `T` with every property optional, all the way down: a structured output still being written.
@@ -67,10 +67,11 @@ export class ParsedChatCompletionStream<
     stream: ChatCompletionStream<unknown, ChatCompletionMessageToolCall>,
     params: ChatCompletionCreateParams,
     timeout?: number,
+    masker?: Masker,
   ) {
     super(() => ChatCompletionStream.chunksOf(stream), stream.controller);
     this.#params = params;
-    this.parseWith(new StreamParsing(params, true, timeout));
+    this.parseWith(new StreamParsing(params, true, timeout, masker));
   }
 
   /**

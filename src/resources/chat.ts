@@ -18,6 +18,7 @@ import { validator } from '../core/validate';
 import { checkBody } from './check-body';
 import { describeCall } from './describe';
 import { sentMessages } from './sent-messages';
+import { mask } from '../util/mask';
 
 /** Each chunk of one stream: its tool calls numbered across the stream, then normalized. */
 const chunkReader: EventReader<ChatCompletionChunk> = (context) => {
@@ -56,6 +57,16 @@ export class ChatCompletionsResource {
       timeout: options?.timeout ?? this.#ctx.options.timeout,
       signal: options?.signal ?? undefined,
     };
+  }
+
+  /**
+   * `error` with the client's secrets masked, as the request's own errors are: for a helper's
+   * errors (`OutputParseError` quotes the reply, which may repeat the key). A method, not a
+   * getter: `util.inspect` of a client shows getters, and the secrets are not to be shown.
+   * @internal
+   */
+  masked(error: unknown): unknown {
+    return mask(error, this.#ctx.log.secrets);
   }
 
   /**

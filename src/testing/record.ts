@@ -12,6 +12,7 @@
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { parseJSON } from '../util/json';
 import { isCredentialName, isCredentialParam, maskText, MASK } from '../util/mask';
 import { cassetteText, requestBody, responseBody } from './cassette';
 import type { CassetteInteraction, CassetteResponse } from './cassette';
@@ -148,6 +149,11 @@ export function createRecorder(options: RecordOptions, chunkDelayMs: number): Ca
         ),
       };
       if (stored.events !== undefined) stored.events = maskSplitSecrets(stored.events, masking);
+      const unmasked = stored.text === undefined ? undefined : escapedSecret(stored.text, forms);
+      if (unmasked !== undefined) {
+        delete stored.text;
+        stored.body = unmasked.body;
+      }
       if (cut) stored.cut = true;
       const interaction = scrub<CassetteInteraction>(
         {
@@ -327,7 +333,8 @@ function checkOptions(options: RecordOptions) {
     file: options.cassette,
     secrets: secrets.filter((s) => s !== ''),
     upstream: {
-      shown: shown.href.replace(/\/+$/, ''),
+      // A gateway that takes its key in the path (`https://gateway.example/<key>/v1`): masked too.
+      shown: maskText(shown.href, secretForms(secrets)).replace(/\/+$/, ''),
       /** The upstream URL of a request: its path under the upstream's, the upstream's query and then the request's. */
       target(path: string, search: string): string {
         const target = new URL(url.href);
@@ -359,6 +366,18 @@ function kept(headers: Headers): Record<string, string> {
         name === 'location' || name === 'content-location' ? maskCredentialQuery(value) : value;
   });
   return out;
+}
+
+/**
+ * A JSON text that holds a secret only in JSON's own escapes (`sk\u002d…`, which every reader
+ * turns back into the key, while the bytes hold no copy of it): its value masked, to be stored as
+ * the `body`; `undefined` for any other text, stored as it is.
+ */
+function escapedSecret(text: string, forms: readonly string[]): { body: unknown } | undefined {
+  const parsed = parseJSON(text);
+  if (!parsed) return undefined;
+  const body = scrub(parsed.value, forms);
+  return JSON.stringify(body) === JSON.stringify(parsed.value) ? undefined : { body };
 }
 
 /**

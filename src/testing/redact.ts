@@ -176,7 +176,9 @@ function join(parts: readonly Uint8Array[]): Uint8Array {
 /**
  * A stream's events with a secret that its deltas carry in pieces masked: the strings of each
  * field (`choices[0].delta.content` …) are joined across the events' JSON, and where the joined
- * text holds a secret, its first piece becomes `***` and the rest of it is taken out. Events
+ * text holds a secret, its first piece becomes `***` and the rest of it is taken out. A field of
+ * one event counts too: its JSON may write the secret with escapes (`sk\u002d…`) that the bytes
+ * did not show. Events
  * left unchanged keep their bytes; a changed one is written again as `data: <JSON>`, with its
  * other lines (`event:`, `id:`) kept.
  */
@@ -206,7 +208,6 @@ export function maskSplitSecrets(events: readonly string[], secrets: readonly st
   });
   const changed = new Set<number>();
   for (const pieces of fields.values()) {
-    if (pieces.length < 2) continue;
     const texts = pieces.map((p) => p.holder[p.key] as string);
     const joined = texts.join('');
     if (!keys.some((key) => joined.includes(key))) continue;

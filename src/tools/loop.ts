@@ -70,16 +70,22 @@ export class Loop<ParsedT> {
             );
       // Arguments that fail their schema are answered below, not thrown; a schema that validates
       // asynchronously has the tool's `toolTimeout`, as when the tool runs (runOne).
-      const parsing = parseChatCompletion(
-        raw,
-        { ...params, tools: this.body.tools as ChatCompletionTool[] },
-        { badArguments: 'skip', boundArguments: (p, name) => this.bounded(p, name) },
-      );
-      const completion = (await settleParsing(
-        parsing,
-        this.completions.waitOf(this.options),
-        TARGET,
-      )) as unknown as ParsedChatCompletion<ParsedT>;
+      let completion: ParsedChatCompletion<ParsedT>;
+      try {
+        const parsing = parseChatCompletion(
+          raw,
+          { ...params, tools: this.body.tools as ChatCompletionTool[] },
+          { badArguments: 'skip', boundArguments: (p, name) => this.bounded(p, name) },
+        );
+        completion = (await settleParsing(
+          parsing,
+          this.completions.waitOf(this.options),
+          TARGET,
+        )) as unknown as ParsedChatCompletion<ParsedT>;
+      } catch (error) {
+        // OutputParseError quotes the reply, which may repeat the key.
+        throw this.completions.masked(error);
+      }
       this.runner.emit({ type: 'completion', round, completion });
       const message = completion.choices[0]?.message ?? {
         role: 'assistant',

@@ -5,16 +5,21 @@
  * any depth, an attached `Request`) and of every log line.
  *
  * Masking replaces the key's occurrences only: an error keeps its class, code, status and causes,
- * so a short test key does not wipe out what the error says. Identifiers (`name`, `code`, `type`,
- * `param`, `syscall`) are never rewritten, and secrets shorter than 4 characters are not masked
- * (they occur in every word; no real key is that short). Values are copied only where a secret
- * was found; everything else is returned as it is.
+ * so a short test key does not wipe out what the error says. Names (property names, `name`,
+ * `code`, `type`, `param`, `syscall`) are rewritten only for secrets of 8 characters or more, and
+ * secrets shorter than 4 characters are not masked (they occur in every word; no real key is that
+ * short). Values are copied only where a secret was found; everything else is returned as it is.
  */
 
 export const MASK = '***';
 /** Shorter secrets are not masked: "k" would garble every message and no real key is that short. */
 export const MIN_SECRET = 4;
-/** Fields that name things, never quote them: left alone even when a short key occurs in them. */
+/**
+ * Names (property names, and the fields that name things: `name`, `code`, `type`, `param`,
+ * `syscall`, `errno`, `status`) are masked only for a secret this long: a short test key occurs in
+ * them by chance ("ECON" in `ECONNREFUSED`), a real key only because someone put it there.
+ */
+export const MIN_NAMED = 8;
 const IDENTIFIERS = new Set<PropertyKey>([
   'name',
   'code',
@@ -53,28 +58,123 @@ export function isCredentialParam(name: string): boolean {
   return words.some((word) => /^(?:sig|code|pass|pwd|jwt|otp|sas|hmac|ticket)$/.test(word));
 }
 
-/** `text` with every occurrence of every secret replaced by `***`. */
-export function maskText(text: string, secrets: readonly string[]): string {
+/** `text` with every occurrence of every secret (of `min` characters or more) replaced by `***`. */
+export function maskText(text: string, secrets: readonly string[], min = MIN_SECRET): string {
   for (const secret of secrets)
-    if (secret.length >= MIN_SECRET && text.includes(secret)) text = text.split(secret).join(MASK);
+    if (secret.length >= min && text.includes(secret)) text = text.split(secret).join(MASK);
   return text;
 }
 
-const has = (text: string, secrets: readonly string[]) =>
-  secrets.some((secret) => secret.length >= MIN_SECRET && text.includes(secret));
+/** Whether a secret (of `min` characters or more) occurs in `text`. */
+export const has = (text: string, secrets: readonly string[], min = MIN_SECRET) =>
+  secrets.some((secret) => secret.length >= min && text.includes(secret));
 
 /** Past this depth a value is not copied key by key (a recursive walk would overflow the stack). */
 const MAX_DEPTH = 64;
+/** Past this many objects, a value is not searched further: it is taken to hold a secret. */
+const MAX_OBJECTS = 100_000;
 
 /**
- * `value` with every secret masked: strings, arrays, plain objects, errors (class, own fields and
- * cause kept), `Headers` and `Request`. Cycles stay cycles. A subtree deeper than 64 levels that
- * holds a secret is replaced by `'***'` as a whole.
+ * `value` with every secret masked, whatever it is: strings; arrays, `Map`s, `Set`s, `URL`s,
+ * `Headers`, `Request`s; errors (class, own fields and cause kept) and any other object, plain or
+ * of a class (a copy of its own data properties, same prototype); property names too (for
+ * secrets of 8 characters or more). Cycles stay cycles, through the copies. A subtree deeper than
+ * 64 levels that holds a secret (or that has over 100 000 objects to search) is replaced by
+ * `'***'` as a whole, as is one that throws when looked into. Values without a secret are returned
+ * as they are.
  */
 export function mask<T>(value: T, secrets: readonly string[]): T {
-  return secrets.some((secret) => secret.length >= MIN_SECRET)
+  return secrets.some((secret) => secret.length >= MIN_SECRET) && reaches(value, secrets)
     ? (walk(value, secrets, new Map(), 0) as T)
     : value;
+}
+
+type Parts = [items: unknown[], made: unknown, make: (items: unknown[]) => unknown];
+const pairs = (items: unknown[]) =>
+  items.flatMap((item, i) => (i % 2 ? [] : [[item, items[i + 1]]])) as [string, string][];
+
+/**
+ * The parts of a container, an empty one of its kind (to which a cycle may lead while the parts
+ * are walked, or `undefined` when none can), and how to make the masked one from masked parts;
+ * `undefined` for an object that is no container.
+ */
+function container(value: object): Parts | undefined {
+  if (Array.isArray(value)) {
+    const made: unknown[] = [];
+    return [[...value], made, (items) => (made.push(...items), made)];
+  }
+  if (value instanceof Map) {
+    const made = new Map();
+    return [
+      [...value].flat(),
+      made,
+      (items) => (pairs(items).forEach(([k, v]) => made.set(k, v)), made),
+    ];
+  }
+  if (value instanceof Set) {
+    const made = new Set();
+    return [[...value], made, (items) => (items.forEach((item) => made.add(item)), made)];
+  }
+  if (value instanceof URL)
+    return [
+      [value.href],
+      undefined,
+      ([h]) => (URL.canParse(h as string) ? new URL(h as string) : h),
+    ];
+  if (value instanceof Headers)
+    return [[...value].flat(), undefined, (items) => new Headers(pairs(items))];
+  // A new request without the secret (and without its body).
+  if (typeof Request === 'function' && value instanceof Request)
+    return [
+      [value.url, value.headers],
+      undefined,
+      ([url, headers]) =>
+        new Request(url as string, { method: value.method, headers: headers as Headers }),
+    ];
+  return undefined;
+}
+
+/**
+ * An object's own data properties (getters are not called), with an error's `message` and `stack`
+ * (which `util.inspect` prints, own or inherited) as data properties.
+ */
+function own(value: object): [PropertyKey, PropertyDescriptor][] {
+  const error = value instanceof Error;
+  const out = Reflect.ownKeys(value)
+    .filter((key) => !error || (key !== 'message' && key !== 'stack'))
+    .map(
+      (key) =>
+        [key, Object.getOwnPropertyDescriptor(value, key)!] as [PropertyKey, PropertyDescriptor],
+    );
+  if (error)
+    for (const key of ['message', 'stack'] as const)
+      out.push([key, { value: value[key], writable: true, configurable: true }]);
+  return out;
+}
+
+/** Whether a secret occurs anywhere in `value`; iterative, so any depth is safe. */
+function reaches(value: unknown, secrets: readonly string[]): boolean {
+  const stack: [PropertyKey, unknown][] = [['', value]];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const [key, item] = stack.pop()!;
+    if (typeof key === 'string' && has(key, secrets, MIN_NAMED)) return true;
+    if (
+      typeof item === 'string' &&
+      has(item, secrets, IDENTIFIERS.has(key) ? MIN_NAMED : MIN_SECRET)
+    )
+      return true;
+    if (typeof item === 'object' && item !== null && !seen.has(item)) {
+      if (seen.add(item).size > MAX_OBJECTS) return true;
+      try {
+        for (const part of container(item)?.[0] ?? []) stack.push(['', part]);
+        for (const [name, descriptor] of own(item)) stack.push([name, descriptor.value]);
+      } catch {
+        return true; // what cannot be looked into cannot be shown to be free of the key
+      }
+    }
+  }
+  return false;
 }
 
 function walk(
@@ -82,123 +182,65 @@ function walk(
   secrets: readonly string[],
   seen: Map<object, unknown>,
   depth: number,
+  min = MIN_SECRET,
 ): unknown {
-  if (typeof value === 'string') return maskText(value, secrets);
+  if (typeof value === 'string') return maskText(value, secrets, min);
   if (typeof value !== 'object' || value === null) return value;
   if (seen.has(value)) return seen.get(value);
   if (depth > MAX_DEPTH) return reaches(value, secrets) ? MASK : value;
-  seen.set(value, value); // a cycle back to a value being walked keeps the reference
-  let out: unknown = value;
-  if (value instanceof Headers) {
-    if ([...value.values()].some((v) => has(v, secrets))) {
-      const headers = new Headers();
-      value.forEach((v, name) => headers.append(name, maskText(v, secrets)));
-      out = headers;
-    }
-  } else if (typeof Request === 'function' && value instanceof Request) {
-    // A new request without the secret (and without its body).
-    const headers = walk(value.headers, secrets, seen, depth) as Headers;
-    if (headers !== value.headers || has(value.url, secrets))
-      out = new Request(maskText(value.url, secrets), { method: value.method, headers });
-  } else if (Array.isArray(value)) {
-    const items = value.map((item: unknown) => walk(item, secrets, seen, depth + 1));
-    if (items.some((item, i) => item !== value[i])) out = items;
-  } else {
-    const proto = Object.getPrototypeOf(value) as object | null;
-    const error = value instanceof Error;
-    if (error || proto === Object.prototype || proto === null)
-      out = copyOwn(value, proto, error, secrets, seen, depth + 1);
+  try {
+    const out = copy(
+      value,
+      (item, min) => walk(item, secrets, seen, depth + 1, min),
+      secrets,
+      seen,
+    );
+    seen.set(value, out);
+    return out;
+  } catch {
+    return MASK;
   }
-  seen.set(value, out);
-  return out;
 }
 
 /**
- * A copy of an object (or error) with its own properties masked, of the same prototype; the same
- * object when nothing changed. An error whose message lives on its prototype (DOMException)
- * becomes a plain `Error` of the same name.
+ * A masked copy of `value`, the same value when nothing in it changed. The copy is made first and
+ * known to `seen` while the parts are walked, so that a cycle back to `value` leads to the copy.
+ * Any object that is no container (an error, a plain object, one of a class) is copied as its own
+ * data properties and their names, masked, on the same prototype; an error whose message lives on
+ * its prototype (DOMException) becomes a plain `Error` of the same name.
  */
-function copyOwn(
+function copy(
   value: object,
-  proto: object | null,
-  error: boolean,
+  next: (item: unknown, min?: number) => unknown,
   secrets: readonly string[],
   seen: Map<object, unknown>,
-  depth: number,
-): object {
-  const descriptors = Object.getOwnPropertyDescriptors(value) as Record<
-    PropertyKey,
-    PropertyDescriptor
-  >;
-  let changed = false;
-  if (error) {
-    const { message, stack } = value as Error;
-    // `stack` may be an accessor (newer V8) and `message` inherited: read both, keep them as data.
-    for (const [key, text] of [
-      ['message', message],
-      ['stack', stack],
-    ] as const) {
-      if (typeof text === 'string' && has(text, secrets)) {
-        descriptors[key] = {
-          value: maskText(text, secrets),
-          writable: true,
-          configurable: true,
-          enumerable: false,
-        };
-        changed = true;
-      }
-    }
-    if (changed && !('message' in Object.getOwnPropertyDescriptors(value))) proto = Error.prototype;
+): unknown {
+  const parts = container(value);
+  if (parts) {
+    const [items, made, make] = parts;
+    seen.set(value, made ?? value);
+    const masked = items.map((item) => next(item));
+    return masked.some((item, i) => item !== items[i]) ? make(masked) : value;
   }
-  for (const key of Reflect.ownKeys(descriptors)) {
-    const descriptor = descriptors[key]!;
-    if (
-      !('value' in descriptor) ||
-      IDENTIFIERS.has(key) ||
-      ((key === 'message' || key === 'stack') && error)
-    )
-      continue;
-    const masked = walk(descriptor.value, secrets, seen, depth);
-    if (masked !== descriptor.value) {
+  const error = value instanceof Error;
+  const made = Object.create(
+    error && !Object.hasOwn(value, 'message') ? Error.prototype : Object.getPrototypeOf(value),
+  ) as object;
+  seen.set(value, made);
+  const props: PropertyDescriptorMap = {};
+  let changed = false;
+  for (const [key, descriptor] of own(value)) {
+    const name = typeof key === 'string' ? maskText(key, secrets, MIN_NAMED) : key;
+    if ('value' in descriptor) {
+      const masked = next(descriptor.value, IDENTIFIERS.has(key) ? MIN_NAMED : MIN_SECRET);
+      changed ||= masked !== descriptor.value;
       descriptor.value = masked;
-      changed = true;
     }
+    changed ||= name !== key;
+    props[name] = descriptor;
   }
   if (!changed) return value;
-  const copy = Object.create(proto, descriptors) as object;
-  if (error && proto === Error.prototype) (copy as Error).name = (value as Error).name;
-  return copy;
-}
-
-/**
- * Whether a secret occurs in a string of `value` (JSON-like data, 32 levels deep at most): the
- * check a chunk gets before an `onChunk` hook sees it, allocating nothing, so that the common
- * case, no key in it, costs a few `includes` and no copy.
- */
-export function mentions(value: unknown, secrets: readonly string[], depth = 0): boolean {
-  if (typeof value === 'string') return has(value, secrets);
-  if (typeof value !== 'object' || value === null || depth > 32) return false;
-  if (Array.isArray(value)) {
-    for (const item of value) if (mentions(item, secrets, depth + 1)) return true;
-    return false;
-  }
-  for (const key in value)
-    if (mentions((value as Record<string, unknown>)[key], secrets, depth + 1)) return true;
-  return false;
-}
-
-/** Whether a secret occurs anywhere in `value`; iterative, so any depth is safe. */
-function reaches(value: object, secrets: readonly string[]): boolean {
-  const stack: unknown[] = [value];
-  const seen = new Set<unknown>();
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (typeof item === 'string' && has(item, secrets)) return true;
-    if (typeof item === 'object' && item !== null && !seen.has(item)) {
-      seen.add(item);
-      if (item instanceof Error) stack.push(item.message, item.stack, item.cause);
-      for (const key in item) stack.push((item as Record<string, unknown>)[key]);
-    }
-  }
-  return false;
+  Object.defineProperties(made, props);
+  if (error && !Object.hasOwn(value, 'message')) (made as Error).name = (value as Error).name;
+  return made;
 }

@@ -135,16 +135,16 @@ describe('the key is never printed', () => {
     expect(r.stdout.trimEnd().endsWith('***')).toBe(true);
   });
 
-  // FAULT (known, issue 29 item 1): `chat --json` prints a key split across reasoning_content deltas; only content deltas are guarded.
-  it.fails('--json, split across reasoning_content deltas', async () => {
+  // Issue 29 §1: `chat --json` guards every streamed text of a chunk, reasoning_content deltas too.
+  it('--json, split across reasoning_content deltas', async () => {
     serverWith((_req, res) => sse(res, [chunk({ role: 'assistant', content: '' }), ...pieces.map((p) => chunk({ reasoning_content: p })), chunk({ content: 'ok' }), chunk({}, 'stop')]));
     const r = await cli(['chat', '-m', 'acme/chat-1', '--json', 'hi']);
     expect(r.code).toBe(0);
     expect(shows(r)).toBe(false);
   });
 
-  // FAULT (known, issue 29 item 1): `chat --json` prints a key split across tool-call argument fragments.
-  it.fails('--json, split across tool-call argument fragments', async () => {
+  // And tool-call argument fragments.
+  it('--json, split across tool-call argument fragments', async () => {
     serverWith((_req, res) =>
       sse(res, [
         chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'c', type: 'function', function: { name: 'f', arguments: `{"k":"${pieces[0]}` } }] }),

@@ -64,8 +64,8 @@ describe('a cassette never holds the upstream key', () => {
   });
 
   // JSON's own escapes are an encoding every reader turns back: JSON.parse gives the key.
-  // FAULT: testing.md promises the key is masked "in any encoding a reader could turn back into the key"; a JSON body that writes it with \u escapes (`sk\u002dadv…`) is stored with the key readable, and the recording client gets it.
-  it.fails('written with JSON \\u escapes in a JSON body', async () => {
+  // A JSON body that writes it with \u escapes (`sk\u002dadv…`) is stored masked (as its value), and the recording client gets that.
+  it('written with JSON \\u escapes in a JSON body', async () => {
     const escaped = KEY.replace(/-/g, '\\u002d');
     upstream.handle((_req, res) => {
       res.writeHead(401, { 'content-type': 'application/json' });
@@ -109,8 +109,7 @@ describe('a cassette never holds the upstream key', () => {
 
   // A gateway that takes its key in the path (`https://gateway.example/<key>/v1`) is configured with
   // the key in the upstream URL; the cassette's `upstream` and nothing else may show it.
-  // FAULT: testing.md promises the cassette never holds "the upstream key"; an upstream URL with the key as a path segment is written as is in the cassette's `upstream` field.
-  it.fails('in the path of the upstream URL', async () => {
+  it('in the path of the upstream URL', async () => {
     upstream.handle((_req, res) => json(res, { object: 'list', data: [] }));
     const { text } = await record((c) => c.models.list(), `${upstream.origin}/gw/${KEY}/v1`);
     expect(holdsKey(text)).toBe(false);
