@@ -246,7 +246,7 @@ describe('maxConcurrency', () => {
       await client.chat.completions.create({ ...ask('dropped'), stream: true });
     })();
     expect(client.rateLimits().inFlight).toBe(1);
-    for (let i = 0; i < 20 && client.rateLimits().inFlight > 0; i++) {
+    for (let i = 0; i < 200 && client.rateLimits().inFlight > 0; i++) {
       gc();
       await new Promise((resolve) => setTimeout(resolve, 10));
     }

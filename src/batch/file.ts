@@ -116,7 +116,10 @@ export async function runBatchFile(
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const checked = await checkBatchInput(client, createReadStream(input), { shard });
+    const checked = await checkBatchInput(client, createReadStream(input), {
+      shard,
+      signal: stop.signal,
+    });
     if (checked.invalid > 0 && !options.skipInvalid)
       throw new BatchInputError(checked.problems, checked.invalid);
     const prices = modelPrices(client, stop.signal);

@@ -4,7 +4,7 @@
  * checks as `create()`, by calling it with a signal that has already aborted: its checks run, and
  * nothing is sent.
  */
-import { InferenceError, type Client, type Hooks } from 'model-inference-sdk';
+import { APIUserAbortError, InferenceError, type Client, type Hooks } from 'model-inference-sdk';
 import { isError } from './output';
 import { readLines, type LineSource, type TextLine } from './lines';
 import { inShard, type Shard } from './hash';
@@ -181,6 +181,8 @@ export interface BatchInputOptions {
   onInvalid?: ((problem: BatchInputProblem) => void) | undefined;
   /** Longest line, in characters (default 64 MiB). */
   maxLineSize?: number | undefined;
+  /** Stops the reading: the next line throws an `APIUserAbortError`. */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -206,6 +208,8 @@ export async function* readBatchInput(
   // One signal, aborted once, for every body's dry run: a new one per line costs a DOMException.
   const aborted = AbortSignal.abort(new InferenceError('checking a batch line'));
   for await (const line of readLines(source, options.maxLineSize)) {
+    if (options.signal?.aborted)
+      throw new APIUserAbortError({ method: 'POST', path: '(batch input)' }, options.signal.reason);
     let read = readRequest(line, seen);
     if (read === undefined) continue;
     if (!('custom_id' in read)) {

@@ -164,8 +164,9 @@ export class ChatCompletionStream<
     // Aborted before anyone read it, nothing would tell the listeners (a loop tells them as it
     // reads): `emitted()`, `abort` and `end` would wait for ever and `aborted` stay false.
     // (A controller aborted already: `fromReadableStream(body, controller)`.)
+    // The listener holds the tap, never the stream: a stream dropped unread must stay collectable
+    // (the client's limiter gives its place back when it is collected).
     const onAbort = () => {
-      this.#unwatch = undefined;
       try {
         tap.end(new APIUserAbortError(TARGET, controller.signal.reason));
       } catch {

@@ -118,6 +118,25 @@ describe('model-inference-sdk batch', () => {
     expect(quiet.stderr).toBe('');
   });
 
+  it('Ctrl-C (SIGINT): the lines in flight are aborted, the summary says how to go on, exit 130; the same command finishes', async () => {
+    const input = write('in.jsonl', Array.from({ length: 30 }, (_, i) => inputLine(`i${i}`, `p${i}`)));
+    const output = path.join(dir, 'o.jsonl');
+    server.delay = () => 100;
+    const run = start(process.execPath, [...CLI, 'batch', input, '--output', output, '--concurrency', '2', '--quiet'], cleanEnv(env()));
+    run.child.stdin.end();
+    for (let i = 0; i < 1500 && server.calls.length < 3 && run.child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 10));
+    run.child.kill('SIGINT');
+    const { code } = await run.exit;
+    expect(code).toBe(130);
+    expect(run.stdout()).toMatch(/interrupted: \d+ lines not done \(run the same command again to go on\)/);
+    const before = ids(output);
+    expect(before.length).toBeLessThan(30);
+    server.delay = () => 0;
+    const rest = await runCli(['batch', input, '--output', output, '--quiet'], { env: env() });
+    expect(rest.code).toBe(0);
+    expect(ids(output).sort()).toEqual(Array.from({ length: 30 }, (_, i) => `i${i}`).sort());
+  });
+
   it('prints a summary; exit 0 when every line is done, 1 when some failed', async () => {
     const input = write('in.jsonl', [inputLine('a', 'x'), inputLine('b', 'y', '/v1/completions')]);
     const ok = await runCli(['batch', input, '-o', path.join(dir, 'o1.jsonl')], { env: env() });
