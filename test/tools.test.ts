@@ -230,13 +230,15 @@ describe('runTools()', () => {
     ]);
   });
 
-  it('stops after maxRounds requests, without running the last round of tools', async () => {
+  // Was: the last round's tools were not run; the official runner runs them (issue 30 §5).
+  it('stops after maxRounds requests, once the last round of tools has run', async () => {
     const log: unknown[] = [];
     for (let i = 0; i < 3; i++) server.enqueue(calls([`c${i}`, 'get_weather', '{"city":"Paris","unit":null}']));
     const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [weatherTool(log)] }, { maxRounds: 3 });
     expect(await runner.finalContent()).toBeNull();
     expect(server.requests).toHaveLength(3);
-    expect(log).toHaveLength(2);
+    expect(log).toHaveLength(3);
+    expect(runner.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'c2' });
     expect((await runner.finalChatCompletion()).choices[0]!.finish_reason).toBe('tool_calls');
   });
 

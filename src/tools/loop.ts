@@ -97,7 +97,9 @@ export class Loop<ParsedT> {
       // A listener of those events (`functionToolCall` …) may have called abort(): no tool runs then.
       this.throwIfAborted();
       const calls = message.tool_calls ?? [];
-      if (calls.length === 0 || round === this.maxRounds) return;
+      // The last round's tools run too (as the official client's runner does): `maxRounds` caps
+      // the requests, and the run ends after that round's results are in `messages`.
+      if (calls.length === 0) return;
       const results = await this.runTools(calls);
       for (const [i, call] of calls.entries()) {
         this.runner.emit({

@@ -430,3 +430,17 @@ describe('emitted() on a run', () => {
     expect(await runner.finalFunctionToolCallResult()).toBe('got {"v":2}');
   });
 });
+
+// Issue 30 §5: runTools() as the official client's runner behaves, where code that moves over relies on it.
+describe("as openai's runner", () => {
+  it('maxChatCompletions: 1 runs the tools of that one completion, and sends nothing more', async () => {
+    const s = script(toolCallCompletion([{ id: 'call_1', name: 'note', arguments: '{}' }]));
+    let ran = 0;
+    const runner = run([plainTool('note', () => (ran++, 'noted'))], { maxChatCompletions: 1 });
+    expect(await runner.finalContent()).toBeNull();
+    expect(ran).toBe(1);
+    expect(s.bodies()).toHaveLength(1);
+    expect(runner.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_1', content: 'noted' });
+    expect(await runner.finalFunctionToolCallResult()).toBe('noted');
+  });
+});
