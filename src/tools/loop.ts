@@ -142,7 +142,12 @@ export class Loop<ParsedT> {
     return stream.finalChatCompletion();
   }
 
-  /** Run one round's calls at once; the first tool that throws stops the others (their signal aborts) and the run. */
+  /**
+   * Run one round's calls: at once, or one after another when the body says
+   * `parallel_tool_calls: false` (as the official client's runner does: a caller who asked the
+   * model for one call at a time may rely on the tools not overlapping). The first tool that
+   * throws stops the others (their signal aborts) and the run.
+   */
   async runTools(calls: ChatCompletionMessageToolCall[]): Promise<string[]> {
     this.throwIfAborted(); // an abort listener would never fire for a signal that has already aborted
     const round = new AbortController();
@@ -157,14 +162,22 @@ export class Loop<ParsedT> {
     aborted.catch(() => {});
     this.options.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const all = Promise.all(
-        calls.map((call) =>
-          this.runOne(call, round.signal).catch((error: unknown) => {
-            round.abort(error);
-            throw error;
-          }),
-        ),
-      );
+      const one = (call: ChatCompletionMessageToolCall) =>
+        this.runOne(call, round.signal).catch((error: unknown) => {
+          round.abort(error);
+          throw error;
+        });
+      const all =
+        this.body.parallel_tool_calls === false
+          ? (async () => {
+              const results: string[] = [];
+              for (const call of calls) {
+                results.push(await one(call));
+                if (round.signal.aborted) throw this.abortError();
+              }
+              return results;
+            })()
+          : Promise.all(calls.map(one));
       return await Promise.race([all, aborted]);
     } finally {
       this.options.signal.removeEventListener('abort', onAbort);

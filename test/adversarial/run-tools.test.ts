@@ -443,4 +443,25 @@ describe("as openai's runner", () => {
     expect(runner.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_1', content: 'noted' });
     expect(await runner.finalFunctionToolCallResult()).toBe('noted');
   });
+
+  it('parallel_tool_calls: false in the body: the calls of a round run one after another, in order', async () => {
+    const s = script(
+      toolCallCompletion([
+        { id: 'a', name: 'slow', arguments: '{}' },
+        { id: 'b', name: 'quick', arguments: '{}' },
+      ]),
+    );
+    const order: string[] = [];
+    const slow = plainTool('slow', async () => {
+      order.push('slow started');
+      await delay(50);
+      order.push('slow ended');
+      return 'one';
+    });
+    const quick = plainTool('quick', () => (order.push('quick started'), 'two'));
+    expect(await run([slow, quick], {}, { parallel_tool_calls: false }).finalContent()).toBe('done');
+    expect(order).toEqual(['slow started', 'slow ended', 'quick started']);
+    expect(s.bodies()[0]!['parallel_tool_calls']).toBe(false);
+    expect(toolMessages(s.bodies()[1]!).map((m) => [m.tool_call_id, m.content])).toEqual([['a', 'one'], ['b', 'two']]);
+  });
 });
