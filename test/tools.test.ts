@@ -514,8 +514,10 @@ describe.skipIf(!corpusPresent)('corpus captures with tool calls, as the first r
     expect(await runner.finalContent()).toBe('Thanks.');
     expect(log).toEqual(expected(entry));
     const second = sent(1).messages;
-    const ids = capture.choices[0]!.message.tool_calls.map((c) => c.id);
+    // A call the server sent without an id (Gemini's compat layer) is named `call_<round>_<index>` by the run.
+    const ids = capture.choices[0]!.message.tool_calls.map((c, i) => c.id || `call_1_${i}`);
     expect(second.filter((m) => m.role === 'tool').map((m) => m.tool_call_id)).toEqual(ids);
+    expect((second.find((m) => m.role === 'assistant') as { tool_calls: { id: string }[] }).tool_calls.map((c) => c.id)).toEqual(ids);
     const assistant = second.find((m) => m.role === 'assistant') as { tool_calls: { id: string; extra_content?: unknown }[] };
     // Sent back as received, vendor extras included (Gemini's thought signature).
     expect(assistant.tool_calls.map((c) => c.extra_content)).toEqual(capture.choices[0]!.message.tool_calls.map((c) => c.extra_content));

@@ -86,6 +86,7 @@ export class Loop<ParsedT> {
         // OutputParseError quotes the reply, which may repeat the key.
         throw this.completions.masked(error);
       }
+      namedCalls(completion, round);
       this.runner.emit({ type: 'completion', round, completion });
       const message = completion.choices[0]?.message ?? {
         role: 'assistant',
@@ -231,6 +232,19 @@ export class Loop<ParsedT> {
 
   abortError(): APIUserAbortError {
     return new APIUserAbortError(TARGET, this.options.signal.reason);
+  }
+}
+
+/**
+ * Tool calls without an id (llama.cpp and others send `''`; some leave it out) get one of their
+ * own, `call_<round>_<index>`, before anyone sees the completion: each tool message must name the
+ * call it answers, and calls that share `''` could not be told apart (the official client's runner
+ * names them too). Only the first choice: the run follows it alone.
+ */
+function namedCalls(completion: ParsedChatCompletion<unknown>, round: number): void {
+  const calls = completion.choices[0]?.message.tool_calls ?? [];
+  for (const [index, call] of calls.entries()) {
+    if (typeof call.id !== 'string' || call.id === '') call.id = `call_${round}_${index}`;
   }
 }
 

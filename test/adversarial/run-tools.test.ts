@@ -464,4 +464,34 @@ describe("as openai's runner", () => {
     expect(s.bodies()[0]!['parallel_tool_calls']).toBe(false);
     expect(toolMessages(s.bodies()[1]!).map((m) => [m.tool_call_id, m.content])).toEqual([['a', 'one'], ['b', 'two']]);
   });
+
+  // llama.cpp and others send `id: ""`: three results all answering "" could not be told apart.
+  it('tool calls with an empty or missing id get ids of their own, unique in the run, that the tool messages answer', async () => {
+    const noId = completion(
+      {
+        tool_calls: [
+          { id: '', type: 'function', function: { name: 'echo', arguments: '{"n":1}' } },
+          { id: '', type: 'function', function: { name: 'echo', arguments: '{"n":2}' } },
+          { type: 'function', function: { name: 'echo', arguments: '{"n":3}' } },
+        ],
+      },
+      'tool_calls',
+    );
+    const again = toolCallCompletion([{ id: '', name: 'echo', arguments: '{"n":4}' }]);
+    const s = script(noId, again);
+    const runner = run([plainTool('echo', (args) => JSON.stringify(args))]);
+    expect(await runner.finalContent()).toBe('done');
+    const last = s.bodies()[2]!['messages'] as { role: string; tool_calls?: { id: string }[]; tool_call_id?: string; content?: unknown }[];
+    const callIds = last.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.id) : []));
+    const answered = last.filter((m) => m.role === 'tool').map((m) => m.tool_call_id);
+    expect(callIds).toHaveLength(4);
+    expect(new Set(callIds).size).toBe(4);
+    for (const id of callIds) expect(id).toMatch(/^call_\d+_\d+$/);
+    expect(answered).toEqual(callIds);
+    expect(last.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['{"n":1}', '{"n":2}', '{"n":3}', '{"n":4}']);
+    // The runner's own record says the same.
+    const completions = runner.allChatCompletions().map((c) => c.choices[0]!.message.tool_calls?.map((t) => t.id));
+    expect(completions.slice(0, 2).flat()).toEqual(callIds);
+    expect(runner.messages.filter((m) => m.role === 'tool').map((m) => (m as { tool_call_id: string }).tool_call_id)).toEqual(callIds);
+  });
 });
