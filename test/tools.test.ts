@@ -194,13 +194,14 @@ describe('runTools()', () => {
     expect(result.content).toMatch(/^Error: invalid arguments for get_weather: city: .*Call it again/);
   });
 
-  it('answers invalid JSON and an unknown tool the same way', async () => {
+  // Was the SDK's own text for an unknown tool; now the official runner's, word for word (issue 30 §5).
+  it('answers invalid JSON and an unknown tool (in the official runner\'s words) as tool results', async () => {
     server.enqueue(calls(['j', 'get_weather', '{"city": "Par'], ['u', 'get_time', '{}']), says('Sorry.'));
     const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [weatherTool()] });
     await runner.done();
     const results = sent(1).messages.filter((m) => m.role === 'tool');
     expect(results[0]).toMatchObject({ tool_call_id: 'j', content: expect.stringMatching(/^Error: invalid arguments for get_weather: \(root\): not valid JSON/) });
-    expect(results[1]).toMatchObject({ tool_call_id: 'u', content: 'Error: there is no tool named "get_time". Available tools: get_weather.' });
+    expect(results[1]).toMatchObject({ tool_call_id: 'u', content: 'Invalid tool_call: "get_time". Available options are: "get_weather". Please try again' });
   });
 
   it('runs plain tools with a function, with or without their own parse', async () => {

@@ -194,7 +194,9 @@ export class Loop<ParsedT> {
     const name = call.function.name;
     const tool = this.tools.get(name);
     if (!tool) {
-      return `Error: there is no tool named ${JSON.stringify(name)}. Available tools: ${[...this.tools.keys()].join(', ')}.`;
+      // Word for word the official client's answer: prompts and evals written for it carry over.
+      const names = [...this.tools.keys()].map((n) => JSON.stringify(n)).join(', ');
+      return `Invalid tool_call: ${JSON.stringify(name)}. Available options are: ${names}. Please try again`;
     }
     const answer = async (): Promise<string> => {
       const args = await tool.parse(call.function.arguments ?? '');

@@ -494,4 +494,12 @@ describe("as openai's runner", () => {
     expect(completions.slice(0, 2).flat()).toEqual(callIds);
     expect(runner.messages.filter((m) => m.role === 'tool').map((m) => (m as { tool_call_id: string }).tool_call_id)).toEqual(callIds);
   });
+
+  it("a call to a tool that does not exist is answered in the official runner's words", async () => {
+    const s = script(toolCallCompletion([{ id: 'a', name: 'get_time', arguments: '{}' }]));
+    expect(await run([plainTool('get_weather', () => 'x'), plainTool('get_news', () => 'y')]).finalContent()).toBe('done');
+    expect(toolMessages(s.bodies()[1]!)).toEqual([
+      { role: 'tool', tool_call_id: 'a', content: 'Invalid tool_call: "get_time". Available options are: "get_weather", "get_news". Please try again' },
+    ]);
+  });
 });
