@@ -137,7 +137,21 @@ describe('runTools()', () => {
       { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris","unit":null}' } }] },
       { role: 'tool', tool_call_id: 'call_1', content: '{"city":"Paris","celsius":21}' },
     ]);
-    expect(runner.messages).toEqual([...second, { role: 'assistant', content: 'It is 21 °C in Paris.' }]);
+    // runner.messages holds the replies as the official runner does: `refusal` and `parsed` null,
+    // the calls' `parsed_arguments`; what was sent (above) leaves them out. (Was: as sent.)
+    expect(runner.messages).toEqual([
+      second[0],
+      {
+        role: 'assistant',
+        content: null,
+        refusal: null,
+        parsed: null,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris","unit":null}', parsed_arguments: { city: 'Paris' } } }],
+      },
+      second[2],
+      { role: 'assistant', content: 'It is 21 °C in Paris.', refusal: null, parsed: null },
+    ]);
+    expect(runner.messages[1]).toBe(runner.allChatCompletions()[0]!.choices[0]!.message);
     expect(runner.allChatCompletions()).toHaveLength(2);
     expect(await runner.totalUsage()).toEqual({ prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 });
     expect((await runner.finalMessage()).role).toBe('assistant');

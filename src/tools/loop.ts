@@ -11,6 +11,8 @@ import {
 } from '../errors/api';
 import type {
   ChatCompletionCreateParams,
+  ChatCompletionMessage,
+  ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
   ChatCompletionTool,
 } from '../generated/types.gen';
@@ -35,6 +37,14 @@ const TARGET: RequestTarget = { method: 'POST', path: '/chat/completions (runToo
 
 /** One run of the loop. Kept apart from the runner so the runner's public surface stays small. */
 export class Loop<ParsedT> {
+  /**
+   * The assistant messages this run added to `runner.messages`: the completion's message itself,
+   * as the official runner keeps it (`parsed`, `refusal: null`, `parsed_arguments`, and the SDK's
+   * `reasoning` …), sent back as `toAssistantMessage()` makes it, without what the server would
+   * not take (strict servers reject unknown fields).
+   */
+  readonly #replies = new WeakSet<object>();
+
   constructor(
     private readonly runner: RunSink<ParsedT>,
     private readonly completions: ChatCompletions,
@@ -58,7 +68,9 @@ export class Loop<ParsedT> {
       const params: ChatCompletionCreateParams = {
         ...rest,
         tools: definitions,
-        messages: [...this.runner.messages],
+        messages: this.runner.messages.map((m) =>
+          this.#replies.has(m) ? toAssistantMessage(m as ChatCompletionMessage) : m,
+        ),
       };
       const options = this.optionsFor(round);
       const raw =
@@ -94,7 +106,8 @@ export class Loop<ParsedT> {
         refusal: null,
         parsed: null,
       };
-      this.runner.emit({ type: 'message', round, message: toAssistantMessage(message) });
+      this.#replies.add(message);
+      this.runner.emit({ type: 'message', round, message: message as ChatCompletionMessageParam });
       // A listener of those events (`functionToolCall` …) may have called abort(): no tool runs then.
       this.throwIfAborted();
       const calls = message.tool_calls ?? [];
@@ -241,12 +254,16 @@ export class Loop<ParsedT> {
  * Tool calls without an id (llama.cpp and others send `''`; some leave it out) get one of their
  * own, `call_<round>_<index>`, before anyone sees the completion: each tool message must name the
  * call it answers, and calls that share `''` could not be told apart (the official client's runner
- * names them too). Only the first choice: the run follows it alone.
+ * names them too). Only the first choice: the run follows it alone. Its calls' `parsed_arguments`
+ * are `null`, not `undefined`, when they could not be parsed.
  */
 function namedCalls(completion: ParsedChatCompletion<unknown>, round: number): void {
   const calls = completion.choices[0]?.message.tool_calls ?? [];
   for (const [index, call] of calls.entries()) {
     if (typeof call.id !== 'string' || call.id === '') call.id = `call_${round}_${index}`;
+    // Arguments that could not be parsed: `null`, as the official runner's messages have it.
+    const fn = call.function as { parsed_arguments?: unknown };
+    if (fn.parsed_arguments === undefined) fn.parsed_arguments = null;
   }
 }
 

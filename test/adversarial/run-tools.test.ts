@@ -502,4 +502,33 @@ describe("as openai's runner", () => {
       { role: 'tool', tool_call_id: 'a', content: 'Invalid tool_call: "get_time". Available options are: "get_weather", "get_news". Please try again' },
     ]);
   });
+
+  it("the assistant messages of runner.messages and `message` events carry parsed, refusal and parsed_arguments as openai's; what is sent leaves them out", async () => {
+    const s = script(
+      toolCallCompletion([
+        { id: 'a', name: 'echo', arguments: '{"n":1}' },
+        { id: 'b', name: 'echo', arguments: '{"n":' },
+      ]),
+    );
+    const runner = run([plainTool('echo', () => 'ok')]);
+    const events: unknown[] = [];
+    runner.on('message', (m) => void events.push(m));
+    await runner.done();
+    const replies = runner.messages.filter((m) => m.role === 'assistant') as unknown as Record<string, unknown>[];
+    expect(replies).toHaveLength(2);
+    for (const reply of replies) expect(reply).toMatchObject({ refusal: null, parsed: null });
+    const calls = replies[0]!['tool_calls'] as { function: { parsed_arguments: unknown } }[];
+    expect(calls.map((c) => c.function.parsed_arguments)).toEqual([{ n: 1 }, null]);
+    expect(events.filter((m) => (m as { role: string }).role === 'assistant')).toEqual(replies);
+    // Sent back without the SDK's fields: a strict server rejects what it does not know.
+    const sent = (s.bodies()[1]!['messages'] as Record<string, unknown>[]).find((m) => m['role'] === 'assistant')!;
+    expect(sent).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: 'a', type: 'function', function: { name: 'echo', arguments: '{"n":1}' } },
+        { id: 'b', type: 'function', function: { name: 'echo', arguments: '{"n":' } },
+      ],
+    });
+  });
 });
