@@ -57,7 +57,8 @@ export class Loop<ParsedT> {
   ) {}
 
   async run(): Promise<void> {
-    const { tools: _tools, stream, ...rest } = this.body;
+    // `toolContext` is for the tools (runOne), not the server: strict servers reject unknown fields.
+    const { tools: _tools, stream, toolContext: _context, ...rest } = this.body;
     const definitions = [...this.tools.values()].map((t) => t.definition);
     // With a forced choice the model would call tools forever: the run ends after that round's tools.
     // A `null` choice is no choice (`typeof null` is 'object').
@@ -216,10 +217,11 @@ export class Loop<ParsedT> {
       if (!args.ok)
         return `Error: invalid arguments for ${name}: ${args.message}. Call it again with arguments that match its parameters.`;
       if (signal.aborted) throw this.abortError(); // stopped while the arguments were checked
-      const result = await tool.run(args.value, {
-        signal,
-        toolCall: { id: call.id, function: { name, arguments: call.function.arguments ?? '' } },
-      });
+      const result = await tool.run(
+        args.value,
+        { signal, toolCall: { id: call.id, function: { name, arguments: call.function.arguments ?? '' } } },
+        this.body.toolContext,
+      );
       return toolContent(name, result);
     };
     const settled = await within(answer(), this.toolTimeout, signal);

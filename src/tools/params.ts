@@ -32,6 +32,11 @@ export type RunToolsParams = Omit<ChatCompletionCreateParams, 'tools' | 'stream'
   tools: RunnableTool[];
   /** `true`: each request streams, and the runner (a `ChatCompletionStreamingRunner`) yields their chunks as they arrive. */
   stream?: boolean | null;
+  /**
+   * Passed to every tool function as its third argument, as the official client does; never sent
+   * to the server.
+   */
+  toolContext?: unknown;
 };
 
 /**

@@ -531,4 +531,16 @@ describe("as openai's runner", () => {
       ],
     });
   });
+
+  it("the body's toolContext: every tool gets it as its third argument (openai's place for it); it is never sent", async () => {
+    const s = script(toolCallCompletion([{ id: 'a', name: 'whoami', arguments: '{}' }]));
+    const toolContext = { userId: 'u-1' };
+    const seen: unknown[] = [];
+    const whoami = plainTool('whoami', ((_args: unknown, ctx: { signal: AbortSignal }, third: unknown) => (seen.push([ctx.signal instanceof AbortSignal, third]), 'ok')) as never);
+    expect(await run([whoami], {}, { toolContext }).finalContent()).toBe('done');
+    expect(seen).toEqual([[true, toolContext]]);
+    expect(seen[0]).toBeDefined();
+    expect((seen[0] as unknown[])[1]).toBe(toolContext);
+    for (const body of s.bodies()) expect(body).not.toHaveProperty('toolContext');
+  });
 });
