@@ -10,6 +10,7 @@ import {
   type RequestTarget,
 } from '../errors/api';
 import type {
+  ChatCompletion,
   ChatCompletionCreateParams,
   ChatCompletionMessage,
   ChatCompletionMessageParam,
@@ -96,6 +97,20 @@ export class Loop<ParsedT> {
           TARGET,
         )) as unknown as ParsedChatCompletion<ParsedT>;
       } catch (error) {
+        // The reply arrived, and the run was aborted while a schema validated it: it is kept (in
+        // `allChatCompletions()` and `messages`, as the official runner keeps a reply that came
+        // before the abort), its parsing left undone; no tool runs.
+        if (error instanceof APIUserAbortError && this.options.signal.aborted) {
+          const unparsed = unparsedCompletion(raw) as ParsedChatCompletion<ParsedT>;
+          namedCalls(unparsed, round);
+          this.runner.emit({ type: 'completion', round, completion: unparsed });
+          const message = unparsed.choices[0]?.message;
+          if (message) {
+            this.#replies.add(message);
+            this.runner.emit({ type: 'message', round, message: message as ChatCompletionMessageParam });
+          }
+          throw error;
+        }
         // OutputParseError quotes the reply, which may repeat the key.
         throw this.completions.masked(error);
       }
@@ -250,6 +265,30 @@ export class Loop<ParsedT> {
   abortError(): APIUserAbortError {
     return new APIUserAbortError(TARGET, this.options.signal.reason);
   }
+}
+
+/** A reply whose parsing was given up on: `parsed` and every `parsed_arguments` `null`. */
+function unparsedCompletion(raw: ChatCompletion): ParsedChatCompletion<unknown> {
+  return {
+    ...raw,
+    choices: raw.choices.map((choice) => {
+      const { tool_calls: calls, ...message } = choice.message;
+      return {
+        ...choice,
+        message: {
+          ...message,
+          refusal: message.refusal ?? null,
+          parsed: null,
+          ...(calls && {
+            tool_calls: calls.map((call) => ({
+              ...call,
+              function: { ...call.function, parsed_arguments: null },
+            })),
+          }),
+        },
+      };
+    }),
+  } as ParsedChatCompletion<unknown>;
 }
 
 /**

@@ -543,4 +543,22 @@ describe("as openai's runner", () => {
     expect((seen[0] as unknown[])[1]).toBe(toolContext);
     for (const body of s.bodies()) expect(body).not.toHaveProperty('toolContext');
   });
+
+  it('a reply that arrived before abort(), aborted while its schema validates: kept in allChatCompletions() and messages; no tool runs', async () => {
+    const s = script(toolCallCompletion([{ id: 'a', name: 'checked', arguments: '{"x":1}' }]));
+    let ran = false;
+    let stop!: () => void;
+    const schema = z.object({ x: z.number() }).refine(async () => {
+      stop(); // the reply is here; the caller aborts before its validation settles
+      return never<boolean>();
+    });
+    const runner = run([zodFunction({ name: 'checked', parameters: schema, function: () => (ran = true, 'x') })]);
+    stop = () => runner.abort();
+    expect(await rejection(() => runner.done())).toBeInstanceOf(APIUserAbortError);
+    expect(ran).toBe(false);
+    expect(s.bodies()).toHaveLength(1);
+    expect(runner.allChatCompletions()).toHaveLength(1);
+    expect(runner.allChatCompletions()[0]!.choices[0]!.message.tool_calls?.[0]).toMatchObject({ id: 'a', function: { name: 'checked', parsed_arguments: null } });
+    expect(runner.messages.at(-1)).toMatchObject({ role: 'assistant', parsed: null, tool_calls: [{ id: 'a' }] });
+  });
 });
