@@ -107,7 +107,11 @@ export class Loop<ParsedT> {
           const message = unparsed.choices[0]?.message;
           if (message) {
             this.#replies.add(message);
-            this.runner.emit({ type: 'message', round, message: message as ChatCompletionMessageParam });
+            this.runner.emit({
+              type: 'message',
+              round,
+              message: message as ChatCompletionMessageParam,
+            });
           }
           throw error;
         }
@@ -234,7 +238,10 @@ export class Loop<ParsedT> {
       if (signal.aborted) throw this.abortError(); // stopped while the arguments were checked
       const result = await tool.run(
         args.value,
-        { signal, toolCall: { id: call.id, function: { name, arguments: call.function.arguments ?? '' } } },
+        {
+          signal,
+          toolCall: { id: call.id, function: { name, arguments: call.function.arguments ?? '' } },
+        },
         this.body.toolContext,
       );
       return toolContent(name, result);
