@@ -547,13 +547,11 @@ describe("as openai's runner", () => {
   it('a reply that arrived before abort(), aborted while its schema validates: kept in allChatCompletions() and messages; no tool runs', async () => {
     const s = script(toolCallCompletion([{ id: 'a', name: 'checked', arguments: '{"x":1}' }]));
     let ran = false;
-    let stop!: () => void;
     const schema = z.object({ x: z.number() }).refine(async () => {
-      stop(); // the reply is here; the caller aborts before its validation settles
+      runner.abort(); // the reply is here; the caller aborts before its validation settles
       return never<boolean>();
     });
     const runner = run([zodFunction({ name: 'checked', parameters: schema, function: () => (ran = true, 'x') })]);
-    stop = () => runner.abort();
     expect(await rejection(() => runner.done())).toBeInstanceOf(APIUserAbortError);
     expect(ran).toBe(false);
     expect(s.bodies()).toHaveLength(1);
