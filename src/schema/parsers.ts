@@ -74,6 +74,8 @@ export interface ToolContext {
 
 /**
  * A tool function: validated arguments in, anything out (strings are sent as they are, other values as JSON).
+ * Its third argument is the `toolContext` of `runTools()`'s body (`undefined` without one), as in
+ * the official client, where it is the third too.
  *
  * @example
  * ```ts
@@ -85,7 +87,9 @@ export interface ToolContext {
  * const addTool = zodFunction({ name: 'add', parameters: z.object({ a: z.number(), b: z.number() }), function: add });
  * ```
  */
-export type ToolFunction<Args> = (args: Args, context: ToolContext) => unknown;
+// `any` for the third: the body's `toolContext`, whatever the caller passed (openai types it by a parameter of the run).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ToolFunction<Args> = (args: Args, context: ToolContext, toolContext: any) => unknown;
 
 /**
  * A function tool that knows how to parse and validate its arguments, made by

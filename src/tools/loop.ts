@@ -10,7 +10,10 @@ import {
   type RequestTarget,
 } from '../errors/api';
 import type {
+  ChatCompletion,
   ChatCompletionCreateParams,
+  ChatCompletionMessage,
+  ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
   ChatCompletionTool,
 } from '../generated/types.gen';
@@ -35,6 +38,14 @@ const TARGET: RequestTarget = { method: 'POST', path: '/chat/completions (runToo
 
 /** One run of the loop. Kept apart from the runner so the runner's public surface stays small. */
 export class Loop<ParsedT> {
+  /**
+   * The assistant messages this run added to `runner.messages`: the completion's message itself,
+   * as the official runner keeps it (`parsed`, `refusal: null`, `parsed_arguments`, and the SDK's
+   * `reasoning` …), sent back as `toAssistantMessage()` makes it, without what the server would
+   * not take (strict servers reject unknown fields).
+   */
+  readonly #replies = new WeakSet<object>();
+
   constructor(
     private readonly runner: RunSink<ParsedT>,
     private readonly completions: ChatCompletions,
@@ -47,7 +58,8 @@ export class Loop<ParsedT> {
   ) {}
 
   async run(): Promise<void> {
-    const { tools: _tools, stream, ...rest } = this.body;
+    // `toolContext` is for the tools (runOne), not the server: strict servers reject unknown fields.
+    const { tools: _tools, stream, toolContext: _context, ...rest } = this.body;
     const definitions = [...this.tools.values()].map((t) => t.definition);
     // With a forced choice the model would call tools forever: the run ends after that round's tools.
     // A `null` choice is no choice (`typeof null` is 'object').
@@ -58,7 +70,9 @@ export class Loop<ParsedT> {
       const params: ChatCompletionCreateParams = {
         ...rest,
         tools: definitions,
-        messages: [...this.runner.messages],
+        messages: this.runner.messages.map((m) =>
+          this.#replies.has(m) ? toAssistantMessage(m as ChatCompletionMessage) : m,
+        ),
       };
       const options = this.optionsFor(round);
       const raw =
@@ -83,9 +97,28 @@ export class Loop<ParsedT> {
           TARGET,
         )) as unknown as ParsedChatCompletion<ParsedT>;
       } catch (error) {
+        // The reply arrived, and the run was aborted while a schema validated it: it is kept (in
+        // `allChatCompletions()` and `messages`, as the official runner keeps a reply that came
+        // before the abort), its parsing left undone; no tool runs.
+        if (error instanceof APIUserAbortError && this.options.signal.aborted) {
+          const unparsed = unparsedCompletion(raw) as ParsedChatCompletion<ParsedT>;
+          namedCalls(unparsed, round);
+          this.runner.emit({ type: 'completion', round, completion: unparsed });
+          const message = unparsed.choices[0]?.message;
+          if (message) {
+            this.#replies.add(message);
+            this.runner.emit({
+              type: 'message',
+              round,
+              message: message as ChatCompletionMessageParam,
+            });
+          }
+          throw error;
+        }
         // OutputParseError quotes the reply, which may repeat the key.
         throw this.completions.masked(error);
       }
+      namedCalls(completion, round);
       this.runner.emit({ type: 'completion', round, completion });
       const message = completion.choices[0]?.message ?? {
         role: 'assistant',
@@ -93,11 +126,14 @@ export class Loop<ParsedT> {
         refusal: null,
         parsed: null,
       };
-      this.runner.emit({ type: 'message', round, message: toAssistantMessage(message) });
+      this.#replies.add(message);
+      this.runner.emit({ type: 'message', round, message: message as ChatCompletionMessageParam });
       // A listener of those events (`functionToolCall` …) may have called abort(): no tool runs then.
       this.throwIfAborted();
       const calls = message.tool_calls ?? [];
-      if (calls.length === 0 || round === this.maxRounds) return;
+      // The last round's tools run too (as the official client's runner does): `maxRounds` caps
+      // the requests, and the run ends after that round's results are in `messages`.
+      if (calls.length === 0) return;
       const results = await this.runTools(calls);
       for (const [i, call] of calls.entries()) {
         this.runner.emit({
@@ -140,7 +176,12 @@ export class Loop<ParsedT> {
     return stream.finalChatCompletion();
   }
 
-  /** Run one round's calls at once; the first tool that throws stops the others (their signal aborts) and the run. */
+  /**
+   * Run one round's calls: at once, or one after another when the body says
+   * `parallel_tool_calls: false` (as the official client's runner does: a caller who asked the
+   * model for one call at a time may rely on the tools not overlapping). The first tool that
+   * throws stops the others (their signal aborts) and the run.
+   */
   async runTools(calls: ChatCompletionMessageToolCall[]): Promise<string[]> {
     this.throwIfAborted(); // an abort listener would never fire for a signal that has already aborted
     const round = new AbortController();
@@ -155,14 +196,22 @@ export class Loop<ParsedT> {
     aborted.catch(() => {});
     this.options.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const all = Promise.all(
-        calls.map((call) =>
-          this.runOne(call, round.signal).catch((error: unknown) => {
-            round.abort(error);
-            throw error;
-          }),
-        ),
-      );
+      const one = (call: ChatCompletionMessageToolCall) =>
+        this.runOne(call, round.signal).catch((error: unknown) => {
+          round.abort(error);
+          throw error;
+        });
+      const all =
+        this.body.parallel_tool_calls === false
+          ? (async () => {
+              const results: string[] = [];
+              for (const call of calls) {
+                results.push(await one(call));
+                if (round.signal.aborted) throw this.abortError();
+              }
+              return results;
+            })()
+          : Promise.all(calls.map(one));
       return await Promise.race([all, aborted]);
     } finally {
       this.options.signal.removeEventListener('abort', onAbort);
@@ -178,17 +227,23 @@ export class Loop<ParsedT> {
     const name = call.function.name;
     const tool = this.tools.get(name);
     if (!tool) {
-      return `Error: there is no tool named ${JSON.stringify(name)}. Available tools: ${[...this.tools.keys()].join(', ')}.`;
+      // Word for word the official client's answer: prompts and evals written for it carry over.
+      const names = [...this.tools.keys()].map((n) => JSON.stringify(n)).join(', ');
+      return `Invalid tool_call: ${JSON.stringify(name)}. Available options are: ${names}. Please try again`;
     }
     const answer = async (): Promise<string> => {
       const args = await tool.parse(call.function.arguments ?? '');
       if (!args.ok)
         return `Error: invalid arguments for ${name}: ${args.message}. Call it again with arguments that match its parameters.`;
       if (signal.aborted) throw this.abortError(); // stopped while the arguments were checked
-      const result = await tool.run(args.value, {
-        signal,
-        toolCall: { id: call.id, function: { name, arguments: call.function.arguments ?? '' } },
-      });
+      const result = await tool.run(
+        args.value,
+        {
+          signal,
+          toolCall: { id: call.id, function: { name, arguments: call.function.arguments ?? '' } },
+        },
+        this.body.toolContext,
+      );
       return toolContent(name, result);
     };
     const settled = await within(answer(), this.toolTimeout, signal);
@@ -216,6 +271,47 @@ export class Loop<ParsedT> {
 
   abortError(): APIUserAbortError {
     return new APIUserAbortError(TARGET, this.options.signal.reason);
+  }
+}
+
+/** A reply whose parsing was given up on: `parsed` and every `parsed_arguments` `null`. */
+function unparsedCompletion(raw: ChatCompletion): ParsedChatCompletion<unknown> {
+  return {
+    ...raw,
+    choices: raw.choices.map((choice) => {
+      const { tool_calls: calls, ...message } = choice.message;
+      return {
+        ...choice,
+        message: {
+          ...message,
+          refusal: message.refusal ?? null,
+          parsed: null,
+          ...(calls && {
+            tool_calls: calls.map((call) => ({
+              ...call,
+              function: { ...call.function, parsed_arguments: null },
+            })),
+          }),
+        },
+      };
+    }),
+  } as ParsedChatCompletion<unknown>;
+}
+
+/**
+ * Tool calls without an id (llama.cpp and others send `''`; some leave it out) get one of their
+ * own, `call_<round>_<index>`, before anyone sees the completion: each tool message must name the
+ * call it answers, and calls that share `''` could not be told apart (the official client's runner
+ * names them too). Only the first choice: the run follows it alone. Its calls' `parsed_arguments`
+ * are `null`, not `undefined`, when they could not be parsed.
+ */
+function namedCalls(completion: ParsedChatCompletion<unknown>, round: number): void {
+  const calls = completion.choices[0]?.message.tool_calls ?? [];
+  for (const [index, call] of calls.entries()) {
+    if (typeof call.id !== 'string' || call.id === '') call.id = `call_${round}_${index}`;
+    // Arguments that could not be parsed: `null`, as the official runner's messages have it.
+    const fn = call.function as { parsed_arguments?: unknown };
+    if (fn.parsed_arguments === undefined) fn.parsed_arguments = null;
   }
 }
 

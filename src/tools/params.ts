@@ -32,6 +32,11 @@ export type RunToolsParams = Omit<ChatCompletionCreateParams, 'tools' | 'stream'
   tools: RunnableTool[];
   /** `true`: each request streams, and the runner (a `ChatCompletionStreamingRunner`) yields their chunks as they arrive. */
   stream?: boolean | null;
+  /**
+   * Passed to every tool function as its third argument, as the official client does; never sent
+   * to the server.
+   */
+  toolContext?: unknown;
 };
 
 /**
@@ -70,11 +75,11 @@ export type ChatCompletionStreamingToolRunnerParams = RunToolsParams & { stream:
  *
  * const options: RunToolsOptions = { maxRounds: 3, timeout: 30_000, toolTimeout: 60_000, signal: AbortSignal.timeout(120_000) };
  * const runner = client.chat.completions.runTools({ model: 'acme/chat-1', messages, tools: [getWeather] }, options);
- * console.log(await runner.finalContent()); // null if the model still called tools in round 3
+ * console.log(await runner.finalContent()); // null if the model still called tools in round 3 (those tools ran)
  * ```
  */
 export type RunToolsOptions = RequestOptions & {
-  /** Most requests to make (default 10). If the model still calls tools in the last one, the run ends there without running them. */
+  /** Most requests to make (default 10). If the model still calls tools in the last one, they run, and the run ends there (no further request). */
   maxRounds?: number;
   /** The official client's name for `maxRounds` (used when `maxRounds` is not given). */
   maxChatCompletions?: number;

@@ -1,6 +1,7 @@
 /**
  * `chat.completions.runTools()`: the tool loop. Ask the model; if it calls tools, validate each
- * call's arguments with its tool's schema, run the tools (all of one round at once), send the
+ * call's arguments with its tool's schema, run the tools (all of one round at once, or one after
+ * another with `parallel_tool_calls: false`), send the
  * results back, and ask again, until the model answers without tools or `maxRounds` requests
  * were made. Arguments that fail validation are not a crash: the problem goes back to the model as
  * that tool's result, so it can correct itself.

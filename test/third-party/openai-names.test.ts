@@ -20,9 +20,9 @@ const SKIPPED: Record<string, string> = {
   // ChatCompletionToolRunnerParams … are here under the same names); these are not:
   ParsedFunction: 'lib helper; ParsedFunctionToolCall["function"]',
   ParsingToolFunction: 'lib helper (a class); a { type, function } object, or zodFunction()',
-  ChatCompletionToolRunnerParamsWithContext: 'lib helper; no toolContext (RunToolsParams)',
+  ChatCompletionToolRunnerParamsWithContext: 'lib helper; RunToolsParams (its toolContext is any value)',
   ChatCompletionToolRunnerParamsWithoutContext: 'lib helper; ChatCompletionToolRunnerParams',
-  ChatCompletionStreamingToolRunnerParamsWithContext: 'lib helper; no toolContext (RunToolsParams)',
+  ChatCompletionStreamingToolRunnerParamsWithContext: 'lib helper; RunToolsParams (its toolContext is any value)',
   ChatCompletionStreamingToolRunnerParamsWithoutContext: 'lib helper; ChatCompletionStreamingToolRunnerParams',
   // Stored completions (OpenAI only): the service has no such endpoints.
   ChatCompletionsPage: 'stored completions',
