@@ -8,12 +8,11 @@ import { bodyError } from '../errors/validation';
 import type { CallDescription } from '../core/call-description';
 import type { CallHooks } from '../options/hooks';
 import type { RequestContext } from '../core/request';
-import { readJSON, type Reader, type Sent } from '../core/response';
+import { readJSON, type Reader } from '../core/response';
 import { send } from '../core/retry';
 import { readStream, type EventReader } from '../stream/events';
 import type { Stream } from '../stream/stream';
 import { validator, type Normalizer } from '../core/validate';
-import { mask } from '../util/mask';
 
 /**
  * One JSON API call: send (with retries) → the body read into its documented shape (`normalize`).
@@ -106,41 +105,11 @@ export function streamCall<T, S extends Stream<T>>(
 }
 
 /**
- * `asResponse()`: stop at the headers and give the caller the response, body unread (the attempt's
- * timeout and the caller's signal no longer cover it), keeping a clone for `read` in case the
- * promise is awaited too (as the official `openai` client allows). The clone has a signal of its
- * own: a stream read from it that ends or breaks cancels the clone, never the caller's body.
+ * `asResponse()`'s reader (resources/raw-response.ts), loaded by the first `asResponse()`: stop at
+ * the headers, keep a copy of the body in case the promise is awaited too.
  */
 function readRaw<T>(read: Reader<T>): Reader<{ response: Response; later: Later<T> }> {
-  return async (sent) => {
-    sent.release();
-    const { response } = sent;
-    const copy = response.clone();
-    const own = new AbortController();
-    const drop = () => {
-      own.abort();
-      void copy.body?.cancel().catch(() => {});
-    };
-    const detached: Sent = {
-      ...sent,
-      response: copy,
-      signal: own.signal,
-      abort: (reason) => own.abort(reason),
-      clearTimer: () => {},
-      release: () => {},
-      done: undefined,
-    };
-    return {
-      response,
-      later: {
-        read: () =>
-          read(detached).catch((error: unknown) => {
-            throw mask(error, sent.log.secrets);
-          }),
-        drop,
-      },
-    };
-  };
+  return async (sent) => (await import('./raw-response')).readRaw(read, sent);
 }
 
 /**
