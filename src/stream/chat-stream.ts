@@ -6,6 +6,7 @@
 import type {
   ChatCompletion,
   ChatCompletionChunk,
+  ChatCompletionCreateParams,
   ChatCompletionMessageToolCall,
 } from '../generated/types.gen';
 import { APIUserAbortError, InferenceError } from '../errors/api';
@@ -23,8 +24,10 @@ import {
 import { contentOf, EventSurface, firstMessage, outcomeOf } from './event-surface';
 import type { FunctionToolCall } from './chat-events';
 import type { RequestOptions } from '../options/types';
-import type { ChatCompletions, ChatCompletionStreamParams } from '../chat/completions';
-import type { StreamedOutputOf, StreamedToolCallOf } from '../parse/completion';
+import type * as FinalCall from './final-call';
+
+/** What `createChatCompletion()` is given: the client, or its `chat.completions` (`stream()`). */
+type Streams = { stream(params: never, options?: RequestOptions): unknown };
 
 const TARGET = { method: 'POST', path: '/chat/completions' };
 
@@ -291,7 +294,9 @@ export class ChatCompletionStream<
   /**
    * `completions.stream(params, options)`, under the official client's name for it: give it the
    * client, or its `chat.completions` (as `openai` v4 did). As with `stream()`, the request is
-   * made when the stream is first read (`for await`, `done()`, a `final…()` method).
+   * made when the stream is first read (`for await`, `done()`, a `final…()` method), and a
+   * `zodResponseFormat()` format is parsed; the type of `parsed` is `ParsedT`, given as in `openai`
+   * (`createChatCompletion<Weather>(…)`), or `stream()` infers it from the format.
    *
    * @example
    * ```ts
@@ -300,15 +305,13 @@ export class ChatCompletionStream<
    * console.log(await stream.finalContent());
    * ```
    */
-  static createChatCompletion<Params extends ChatCompletionStreamParams>(
-    client: { chat: { completions: ChatCompletions } } | ChatCompletions,
-    params: Params,
+  static createChatCompletion<ParsedT = null>(
+    client: { chat: { completions: Streams } } | Streams,
+    params: Omit<ChatCompletionCreateParams, 'stream'> & { stream?: true },
     options?: RequestOptions,
-  ): ChatCompletionStream<
-    StreamedOutputOf<Params['response_format']>,
-    StreamedToolCallOf<Params['tools']>
-  > {
-    return ('chat' in client ? client.chat.completions : client).stream(params, options);
+  ): ChatCompletionStream<ParsedT> {
+    const completions = 'chat' in client ? client.chat.completions : client;
+    return completions.stream(params as never, options) as ChatCompletionStream<ParsedT>;
   }
 
   /**
@@ -416,15 +419,12 @@ export class ChatCompletionStream<
     return this.#final('finalFunctionToolCallResult');
   }
 
-  /** One of the two above, read from the conversation (tools/final-call.ts, loaded when asked). */
-  async #final<K extends keyof typeof import('../tools/final-call')>(
+  /** One of the two above, read from the conversation (stream/final-call.ts, loaded when asked). */
+  async #final<K extends keyof typeof FinalCall>(
     name: K,
-  ): Promise<ReturnType<(typeof import('../tools/final-call'))[K]>> {
+  ): Promise<ReturnType<(typeof FinalCall)[K]>> {
     const message = (await this.finalChatCompletion()).choices[0]?.message;
-    return (await import('../tools/final-call'))[name]([
-      ...this.#tap.messages,
-      message,
-    ] as never) as never;
+    return (await import('./final-call'))[name]([...this.#tap.messages, message] as never) as never;
   }
 
   /**

@@ -410,7 +410,7 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
    */
   async finalFunctionToolCall(): Promise<FunctionToolCall | undefined> {
     await this.#done;
-    return (await import('./final-call')).finalFunctionToolCall(this.messages);
+    return (await import('../stream/final-call')).finalFunctionToolCall(this.messages);
   }
 
   /**
@@ -425,7 +425,7 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
    */
   async finalFunctionToolCallResult(): Promise<string | undefined> {
     await this.#done;
-    return (await import('./final-call')).finalFunctionToolCallResult(this.messages);
+    return (await import('../stream/final-call')).finalFunctionToolCallResult(this.messages);
   }
 
   /** Every completion so far, one per request. */
