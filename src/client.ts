@@ -18,7 +18,7 @@ import {
   UnprocessableEntityError,
 } from './errors/api';
 import type { Preflight } from './core/preflight';
-import { Log } from './util/log';
+import { Log, type LogLevel } from './util/log';
 import type { ClientOptions, RequestOptions as RequestOptionsType } from './options/types';
 import { assertHeaderValue, resolveClientOptions } from './options/check';
 import type { RequestContext } from './core/request';
@@ -100,6 +100,17 @@ export class Client {
   readonly timeout: number;
   /** Retries after the first attempt. */
   readonly maxRetries: number;
+  /**
+   * The level the client logs at: the `logLevel` option, else `INFERENCE_LOG`, else `'warn'`
+   * (as the official client's `client.logLevel`). Read-only: `withOptions({ logLevel })` makes a
+   * client with another.
+   *
+   * @example
+   * ```ts
+   * if (client.logLevel === 'debug') console.warn('debug logging is on: request lines are printed');
+   * ```
+   */
+  readonly logLevel: LogLevel;
 
   readonly #options: ClientOptions;
   /** What the request path is given: the options, the key, the log, the limiter, the cap. */
@@ -121,6 +132,7 @@ export class Client {
     this.baseURL = resolved.baseURL;
     this.timeout = resolved.timeout;
     this.maxRetries = resolved.maxRetries;
+    this.logLevel = resolved.logLevel;
 
     const log = new Log(resolved.logLevel, resolved.logger);
     const mode = resolved.preflight;

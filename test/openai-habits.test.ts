@@ -4,8 +4,8 @@
  * events on `create({ stream: true })`, `for await` over `models.list()`, and openai's names for
  * the request id.
  */
-import { describe, expect, it } from 'vitest';
-import { APIConnectionError, APIError, APIUserAbortError, NotFoundError, type ChatCompletion, type ChatCompletionChunk, type ChatCompletionMessageParam } from '../src/index';
+import { describe, expect, it, vi } from 'vitest';
+import { APIConnectionError, APIError, APIUserAbortError, Client, NotFoundError, type ChatCompletion, type ChatCompletionChunk, type ChatCompletionMessageParam } from '../src/index';
 import { useMockServer } from './support/mock-server';
 
 const { server, client } = useMockServer({}, { client: { maxRetries: 0 }, reset: 'all' });
@@ -260,5 +260,22 @@ describe("a reply's message pushed back into messages", () => {
     expect(final).toMatchObject({ content: 'Yes.', reasoning: 'Hm.', refusal: null });
     await client.chat.completions.create({ model: 'mock/echo', messages: [...messages, final] });
     expect((server.requests[1]?.body as { messages: unknown[] }).messages[1]).toEqual({ role: 'assistant', content: 'Yes.', reasoning_content: 'Hm.' });
+  });
+});
+
+describe("client.logLevel, as the official client's (issue 30, item 6)", () => {
+  it('the logLevel option, else INFERENCE_LOG, else warn; withOptions makes a client with another', () => {
+    const base = { apiKey: 'sk-test-key', baseURL: 'http://127.0.0.1:9/v1' };
+    vi.stubEnv('INFERENCE_LOG', '');
+    try {
+      expect(new Client(base).logLevel).toBe('warn');
+      expect(new Client({ ...base, logLevel: 'debug' }).logLevel).toBe('debug');
+      vi.stubEnv('INFERENCE_LOG', 'info');
+      expect(new Client(base).logLevel).toBe('info');
+      expect(new Client({ ...base, logLevel: 'off' }).logLevel).toBe('off');
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    expect(client.withOptions({ logLevel: 'error' }).logLevel).toBe('error');
   });
 });

@@ -509,3 +509,59 @@ describe('runTools() as openai users write it (item 6)', () => {
     expect(server.requests).toHaveLength(1);
   });
 });
+
+describe("openai's statics and final tool calls on streams (issue 30, item 6)", () => {
+  /** A conversation that already holds a function call and its result. */
+  const history: ChatCompletionMessageParam[] = [
+    { role: 'user', content: 'Weather in Paris?' },
+    { role: 'assistant', content: null, tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+    { role: 'tool', tool_call_id: 'call_0', content: '{"celsius":21}' },
+    { role: 'tool', tool_call_id: 'call_unknown', content: 'answers no call of the conversation' },
+  ];
+
+  it('finalFunctionToolCall() on stream() and on create({ stream: true }): the streamed call; no tool result', async () => {
+    server.enqueue(streamsCall('get_weather', '{"city":"Paris"}'), streamsCall('get_time', '{"tz":"CET"}'));
+    const stream = client.chat.completions.stream({ model: 'mock/echo', messages });
+    expect(await stream.finalFunctionToolCall()).toEqual({ name: 'get_weather', arguments: '{"city":"Paris"}' });
+    expect(await stream.finalFunctionToolCallResult()).toBeUndefined();
+    const created = await client.chat.completions.create({ model: 'mock/echo', messages, stream: true });
+    expect(await created.finalFunctionToolCall()).toEqual({ name: 'get_time', arguments: '{"tz":"CET"}' });
+  });
+
+  it("stream() reads the request's messages too, as openai's stream does: the last call and the result that answers it", async () => {
+    server.enqueue(streamsPieces('It is 21 degrees.'));
+    const stream = client.chat.completions.stream({ model: 'mock/echo', messages: history });
+    expect(await stream.finalContent()).toBe('It is 21 degrees.');
+    expect(await stream.finalFunctionToolCall()).toEqual({ name: 'get_weather', arguments: '{"city":"Paris"}' });
+    expect(await stream.finalFunctionToolCallResult()).toBe('{"celsius":21}');
+  });
+
+  it('ChatCompletionStream.createChatCompletion(client or client.chat.completions, params, options) streams', async () => {
+    for (const target of [client, client.chat.completions]) {
+      const stream = ChatCompletionStream.createChatCompletion(target, { model: 'mock/echo', messages: [{ role: 'user', content: 'hi there' }] }, { headers: { 'x-test': 'yes' } });
+      expect(stream).toBeInstanceOf(ChatCompletionStream);
+      expect(await stream.finalContent()).toBe('You said: hi there');
+      expect(server.requests.at(-1)!.body).toMatchObject({ stream: true, model: 'mock/echo' });
+      expect(server.requests.at(-1)!.headers['x-test']).toBe('yes');
+    }
+  });
+
+  it("ChatCompletionStreamingRunner.fromReadableStream(body) reads a streaming run's body: the answer, and the run's last call", async () => {
+    server.enqueue(streamsCall('get_weather', '{"city":"Paris"}'), streamsPieces('It is 21 degrees.', 5, 'chatcmpl-2'));
+    const handler = await route(async () => {
+      const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [plainWeather], stream: true });
+      return new Response(runner.toReadableStream());
+    });
+    try {
+      const runner = ChatCompletionStreamingRunner.fromReadableStream((await fetch(handler.origin)).body!);
+      const seen: string[] = [];
+      runner.on('content', (delta) => seen.push(delta));
+      expect(await runner.finalContent()).toBe('It is 21 degrees.');
+      expect(seen.join('')).toBe('It is 21 degrees.');
+      expect(await runner.finalFunctionToolCall()).toEqual({ name: 'get_weather', arguments: '{"city":"Paris"}' });
+      expect(await runner.finalFunctionToolCallResult()).toBeUndefined();
+    } finally {
+      await handler.close();
+    }
+  });
+});

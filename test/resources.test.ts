@@ -172,6 +172,58 @@ describe('APIPromise', () => {
     expect(((await response.json()) as { object: string }).object).toBe('list');
   });
 
+  it('.asResponse() does not take the body from the promise: awaiting it, or withResponse(), still gives the parsed body', async () => {
+    const pending = client.models.list();
+    const response = await pending.asResponse();
+    expect(response.bodyUsed).toBe(false);
+    expect(((await response.json()) as { object: string }).object).toBe('list');
+    const list = await pending;
+    expect(list.object).toBe('list');
+    expect(list._request_id).toBe(response.headers.get('x-request-id'));
+    const { data, response: same, request_id } = await pending.withResponse();
+    expect(data).toBe(list);
+    expect(same).toBe(response);
+    expect(request_id).toMatch(/^req_/);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('.asResponse() then await, before the raw body is read: both get the whole body', async () => {
+    const pending = client.models.list();
+    const response = await pending.asResponse();
+    expect((await pending).object).toBe('list');
+    expect(response.bodyUsed).toBe(false);
+    expect(((await response.json()) as { object: string }).object).toBe('list');
+  });
+
+  it('.asResponse() on a streaming create: the raw event stream for the caller, and the stream when awaited', async () => {
+    const pending = client.chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: 'hello there' }], stream: true });
+    const response = await pending.asResponse();
+    expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const text = await response.text();
+    expect(text).toContain('data: [DONE]');
+    let content = '';
+    for await (const chunk of await pending) content += chunk.choices[0]?.delta.content ?? '';
+    expect(content).toBe('You said: hello there');
+  });
+
+  it('.asResponse() on a streaming create: breaking out of the awaited stream leaves the raw body whole', async () => {
+    const pending = client.chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: 'hello there' }], stream: true });
+    const response = await pending.asResponse();
+    for await (const chunk of await pending) {
+      expect(chunk.object).toBe('chat.completion.chunk');
+      break;
+    }
+    expect(await response.text()).toContain('data: [DONE]');
+  });
+
+  it('.asResponse() then a body that fails validation: the awaiter gets the typed error, the caller the raw body', async () => {
+    server.enqueue({ status: 200, body: '<html>proxy</html>', headers: { 'content-type': 'text/html' } });
+    const pending = client.models.list();
+    const response = await pending.asResponse();
+    await expect(pending).rejects.toBeInstanceOf(InferenceError);
+    expect(await response.text()).toBe('<html>proxy</html>');
+  });
+
   it('.asResponse() still throws typed errors for error statuses', async () => {
     await expect(client.models.retrieve('acme/nope').asResponse()).rejects.toBeInstanceOf(NotFoundError);
   });

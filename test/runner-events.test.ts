@@ -75,6 +75,20 @@ describe("runTools() events, named as the official client's runner names them", 
     expect(await runner.finalFunctionToolCallResult()).toBeUndefined();
   });
 
+  it("finalFunctionToolCall() and finalFunctionToolCallResult() read the whole conversation, the request's messages too, as openai's do", async () => {
+    server.enqueue(says('Still 21 °C.'));
+    const history: ChatCompletionMessageParam[] = [
+      ...messages,
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+      { role: 'tool', tool_call_id: 'call_0', content: '{"celsius":21}' },
+      { role: 'user', content: 'And now?' },
+    ];
+    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages: history, tools: [weather] });
+    expect(await runner.finalContent()).toBe('Still 21 °C.');
+    expect(await runner.finalFunctionToolCall()).toEqual({ name: 'get_weather', arguments: '{"city":"Paris"}' });
+    expect(await runner.finalFunctionToolCallResult()).toBe('{"celsius":21}');
+  });
+
   it('a streamed run: every chunk, and the text as it comes with the request\'s text so far', async () => {
     server.enqueue(streamsText('Sunny in Paris.'));
     const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [weather], stream: true });

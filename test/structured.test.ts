@@ -323,10 +323,13 @@ describe('parse()', () => {
     expect(response.status).toBe(200);
     expect(requestId).toMatch(/^req_/);
 
-    server.enqueue(says('{"city":"Rome"}'));
-    const raw = await client.chat.completions.parse({ model: 'mock/echo', messages, response_format: format }).asResponse();
+    server.enqueue(says('{"city":"Rome","celsius":30,"note":null,"wind":null}'));
+    const pending = client.chat.completions.parse({ model: 'mock/echo', messages, response_format: format });
+    const raw = await pending.asResponse();
     expect(raw.bodyUsed).toBe(false);
-    expect(await raw.json()).toMatchObject({ choices: [{ message: { content: '{"city":"Rome"}' } }] });
+    expect(await raw.json()).toMatchObject({ choices: [{ message: { content: '{"city":"Rome","celsius":30,"note":null,"wind":null}' } }] });
+    // Awaited after asResponse(), it still parses (as the official client does).
+    expect((await pending).choices[0]!.message.parsed?.city).toBe('Rome');
   });
 
   it('throws at the call site for a bad body, before any request', () => {

@@ -157,6 +157,7 @@ export class ChatCompletions extends ChatCompletionsResource {
         import('../parse/stream-parser').then(
           ({ StreamParsing }) => new StreamParsing(body, false, this.waitOf(options).timeout, this),
         ),
+      body.messages,
     );
   }
 

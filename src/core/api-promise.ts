@@ -46,11 +46,36 @@ export interface WithResponse<T> {
 }
 
 /**
- * How a resource runs its call: `raw` true means "stop at the headers, leave the body unread"
- * (for `.asResponse()`); otherwise the body is read and parsed into `data`.
+ * What a call gives: the parsed body (`data`), or after a raw run `later`, which reads the body from
+ * a copy the raw `Response` was cloned into, when the promise is awaited after all.
  * @internal
  */
-export type Runner<T> = (raw: boolean) => Promise<{ data?: T; response: Response }>;
+export interface RunResult<T> {
+  data?: T;
+  response: Response;
+  later?: Later<T> | undefined;
+}
+
+/**
+ * The body of a raw run, read only if asked: `read()` parses the copy; `drop()` cancels it (the
+ * promise was collected unread, so the copy stops buffering what the caller reads).
+ * @internal
+ */
+export interface Later<T> {
+  read(): Promise<T>;
+  drop(): void;
+}
+
+/**
+ * How a resource runs its call: `raw` true means "stop at the headers, leave the body unread"
+ * (for `.asResponse()`: the caller's `Response`, and `later` to parse a copy of its body); otherwise
+ * the body is read and parsed into `data`.
+ * @internal
+ */
+export type Runner<T> = (raw: boolean) => Promise<RunResult<T>>;
+
+/** Drops the body copy of a promise collected without being awaited after `asResponse()`. */
+let unawaited: FinalizationRegistry<() => void> | undefined;
 
 /**
  * A promise of a parsed API response, with access to the raw HTTP response.
@@ -65,7 +90,9 @@ export type Runner<T> = (raw: boolean) => Promise<{ data?: T; response: Response
 export class APIPromise<T> implements PromiseLike<T> {
   readonly #run: Runner<T>;
   #raw = false;
-  #pending: Promise<{ data?: T; response: Response }> | undefined;
+  #pending: Promise<RunResult<T>> | undefined;
+  /** The body parsed from the copy, after `asResponse()`. */
+  #parsed: Promise<RunResult<T>> | undefined;
 
   /** @internal */
   constructor(run: Runner<T>) {
@@ -73,17 +100,35 @@ export class APIPromise<T> implements PromiseLike<T> {
     queueMicrotask(() => void this.#start());
   }
 
-  #start(): Promise<{ data?: T; response: Response }> {
+  #start(): Promise<RunResult<T>> {
     if (!this.#pending) {
-      this.#pending = this.#run(this.#raw).then(addRequestID);
+      this.#pending = this.#run(this.#raw).then((result) => {
+        if (result.later)
+          (unawaited ??= new FinalizationRegistry((drop) => drop())).register(
+            this,
+            result.later.drop,
+            this,
+          );
+        return result.later ? result : addRequestID(result);
+      });
       this.#pending.catch(() => {}); // see the module comment: no unhandled rejection
     }
     return this.#pending;
   }
 
+  /** The body: read with the call, or (after `asResponse()`) from the copy, once. */
+  #body(): Promise<RunResult<T>> {
+    return (this.#parsed ??= this.#start().then(async (result) => {
+      const { later, response } = result;
+      if (!later) return result;
+      unawaited?.unregister(this);
+      return addRequestID({ data: await later.read(), response });
+    }));
+  }
+
   /** The parsed body, the raw response and its request id. */
   async withResponse(): Promise<WithResponse<T>> {
-    const { data, response } = await this.#start();
+    const { data, response } = await this.#body();
     const id = response.headers.get('x-request-id');
     return { data: data as T, response, requestId: id ?? undefined, request_id: id };
   }
@@ -92,6 +137,20 @@ export class APIPromise<T> implements PromiseLike<T> {
    * The raw `Response` once its status is known to be 2xx (errors still throw, after retries),
    * with the body unread: call it straight after the method, before awaiting anything.
    * The request's timeout and the caller's `signal` cover only the headers from then on.
+   *
+   * Awaiting the promise (or `withResponse()`) afterwards still gives the parsed body, as with the
+   * official `openai` client, whether or not the caller read the raw body: the response is cloned,
+   * and the copy is parsed when first awaited (without retries: the request is over; its errors are
+   * thrown to the awaiter). Until then, what the caller reads of the raw body is buffered for the
+   * copy (a stream's events too), and freed when the promise is collected without being awaited.
+   *
+   * @example
+   * ```ts
+   * const pending = client.models.list();
+   * const response = await pending.asResponse();
+   * console.log(response.headers.get('x-request-id'), await response.text());
+   * const list = await pending; // the parsed body as well
+   * ```
    */
   asResponse(): Promise<Response> {
     if (!this.#pending) this.#raw = true;
@@ -102,7 +161,7 @@ export class APIPromise<T> implements PromiseLike<T> {
     onfulfilled?: ((value: WithRequestID<T>) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    return this.#start()
+    return this.#body()
       .then((r) => r.data as WithRequestID<T>)
       .then(onfulfilled, onrejected);
   }
@@ -153,10 +212,7 @@ export class PagePromise<Page extends { data: Item[] }, Item>
  * instance and is left alone, as are lists). Not enumerable (the default of `defineProperty`), so
  * the body serializes and compares as sent; a field of that name the server sent is kept.
  */
-function addRequestID<T>(result: { data?: T; response: Response }): {
-  data?: T;
-  response: Response;
-} {
+function addRequestID<T>(result: RunResult<T>): RunResult<T> {
   const data: unknown = result.data;
   if (
     typeof data === 'object' &&

@@ -1,6 +1,6 @@
 /**
  * Reading a response: what a reader gets from the request path (`Sent`), and the readers of a
- * JSON body, of no body (`asResponse()`) and of an error body. Every body is read with a size
+ * JSON body and of an error body (`asResponse()`'s is in resources/call.ts). Every body is read with a size
  * limit, so that a hostile or broken server cannot make the client buffer without bound. (The
  * reader of an event stream is in stream/events.ts.)
  */
@@ -84,12 +84,6 @@ export const readJSON: Reader<{
   } finally {
     sent.release();
   }
-};
-
-/** Stop at the headers; the body is the caller's (`asResponse()`). */
-export const readNothing: Reader<Response> = async (sent) => {
-  sent.release();
-  return sent.response;
 };
 
 /** The body of an error response: JSON when it parses (whatever the content-type), else the text. */

@@ -4,7 +4,7 @@
  * `parse()` runs, so that an app that only calls `create()` does not ship it when its bundler
  * splits code (Vite, webpack, Rollup, esbuild with splitting).
  */
-import { APIPromise } from '../core/api-promise';
+import { APIPromise, type Later } from '../core/api-promise';
 import type { ChatCompletionCreateParams } from '../generated/types.gen';
 import type { RequestOptions } from '../options/types';
 import { checkRequestOptions } from '../options/check';
@@ -31,24 +31,28 @@ export function parseCall<Params extends ChatCompletionCreateParamsNonStreaming>
   return new APIPromise(async (raw) => {
     // Made here, not before: `asResponse()` must reach the inner call before it starts.
     const request = completions.create(body, options);
-    if (raw) return { response: await request.asResponse() };
-    const [{ data, response }, { parseChatCompletion, settleParsing }] = await Promise.all([
-      request.withResponse(),
-      import('./completion'),
-    ]);
-    try {
-      return {
-        data: await settleParsing(
-          parseChatCompletion(data, body),
-          completions.waitOf(options),
-          TARGET,
-        ),
-        response,
-      };
-    } catch (error) {
-      // OutputParseError quotes the reply (`raw`, `completion`), which may repeat the key.
-      throw completions.masked(error);
-    }
+    const parsed = async () => {
+      const [{ data, response }, { parseChatCompletion, settleParsing }] = await Promise.all([
+        request.withResponse(),
+        import('./completion'),
+      ]);
+      try {
+        return {
+          data: await settleParsing(
+            parseChatCompletion(data, body),
+            completions.waitOf(options),
+            TARGET,
+          ),
+          response,
+        };
+      } catch (error) {
+        // OutputParseError quotes the reply (`raw`, `completion`), which may repeat the key.
+        throw completions.masked(error);
+      }
+    };
+    // After `asResponse()`, awaiting still parses: `create()`'s promise reads its copy of the body.
+    if (raw) return { response: await request.asResponse(), later: later(parsed) };
+    return parsed();
   });
 }
 
@@ -62,21 +66,32 @@ export function parseStreamCall<S extends ParsedChatCompletionStream<never, neve
   check(body, options);
   return new APIPromise(async (raw) => {
     const request = completions.create(body, options);
-    if (raw) return { response: await request.asResponse() };
-    const [{ data, response }, { ParsedChatCompletionStream }] = await Promise.all([
-      request.withResponse(),
-      import('./stream'),
-    ]);
-    return {
-      data: new ParsedChatCompletionStream(
-        data,
-        params,
-        completions.waitOf(options).timeout,
-        completions,
-      ) as S,
-      response,
+    const parsed = async () => {
+      const [{ data, response }, { ParsedChatCompletionStream }] = await Promise.all([
+        request.withResponse(),
+        import('./stream'),
+      ]);
+      return {
+        data: new ParsedChatCompletionStream(
+          data,
+          params,
+          completions.waitOf(options).timeout,
+          completions,
+        ) as S,
+        response,
+      };
     };
+    if (raw) return { response: await request.asResponse(), later: later(parsed) };
+    return parsed();
   });
+}
+
+/**
+ * The parsing of a raw run, when awaited. Nothing to drop: the inner `create()` promise drops its
+ * own copy when collected.
+ */
+function later<T>(parsed: () => Promise<{ data: T }>): Later<T> {
+  return { read: async () => (await parsed()).data, drop: () => {} };
 }
 
 /** Bad arguments throw at the call site, as they do for `create()`. */

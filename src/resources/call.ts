@@ -2,13 +2,13 @@
  * One API call, start to finish: send (with retries) → normalize → `APIPromise`, for a JSON
  * body or an event stream. Resources describe the call (resources/describe.ts); this runs it.
  */
-import { APIPromise, type Runner } from '../core/api-promise';
+import { APIPromise, type Later, type Runner } from '../core/api-promise';
 import { InferenceError } from '../errors/api';
 import { bodyError } from '../errors/validation';
 import type { CallDescription } from '../core/call-description';
 import type { CallHooks } from '../options/hooks';
 import type { RequestContext } from '../core/request';
-import { readJSON, readNothing } from '../core/response';
+import { readJSON, type Reader } from '../core/response';
 import { send } from '../core/retry';
 import { readStream, type EventReader } from '../stream/events';
 import type { Stream } from '../stream/stream';
@@ -29,35 +29,37 @@ export function jsonCall<T, P extends APIPromise<T> = APIPromise<T>>(
 ): P {
   return new Kind(
     withHooks(ctx, call, async (raw, hooks) => {
-      if (raw) return { response: await send(ctx, call, readNothing, hooks) };
-      return send(
-        ctx,
-        call,
-        async (sent) => {
-          const { response, body, text, target } = await readJSON(sent);
-          const check = validator(normalize, {
-            mode: ctx.options.validation,
-            log: ctx.log,
+      const read: Reader<{ data: T; response: Response }> = async (sent) => {
+        const { response, body, text, target } = await readJSON(sent);
+        const check = validator(normalize, {
+          mode: ctx.options.validation,
+          log: ctx.log,
+          target,
+          status: response.status,
+          headers: response.headers,
+        });
+        try {
+          return { data: check(body, text), response };
+        } catch (error) {
+          if (error instanceof InferenceError) throw error;
+          throw bodyError(
             target,
-            status: response.status,
-            headers: response.headers,
-          });
-          try {
-            return { data: check(body, text), response };
-          } catch (error) {
-            if (error instanceof InferenceError) throw error;
-            throw bodyError(
-              target,
-              response,
-              `the body could not be read (${String(error)})`,
-              body,
-              undefined,
-              undefined,
-            );
-          }
-        },
-        hooks,
-      );
+            response,
+            `the body could not be read (${String(error)})`,
+            body,
+            undefined,
+            undefined,
+          );
+        }
+      };
+      if (raw)
+        return send(
+          ctx,
+          call,
+          readRaw(async (sent) => (await read(sent)).data),
+          hooks,
+        );
+      return send(ctx, call, read, hooks);
     }),
   );
 }
@@ -76,17 +78,18 @@ export function streamCall<T, S extends Stream<T>>(
 ): APIPromise<S> {
   return new APIPromise<S>(
     withHooks(ctx, call, async (raw, hooks) => {
-      if (raw) return { response: await send(ctx, call, readNothing, hooks) };
-      let response!: Response;
       const reader = readStream<T>({
         read,
         validation: ctx.options.validation,
         log: ctx.log,
         idleTimeout: call.streamIdleTimeout,
         untilContent: call.fallbacks.length > 0,
-        // With hooks, they follow the stream from its first chunk on.
-        wrap: hooks ? hooks.wrap(wrap) : wrap,
+        // With hooks, they follow the stream from its first chunk on (not after `asResponse()`:
+        // the call, and its hooks, ended at the headers).
+        wrap: hooks && !raw ? hooks.wrap(wrap) : wrap,
       });
+      if (raw) return send(ctx, call, readRaw(reader as Reader<S>), hooks);
+      let response!: Response;
       const data = await send(
         ctx,
         call,
@@ -99,6 +102,14 @@ export function streamCall<T, S extends Stream<T>>(
       return { data: data as S, response };
     }),
   );
+}
+
+/**
+ * `asResponse()`'s reader (resources/raw-response.ts), loaded by the first `asResponse()`: stop at
+ * the headers, keep a copy of the body in case the promise is awaited too.
+ */
+function readRaw<T>(read: Reader<T>): Reader<{ response: Response; later: Later<T> }> {
+  return async (sent) => (await import('./raw-response')).readRaw(read, sent);
 }
 
 /**

@@ -6,6 +6,7 @@
 import type {
   ChatCompletion,
   ChatCompletionChunk,
+  ChatCompletionCreateParams,
   ChatCompletionMessageToolCall,
 } from '../generated/types.gen';
 import { APIUserAbortError, InferenceError } from '../errors/api';
@@ -21,6 +22,12 @@ import {
   type StreamParser,
 } from './chat-events';
 import { contentOf, EventSurface, firstMessage, outcomeOf } from './event-surface';
+import type { FunctionToolCall } from './chat-events';
+import type { RequestOptions } from '../options/types';
+import type * as FinalCall from './final-call';
+
+/** What `createChatCompletion()` is given: the client, or its `chat.completions` (`stream()`). */
+type Streams = { stream(params: never, options?: RequestOptions): unknown };
 
 const TARGET = { method: 'POST', path: '/chat/completions' };
 
@@ -41,6 +48,11 @@ class Tap implements StreamObserver<ChatCompletionChunk> {
   readonly surface: EventSurface<Events>;
   /** The parsed completion, for a helper's stream that ended well. */
   parsed: ChatCompletion | undefined;
+  /**
+   * The conversation before the completion being read: the request's messages (`stream()`), then
+   * the message of each earlier request of a run's body read back.
+   */
+  messages: readonly unknown[] = [];
   /** Told of the end (the last events may still be coming, after an asynchronous parse). */
   #over = false;
   readonly #snapshot = () => this.accumulator.result();
@@ -68,6 +80,7 @@ class Tap implements StreamObserver<ChatCompletionChunk> {
 
   /** Another request's chunks follow (a streaming run's body read back): a new completion begins. */
   restart(): void {
+    this.messages = [...this.messages, this.accumulator.result().choices[0]?.message];
     this.accumulator = new ChatCompletionAccumulator();
     if (this.events.listening) this.events.finish();
     this.events.reset();
@@ -224,6 +237,7 @@ export class ChatCompletionStream<
       signal: AbortSignal,
     ) => PromiseLike<ChatCompletionStream<unknown, ChatCompletionMessageToolCall>>,
     parser?: () => PromiseLike<StreamParser>,
+    messages: readonly unknown[] = [],
   ): ChatCompletionStream<ParsedT, ToolCall> {
     const controller = new AbortController();
     let observer: StreamObserver<ChatCompletionChunk> | undefined;
@@ -274,7 +288,31 @@ export class ChatCompletionStream<
       },
     };
     const stream = new ChatCompletionStream<ParsedT, ToolCall>(() => iterator, controller);
+    stream.#tap.messages = messages;
     return stream;
+  }
+
+  /**
+   * `completions.stream(params, options)`, under the official client's name for it: give it the
+   * client, or its `chat.completions` (as `openai` v4 did). As with `stream()`, the request is
+   * made when the stream is first read (`for await`, `done()`, a `final…()` method), and a
+   * `zodResponseFormat()` format is parsed; the type of `parsed` is `ParsedT`, given as in `openai`
+   * (`createChatCompletion<Weather>(…)`), or `stream()` infers it from the format.
+   *
+   * @example
+   * ```ts
+   * const stream = ChatCompletionStream.createChatCompletion(client, { model: 'acme/chat-1', messages });
+   * stream.on('content.delta', ({ delta }) => process.stdout.write(delta));
+   * console.log(await stream.finalContent());
+   * ```
+   */
+  static createChatCompletion<ParsedT = null>(
+    client: { chat: { completions: Streams } } | Streams,
+    params: Omit<ChatCompletionCreateParams, 'stream'> & { stream?: true },
+    options?: RequestOptions,
+  ): ChatCompletionStream<ParsedT> {
+    const completions = 'chat' in client ? client.chat.completions : client;
+    return completions.stream(params as never, options) as ChatCompletionStream<ParsedT>;
   }
 
   /**
@@ -347,6 +385,47 @@ export class ChatCompletionStream<
     StreamedChatCompletion<ParsedT, ToolCall>['choices'][number]['message']
   > {
     return firstMessage(await this.finalChatCompletion());
+  }
+
+  /**
+   * The last function tool call (`{ name, arguments }`) of the conversation's assistant messages,
+   * once the stream has ended, as the official client defines it; `undefined` if there is none.
+   * The conversation is the request's messages (for `stream()` and `createChatCompletion()`; a
+   * `create({ stream: true })` stream does not have them), then the streamed message (of each
+   * request, for a run's body read back). Reads the rest of the stream, as `finalChatCompletion()`
+   * does, and rejects as it does.
+   *
+   * @example
+   * ```ts
+   * const call = await stream.finalFunctionToolCall();
+   * if (call) console.log(call.name, JSON.parse(call.arguments));
+   * ```
+   */
+  finalFunctionToolCall(): Promise<FunctionToolCall | undefined> {
+    return this.#final('finalFunctionToolCall');
+  }
+
+  /**
+   * The content of the last tool message of the conversation (see `finalFunctionToolCall()`) that
+   * answers a function tool call there, as the official client defines it; `undefined` if there is
+   * none. A stream runs no tools: only the request's messages can hold one.
+   *
+   * @example
+   * ```ts
+   * const stream = client.chat.completions.stream({ model, messages: [...history, toolMessage] });
+   * console.log(await stream.finalFunctionToolCallResult()); // toolMessage.content
+   * ```
+   */
+  finalFunctionToolCallResult(): Promise<string | undefined> {
+    return this.#final('finalFunctionToolCallResult');
+  }
+
+  /** One of the two above, read from the conversation (stream/final-call.ts, loaded when asked). */
+  async #final<K extends keyof typeof FinalCall>(
+    name: K,
+  ): Promise<ReturnType<(typeof FinalCall)[K]>> {
+    const message = (await this.finalChatCompletion()).choices[0]?.message;
+    return (await import('./final-call'))[name]([...this.#tap.messages, message] as never) as never;
   }
 
   /**

@@ -23,6 +23,7 @@ import type { ChatCompletionStreamEvents, Events } from '../stream/chat-events';
 import { contentOf, EventSurface, firstMessage, outcomeOf } from '../stream/event-surface';
 import { Listeners } from '../stream/listeners';
 import { Stream } from '../stream/stream';
+import { ChatCompletionStream } from '../stream/chat-stream';
 import type {
   ParsedChatCompletion,
   ParsedChatCompletionMessage,
@@ -398,30 +399,34 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
   }
 
   /**
-   * The last tool call of the run (`{ name, arguments }`), or `undefined` if the model called none.
+   * Once the run is over, the last function tool call (`{ name, arguments }`) of the assistant
+   * messages of `messages` (the request's, then the run's), or `undefined` if there is none; as
+   * the official client defines it. Rejects with the run's error.
    *
    * @example
    * ```ts
    * const call = await runner.finalFunctionToolCall();
-   * if (call) console.log('last called', call.name);
+   * if (call) console.log('last called', call.name, JSON.parse(call.arguments));
    * ```
    */
   async finalFunctionToolCall(): Promise<FunctionToolCall | undefined> {
     await this.#done;
-    return this.#tap?.lastCall;
+    return (await import('../stream/final-call')).finalFunctionToolCall(this.messages);
   }
 
   /**
-   * The last tool result sent back to the model, or `undefined` if no tool ran.
+   * Once the run is over, the content of the last tool message of `messages` that answers a
+   * function tool call there (the last tool result sent back to the model), or `undefined`; as the
+   * official client defines it. Rejects with the run's error.
    *
    * @example
    * ```ts
-   * console.log(await runner.finalFunctionToolCallResult());
+   * console.log(await runner.finalFunctionToolCallResult()); // '{"city":"Paris","celsius":21}'
    * ```
    */
   async finalFunctionToolCallResult(): Promise<string | undefined> {
     await this.#done;
-    return this.#tap?.lastResult;
+    return (await import('../stream/final-call')).finalFunctionToolCallResult(this.messages);
   }
 
   /** Every completion so far, one per request. */
@@ -519,6 +524,27 @@ export class ChatCompletionStreamingRunner<ParsedT = null>
   >
   implements AsyncIterable<ChatCompletionChunk>
 {
+  /**
+   * Read a body made by a streaming run's `toReadableStream()` (in a browser, a route handler's
+   * response), as the official client's static of this name does. The body holds the chunks of
+   * every request of the run, not its tool messages, so this gives a `ChatCompletionStream` (what
+   * `ChatCompletionStream.fromReadableStream()` gives): its events and `final…()` methods, each
+   * request's chunks a completion of their own, `finalChatCompletion()` the last;
+   * `finalFunctionToolCall()` reads every request's message, `finalFunctionToolCallResult()` has no
+   * tool message to read (`undefined`).
+   *
+   * @example
+   * ```ts
+   * const response = await fetch('/api/agent', { method: 'POST', body: JSON.stringify({ question }) });
+   * const runner = ChatCompletionStreamingRunner.fromReadableStream(response.body!);
+   * runner.on('content', (delta) => output.append(delta));
+   * console.log(await runner.finalContent(), await runner.finalFunctionToolCall());
+   * ```
+   */
+  static fromReadableStream(body: ReadableStream<Uint8Array>): ChatCompletionStream {
+    return ChatCompletionStream.fromReadableStream(body);
+  }
+
   /** The chunks of every request of the run, in order; iterating again replays from the start. `break` aborts the run. */
   [Symbol.asyncIterator](): AsyncIterator<ChatCompletionChunk> {
     return this.chunks(false);
