@@ -27,13 +27,27 @@ export function fnv1a(text: string): number {
 /**
  * A shard, `index` of `count` (1-based, as `jest --shard` and `playwright --shard`): the
  * `custom_id`s whose hash falls in it.
+ *
+ * @example
+ * ```ts
+ * const shard: Shard = { index: Number(process.env.JOB_COMPLETION_INDEX) + 1, count: 4 };
+ * ```
  */
 export interface Shard {
   index: number;
   count: number;
 }
 
-/** Whether `customId` belongs to `shard` (every id belongs to exactly one shard of a count). */
+/**
+ * Whether `customId` belongs to `shard` (every id belongs to exactly one shard of a count).
+ *
+ * @example
+ * ```ts
+ * import { inShard } from 'model-inference-sdk/batch';
+ *
+ * const mine = ['q-1', 'q-2', 'q-3'].filter((id) => inShard(id, { index: 1, count: 2 }));
+ * ```
+ */
 export function inShard(customId: string, shard: Shard | undefined): boolean {
   return shard === undefined || fnv1a(customId) % shard.count === shard.index - 1;
 }

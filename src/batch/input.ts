@@ -10,7 +10,16 @@ import { readLines, type LineSource, type TextLine } from './lines';
 import { inShard, type Shard } from './hash';
 import { IdSet } from './id-set';
 
-/** The two endpoints a batch line may name (as in the OpenAI Batch API). */
+/**
+ * The two endpoints a batch line may name (as in the OpenAI Batch API).
+ *
+ * @example
+ * ```ts
+ * import { BATCH_URLS } from 'model-inference-sdk/batch';
+ *
+ * console.log(BATCH_URLS.join(', ')); // /v1/chat/completions, /v1/completions
+ * ```
+ */
 export const BATCH_URLS = ['/v1/chat/completions', '/v1/completions'] as const;
 
 /**

@@ -5,7 +5,14 @@
  */
 import { InferenceError } from 'model-inference-sdk';
 
-/** One line: its text without the line end (`\n` or `\r\n`), its 1-based number, and whether a line end closed it. */
+/**
+ * One line: its text without the line end (`\n` or `\r\n`), its 1-based number, and whether a line end closed it.
+ *
+ * @example
+ * ```ts
+ * const line: TextLine = { text: '{"custom_id":"q-1"}', number: 1, ended: true, crlf: false };
+ * ```
+ */
 export interface TextLine {
   text: string;
   number: number;
@@ -15,13 +22,30 @@ export interface TextLine {
   crlf: boolean;
 }
 
-/** Where lines come from: a web `ReadableStream` of bytes or text, or any (async) iterable of them (a Node stream). */
+/**
+ * Where lines come from: a web `ReadableStream` of bytes or text, or any (async) iterable of them (a Node stream).
+ *
+ * @example
+ * ```ts
+ * const source: LineSource = (await fetch('https://files.example.com/requests.jsonl')).body!;
+ * ```
+ */
 export type LineSource =
   | ReadableStream<Uint8Array | string>
   | AsyncIterable<Uint8Array | string>
   | Iterable<Uint8Array | string>;
 
-/** The lines of `source`. A line longer than `maxLineSize` characters throws an `InferenceError` naming it. */
+/**
+ * The lines of `source`, read as they come. A line longer than `maxLineSize` characters throws an
+ * `InferenceError` naming it.
+ *
+ * @example
+ * ```ts
+ * import { readLines } from 'model-inference-sdk/batch';
+ *
+ * for await (const { text, number } of readLines(['a\nb', 'c\n'])) console.log(number, text); // 1 a, 2 bc
+ * ```
+ */
 export async function* readLines(
   source: LineSource,
   maxLineSize = 64 * 1024 * 1024,

@@ -99,7 +99,17 @@ export interface BatchRun extends AsyncIterable<BatchResult> {
   abort(): void;
 }
 
-/** The idempotency key and output id of a line: from the SHA-256 of its text, the same on every run. */
+/**
+ * The idempotency key and output id of a line: from the SHA-256 of its text, the same on every run.
+ *
+ * @example
+ * ```ts
+ * import { lineIdentity } from 'model-inference-sdk/batch';
+ *
+ * const { key, id } = await lineIdentity('{"custom_id":"q-1","method":"POST","url":"/v1/chat/completions","body":{}}');
+ * // key: 'batch-' and 32 hex digits; id: 'batch_req_' and 24
+ * ```
+ */
 export async function lineIdentity(text: string): Promise<{ key: string; id: string }> {
   const hash = await sha256Hex(text);
   return { key: `batch-${hash.slice(0, 32)}`, id: `batch_req_${hash.slice(0, 24)}` };
