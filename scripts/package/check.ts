@@ -65,9 +65,11 @@ const ALLOWED = [
  * keeping the CJS files' line breaks and indentation is +25.7 kB packed, 404 825 B over 379 109 B,
  * +116 kB unpacked; the ES build stays minified), then to 440 kB for model-inference-sdk/batch
  * (issue 31: its ESM and CJS builds, its declarations, the CLI's batch command and docs/batch.md,
- * +22 kB packed: 426 864 B over 404 825 B).
+ * +22 kB packed: 426 864 B over 404 825 B), then to 450 kB for issues 29 and 30 (the hardening
+ * round, `asResponse()` keeping the value, openai's statics and final tool calls: their code in
+ * ESM and CJS, their declarations and docs, +16 kB packed: 443 130 B).
  */
-const MAX_PACKED_BYTES = 440_000;
+const MAX_PACKED_BYTES = 450_000;
 
 /** Scripts npm runs at an install (`prepare` for a git or folder install): none may be packed. */
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepublish', 'preprepare', 'prepare', 'postprepare'];

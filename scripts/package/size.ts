@@ -57,14 +57,20 @@ import { root } from './artifact';
  * a stream aborted before it is read told at once, `fromReadableStream()` linear and its body's
  * failure an `APIConnectionError`, a timeout during the SSE reader's first load told as one,
  * a usage-only stream refused; query values checked at the call site.
+ * Raised to 28 550 B and 31 450 B (measured 28 428 B and 31 327 B) for `openai` code carrying over
+ * (issue 30, items 3 and 6), +397 B and +421 B up front: `asResponse()` keeps the value (a clone
+ * of the response held for the await; its reader loads with `import()`),
+ * `finalFunctionToolCall()` and `finalFunctionToolCallResult()` on streams and runners (their
+ * logic loads with `import()`), `ChatCompletionStream.createChatCompletion`,
+ * `ChatCompletionStreamingRunner.fromReadableStream` and `client.logLevel`.
  * Lower them as the size work lands; raise one only with a reason in the commit message. The
  * target for `streamingChat` is 12 KiB.
  */
 export const CEILINGS = {
   /** `new Client(...)` + one streaming `chat.completions.create` iterated with `for await`. */
-  streamingChat: 28_150,
+  streamingChat: 28_550,
   /** Everything `model-inference-sdk` exports (`export * from`), i.e. no tree-shaking by the user. */
-  wholeEntry: 31_050,
+  wholeEntry: 31_450,
   /**
    * Everything `model-inference-sdk/proxy` exports, on top of the main entry (left external: the
    * route's server bundle has it anyway). Measured 9 243 B on 2026-11-28 (issue 32), + ~5%.
