@@ -137,6 +137,22 @@ describe('model-inference-sdk batch', () => {
     expect(ids(output).sort()).toEqual(Array.from({ length: 30 }, (_, i) => `i${i}`).sort());
   });
 
+  it('elsewhere (not a terminal): a plain progress line every 5 s, never redrawn', { timeout: 30_000 }, async () => {
+    const input = write('in.jsonl', Array.from({ length: 12 }, (_, i) => inputLine(`n${i}`, `p${i}`)));
+    server.delay = () => 550;
+    let stderr = '';
+    const code = await runInProcess(['batch', input, '-o', path.join(dir, 'o.jsonl'), '--concurrency', '1'], {
+      stdout: () => {},
+      stderr: (t) => void (stderr += t),
+      signal: new AbortController().signal,
+      env: env(),
+      stderrIsTTY: false,
+    });
+    expect(code).toBe(0);
+    expect(stderr).not.toContain('\r');
+    expect(stderr).toMatch(/^\d+\/12 lines · \d+\.\d\/s · ETA (\d+s|-) · \d+ tokens · cost [\d.]+\n/m);
+  });
+
   it('prints a summary; exit 0 when every line is done, 1 when some failed', async () => {
     const input = write('in.jsonl', [inputLine('a', 'x'), inputLine('b', 'y', '/v1/completions')]);
     const ok = await runCli(['batch', input, '-o', path.join(dir, 'o1.jsonl')], { env: env() });
