@@ -27,7 +27,6 @@ import type { RequestOptions } from '../options/types';
 import type * as FinalCall from './final-call';
 
 /** What `createChatCompletion()` is given: the client, or its `chat.completions` (`stream()`). */
-type Streams = { stream(params: never, options?: RequestOptions): unknown };
 
 const TARGET = { method: 'POST', path: '/chat/completions' };
 
@@ -307,7 +306,9 @@ export class ChatCompletionStream<
    * ```
    */
   static createChatCompletion<ParsedT = null>(
-    client: { chat: { completions: Streams } } | Streams,
+    client:
+      | { chat: { completions: { stream(params: never, options?: RequestOptions): unknown } } }
+      | { stream(params: never, options?: RequestOptions): unknown },
     params: Omit<ChatCompletionCreateParams, 'stream'> & { stream?: true },
     options?: RequestOptions,
   ): ChatCompletionStream<ParsedT> {
