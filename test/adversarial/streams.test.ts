@@ -478,7 +478,7 @@ describe('fromReadableStream() and a long line', () => {
 
   // Issue 29: the reader searched its whole buffer for a line end on every read, so a line of n
   // characters cost n² (2 MB 0.4 s, 8 MB 8.8 s). Linear: 4× the length costs about 4× the time.
-  it('4× the length of a line costs at most about 5× the CPU time (linear, not quadratic)', async () => {
+  it('4× the length of a line costs about 4× the CPU time, far from the 16× of a quadratic read', async () => {
     const n = 2 << 20;
     // Both sizes once first: the JIT warm, the heap grown to hold the larger line.
     await readTime(n);
@@ -490,7 +490,9 @@ describe('fromReadableStream() and a long line', () => {
       one = Math.min(one, await readTime(n));
       four = Math.min(four, await readTime(4 * n));
     }
-    expect(four / one).toBeLessThanOrEqual(5);
+    // Linear reads give about 4×, quadratic ones 16× (23× before the fix); 8× tells them apart
+    // with room for a loaded machine (5.1× was seen once in CI, 3.9–4.3× on a quiet one).
+    expect(four / one).toBeLessThanOrEqual(8);
   }, 120_000);
 });
 
