@@ -13,9 +13,11 @@
  * - a first contact: at most `FIRST_CONTACT` calls in flight until the first response says what
  *   the limits are, twice as many after each `FIRST_CONTACT_MS` without one (a slow generation),
  *   no bound after four: 60 calls made at once would otherwise all be sent before the server
- *   could say;
- * - after a 429 or 503: one call in flight, then twice as many with each answer that is not one,
- *   so that calls do not retry in lockstep (TCP's slow start). When a call sent so draws a 429
+ *   could say. A first answer without rate-limit headers says nothing of them: the bound then
+ *   grows by one with each answer, as after a 429;
+ * - after a 429 or 503: one call in flight, then one more with each answer that is not one (twice
+ *   as many each round trip), so that calls do not retry in lockstep (TCP's slow start); none of
+ *   this once nobody waits. When a call sent after the last 429 was known draws a 429
  *   too, its `retry-after` was the server's pace (a token bucket's time to its next token, not a
  *   window's reset): while calls wait, one goes every that many ms, twice as long after a 429 to
  *   a call so paced, a twentieth shorter after each answer that is not one;
@@ -66,6 +68,8 @@ interface Bucket {
   queued: number;
   /** Attempts admitted so far; an attempt's number among them tells what its response may not count. */
   sent: number;
+  /** `sent` when the last 429 or 503 was learned: calls admitted before it do not tell the pace. */
+  limited: number;
   /** Held until (epoch ms): a 429's or 503's `retry-after`. */
   until: number;
   /** The headers of the response that set `until`, for the error of a call that cannot wait. */
@@ -171,6 +175,10 @@ export class Limiter {
     const bucket = slot.bucket;
     const now = Date.now();
     const limited = status === 429 || status === 503;
+    // A first answer without a count of what remains says only that one more call may go: the
+    // calls that wait follow the first contact's bound up, one more with each answer.
+    if (bucket.first && !limited && bucket.queued)
+      bucket.window = this.#firstContact(bucket, now, true);
     bucket.first = 0;
     if (hasLimits(headers)) {
       const { requests, tokens } = readLimits(headers, now);
@@ -192,14 +200,18 @@ export class Limiter {
           bucket.until = now + ms;
           bucket.headers = headers;
         }
-        if (slot.recovering)
+        // Only a call sent after the last 429 was known tells of the pace: those sent before it
+        // answer 429 together, and would slow the pace down once each.
+        if (slot.recovering && slot.seq > bucket.limited)
           bucket.gap = Math.min(MAX_RETRY_AFTER_MS, Math.max(ms, bucket.gap * 2));
       }
+      bucket.limited = bucket.sent;
     } else if (!bucket.queued) {
       bucket.window = Infinity;
       bucket.gap = 0;
     } else {
-      bucket.window = bucket.window * 2 >= OPEN ? Infinity : bucket.window * 2;
+      // One more with each answer: twice as many each round trip (TCP's slow start).
+      bucket.window = bucket.window + 1 >= OPEN ? Infinity : bucket.window + 1;
       bucket.gap *= 0.95;
     }
     this.release();
@@ -268,9 +280,13 @@ export class Limiter {
     );
   }
 
-  /** While no response came: 0 when one more call may go, else when the bound next doubles. */
-  #firstContact(bucket: Bucket, now: number): number {
+  /**
+   * While no response came: 0 when one more call may go, else when the bound next doubles; with
+   * `bound`, the bound itself (`Infinity`: none).
+   */
+  #firstContact(bucket: Bucket, now: number, bound = false): number {
     const step = Math.floor((now - bucket.first) / FIRST_CONTACT_MS);
+    if (bound) return step < 4 ? FIRST_CONTACT << step : Infinity;
     return step < 4 && bucket.inFlight >= FIRST_CONTACT << step
       ? bucket.first + (step + 1) * FIRST_CONTACT_MS
       : 0;
@@ -364,6 +380,7 @@ export class Limiter {
           inFlight: 0,
           queued: 0,
           sent: 0,
+          limited: 0,
           until: 0,
           headers: undefined,
           requests: undefined,
