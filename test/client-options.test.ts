@@ -219,8 +219,8 @@ describe('requests', () => {
     expect(calls[0]).toMatchObject({ method: 'GET', cache: 'no-store', keepalive: false });
   });
 
-  it('rejects unknown per-request options at the call site', () => {
-    expect(() => testClient().models.list({ timout: 5 } as never)).toThrow(/unknown option `timout`\. Did you mean `timeout`\?/);
+  it('rejects unknown per-request options at the call site', async () => {
+    await expect(testClient().models.list({ timout: 5 } as never)).rejects.toThrow(/unknown option `timout`\. Did you mean `timeout`\?/);
   });
 
   it('withOptions returns a changed copy and leaves the original alone', async () => {

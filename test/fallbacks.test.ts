@@ -190,9 +190,9 @@ describe('what does not move to the next model', () => {
     expect(seen).toEqual(['gone/404', 'ok/request', 'gone/404']);
   });
 
-  it.each([['not-an-array'], [[1]], [['']], [[null]]])('fallbacks: %j is refused at the call site', (fallbacks) => {
+  it.each([['not-an-array'], [[1]], [['']], [[null]]])('fallbacks: %j is refused at the call site', async (fallbacks) => {
     const c = new Client({ apiKey: 'sk-test', baseURL: 'http://127.0.0.1:9/v1' });
-    expect(() => c.chat.completions.create({ model: 'm', messages }, { fallbacks: fallbacks as string[] })).toThrow(/fallbacks/);
+    await expect(c.chat.completions.create({ model: 'm', messages }, { fallbacks: fallbacks as string[] })).rejects.toThrow(/fallbacks/);
     expect(() => new Client({ apiKey: 'sk-test', baseURL: 'http://127.0.0.1:9/v1', fallbacks: fallbacks as string[] })).toThrow(/fallbacks/);
   });
 });

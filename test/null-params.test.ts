@@ -160,8 +160,8 @@ describe('legacy completions: prompts as openai takes them', () => {
     expect(completion.choices[0]!.text).toBe('Hello from the mock model.');
   });
 
-  it('a prompt left out throws at the call site, naming the shapes a prompt takes', () => {
-    expect(() => client().completions.create({ model: 'mock/echo' } as never)).toThrow('completions.create(body): `prompt` is required (a string, an array of strings, or token ids).');
+  it('a prompt left out rejects at the call site, naming the shapes a prompt takes', async () => {
+    await expect(client().completions.create({ model: 'mock/echo' } as never)).rejects.toThrow('completions.create(body): `prompt` is required (a string, an array of strings, or token ids).');
     expect(server.requests).toHaveLength(0);
   });
 

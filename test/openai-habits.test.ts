@@ -5,7 +5,7 @@
  * the request id.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { APIConnectionError, APIError, APIUserAbortError, Client, NotFoundError, type ChatCompletion, type ChatCompletionChunk, type ChatCompletionMessageParam } from '../src/index';
+import { APIConnectionError, APIError, APIUserAbortError, Client, InferenceError, NotFoundError, type ChatCompletion, type ChatCompletionChunk, type ChatCompletionMessageParam } from '../src/index';
 import { useMockServer } from './support/mock-server';
 
 const { server, client } = useMockServer({}, { client: { maxRetries: 0 }, reset: 'all' });
@@ -159,9 +159,14 @@ describe('client.chat.completions.stream()', () => {
     expect(completion.choices[0]?.message.content).toBe(text);
   });
 
-  it('checks its arguments at the call site', () => {
+  it('checks its arguments at the call site: the stream fails with the error (done(), the error event), as in openai', async () => {
     // @ts-expect-error: messages is required
-    expect(() => client.chat.completions.stream({ model: 'mock/echo' })).toThrow(/messages/);
+    const stream = client.chat.completions.stream({ model: 'mock/echo' });
+    const told: unknown[] = [];
+    stream.on('error', (error) => told.push(error));
+    await expect(stream.done()).rejects.toThrow(/messages/);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toBeInstanceOf(InferenceError);
   });
 });
 

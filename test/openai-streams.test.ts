@@ -443,9 +443,9 @@ describe('runTools() as openai users write it (item 6)', () => {
     expect(sent.tools).toEqual([{ type: 'function', function: { name: 'get_weather', description: 'Current weather in a city.', parameters: plainWeather.function.parameters } }]);
   });
 
-  it('a nameless tool whose function has no name either is a clear error at the call site', () => {
+  it('a nameless tool whose function has no name either is a clear error: the run fails with it', async () => {
     const anonymous = { type: 'function' as const, function: { function: (() => () => 'x')(), parameters: { type: 'object' } } };
-    expect(() => client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [anonymous] })).toThrow(/needs a `function.name` \(or a named `function.function`\)/);
+    await expect(client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [anonymous] }).done()).rejects.toThrow(/needs a `function.name` \(or a named `function.function`\)/);
   });
 
   it('stream: true gives a ChatCompletionStreamingRunner that iterates the chunks of every request', async () => {

@@ -58,8 +58,8 @@ describe('models', () => {
 
   it.each(['', '.', '..', 'a/..', '../chat/completions', 'a/../../b'])(
     'rejects slug %j before any request',
-    (slug) => {
-      expect(() => client.models.retrieve(slug)).toThrow(InferenceError);
+    async (slug) => {
+      await expect(client.models.retrieve(slug)).rejects.toThrow(InferenceError);
       expect(server.requests).toHaveLength(0);
     },
   );
@@ -124,10 +124,16 @@ describe('chat completions', () => {
     expect(completion.choices[0]?.finish_reason).toBe('length');
   });
 
-  it('rejects a body without model or messages at the call site', () => {
-    expect(() => client.chat.completions.create({ messages: [] } as never)).toThrow(/`model` must be a non-empty string/);
-    expect(() => client.chat.completions.create({ model: 'm' } as never)).toThrow(/`messages` must be an array/);
-    expect(() => client.chat.completions.create(null as never)).toThrow(InferenceError);
+  it('rejects a body without model or messages at the call site', async () => {
+    await expect(client.chat.completions.create({ messages: [] } as never)).rejects.toThrow(/`model` must be a non-empty string/);
+    await expect(client.chat.completions.create({ model: 'm' } as never)).rejects.toThrow(/`messages` must be an array/);
+    await expect(client.chat.completions.create(null as never)).rejects.toThrow(InferenceError);
+    // Rejected, not thrown, as openai's calls are; the error is made at the call, so that its stack names the caller.
+    const pending = client.chat.completions.create({ model: '', messages: [] });
+    const error = (await pending.then(undefined, (e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(InferenceError);
+    expect(error.stack).toContain('resources.test.ts');
+    expect(server.requests).toHaveLength(0);
   });
 });
 
@@ -145,8 +151,8 @@ describe('legacy completions', () => {
     expect(error).toMatchObject({ type: 'invalid_request_error', param: 'model', code: 'model_not_found' });
   });
 
-  it('rejects a body without a prompt at the call site', () => {
-    expect(() => client.completions.create({ model: 'm' } as never)).toThrow(/`prompt` is required/);
+  it('rejects a body without a prompt at the call site', async () => {
+    await expect(client.completions.create({ model: 'm' } as never)).rejects.toThrow(/`prompt` is required/);
   });
 });
 

@@ -332,9 +332,9 @@ describe('parse()', () => {
     expect((await pending).choices[0]!.message.parsed?.city).toBe('Rome');
   });
 
-  it('throws at the call site for a bad body, before any request', () => {
-    expect(() => client.chat.completions.parse({ model: '', messages })).toThrow(/`model` must be a non-empty string/);
-    expect(() => client.chat.completions.parse({ model: 'm', messages }, { timeoutt: 1 } as never)).toThrow(InferenceError);
+  it('rejects at the call site for a bad body, before any request', async () => {
+    await expect(client.chat.completions.parse({ model: '', messages })).rejects.toThrow(/`model` must be a non-empty string/);
+    await expect(client.chat.completions.parse({ model: 'm', messages }, { timeoutt: 1 } as never)).rejects.toThrow(InferenceError);
     expect(server.requests).toHaveLength(0);
   });
 });

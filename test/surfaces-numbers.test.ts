@@ -331,7 +331,7 @@ describe('model ids that are file paths (llama.cpp, vLLM) can be retrieved, trav
     const server = await echoServer();
     const models = client(server.url).models;
     for (const id of ['', '.', '..', '../etc/passwd', 'acme/../../admin', '/models/../secret.gguf', '..\\..\\admin', 'acme/..']) {
-      expect(() => models.retrieve(id), JSON.stringify(id)).toThrow(InferenceError);
+      await expect(models.retrieve(id), JSON.stringify(id)).rejects.toThrow(InferenceError);
       await expect(models.waitUntilReady(id), JSON.stringify(id)).rejects.toThrow(InferenceError);
     }
     expect(server.requests).toHaveLength(0);

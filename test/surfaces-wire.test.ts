@@ -267,7 +267,7 @@ describe('no member or key rewrites a body around the checks', () => {
       () => c.chat.completions.create({ model: 'm', messages }, { extraBody: fields() }),
       () => c.chat.completions.create({ model: 'm', messages, stream: true }, { extraBody: fields() }),
       () => c.completions.create({ model: 'm', prompt: 'hi' }, { extraBody: fields() }),
-      () => c.chat.completions.stream({ model: 'm', messages }, { extraBody: fields() }),
+      () => c.chat.completions.stream({ model: 'm', messages }, { extraBody: fields() }).done(),
     ];
     for (const call of calls) {
       const error = await outcome(call);

@@ -396,8 +396,8 @@ describe('runTools()', () => {
     }
   });
 
-  it.each([-1, Number.NaN, 2 ** 31, '5000', Number.POSITIVE_INFINITY])('toolTimeout %s is refused at the call site', (value) => {
-    expect(() => client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [weatherTool()] }, { toolTimeout: value as number })).toThrow(
+  it.each([-1, Number.NaN, 2 ** 31, '5000', Number.POSITIVE_INFINITY])('toolTimeout %s is refused at the call site', async (value) => {
+    await expect(client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [weatherTool()] }, { toolTimeout: value as number }).done()).rejects.toThrow(
       new InferenceError(`chat.completions.runTools: \`toolTimeout\` must be a number of milliseconds from 0 to 2147483647; got ${String(value)}.`),
     );
   });
@@ -466,15 +466,15 @@ describe('runTools()', () => {
     expect(await runner.totalUsage()).toMatchObject({ total_tokens: 7 });
   });
 
-  it('checks its arguments at the call site', () => {
+  it('checks its arguments at the call site: the run fails with the error, nothing is sent', async () => {
     const body = { model: 'mock/echo', messages };
-    expect(() => client.chat.completions.runTools({ ...body, tools: [] })).toThrow(/`tools` must be a non-empty array/);
+    await expect(client.chat.completions.runTools({ ...body, tools: [] }).done()).rejects.toThrow(/`tools` must be a non-empty array/);
     const noFunction = zodFunction({ name: 'get_weather', parameters: City });
     // @ts-expect-error: a tool without a function cannot run
-    expect(() => client.chat.completions.runTools({ ...body, tools: [noFunction] })).toThrow(/has no function to run; pass `function` to zodFunction/);
-    expect(() => client.chat.completions.runTools({ ...body, tools: [weatherTool(), weatherTool()] })).toThrow(/two tools are named "get_weather"/);
-    expect(() => client.chat.completions.runTools({ ...body, tools: [weatherTool()] }, { maxRounds: 0 })).toThrow(/`maxRounds` must be a positive integer/);
-    expect(() => client.chat.completions.runTools({ ...body, tools: [weatherTool()] }, { maxRetrys: 1 } as never)).toThrow(InferenceError);
+    await expect(client.chat.completions.runTools({ ...body, tools: [noFunction] }).done()).rejects.toThrow(/has no function to run; pass `function` to zodFunction/);
+    await expect(client.chat.completions.runTools({ ...body, tools: [weatherTool(), weatherTool()] }).done()).rejects.toThrow(/two tools are named "get_weather"/);
+    await expect(client.chat.completions.runTools({ ...body, tools: [weatherTool()] }, { maxRounds: 0 }).done()).rejects.toThrow(/`maxRounds` must be a positive integer/);
+    await expect(client.chat.completions.runTools({ ...body, tools: [weatherTool()] }, { maxRetrys: 1 } as never).done()).rejects.toThrow(InferenceError);
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -24,6 +24,7 @@ import type {
   StreamedToolCallOf,
 } from '../parse/completion';
 import { parseCall, parseStreamCall } from '../parse/call';
+import { rejected } from '../resources/call';
 import type { ParsedChatCompletionStream } from '../parse/stream';
 import {
   ChatCompletionRunner,
@@ -109,10 +110,13 @@ export class ChatCompletions extends ChatCompletionsResource {
     options?: RequestOptions,
   ): APIPromise<ParsedChatCompletionFor<Params>>;
   parse(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<unknown> {
-    if (body.stream === true) {
-      return parseStreamCall(this, { ...body, stream: true }, options, body);
+    try {
+      return body?.stream === true
+        ? parseStreamCall(this, { ...body, stream: true }, options, body)
+        : parseCall(this, body as ChatCompletionCreateParamsNonStreaming, options);
+    } catch (error) {
+      return rejected(error);
     }
-    return parseCall(this, body as ChatCompletionCreateParamsNonStreaming, options);
   }
 
   /**
@@ -145,8 +149,14 @@ export class ChatCompletions extends ChatCompletionsResource {
     StreamedOutputOf<Params['response_format']>,
     StreamedToolCallOf<Params['tools']>
   > {
-    checkBody(body, 'chat.completions.stream', 'messages');
-    checkRequestOptions(options, 'chat.completions.stream');
+    try {
+      checkBody(body, 'chat.completions.stream', 'messages');
+      checkRequestOptions(options, 'chat.completions.stream');
+    } catch (error) {
+      // As in openai: a bad argument fails the stream (`done()`, `final…()`, `for await`, the
+      // `error` event), not the call.
+      return ChatCompletionStream.deferred(() => Promise.reject(error));
+    }
     return ChatCompletionStream.deferred(
       (signal) =>
         this.create(

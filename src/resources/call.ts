@@ -64,6 +64,19 @@ export function jsonCall<T, P extends APIPromise<T> = APIPromise<T>>(
   );
 }
 
+/**
+ * The promise a method returns when its arguments are bad (the checks threw, nothing was sent):
+ * rejected with that error, made at the call so that its stack names the caller. As openai's
+ * methods do: `.catch()` and `.then()` chains see it, and `await` throws it. (Not a closure around
+ * the call: one made in the method would keep the resource alive from the stream's callbacks.)
+ */
+export function rejected<P extends APIPromise<unknown>>(
+  error: unknown,
+  Kind: new (run: Runner<never>) => P = APIPromise as unknown as new (run: Runner<never>) => P,
+): P {
+  return new Kind(() => Promise.reject(error));
+}
+
 /** The events of a stream, each read by one normalizer and nothing else. */
 export function eventsOf<T>(normalize: Normalizer<T>): EventReader<T> {
   return (context) => validator(normalize, context);

@@ -1,5 +1,6 @@
 import type { APIPromise } from '../core/api-promise';
-import { jsonCall, streamCall } from './call';
+import { jsonCall, rejected, streamCall } from './call';
+import type { CallDescription } from '../core/call-description';
 import { normalizeChatCompletion, normalizeChatCompletionChunk } from '../generated/normalize.gen';
 import type {
   ChatCompletion,
@@ -104,20 +105,25 @@ export class ChatCompletionsResource {
     body: ChatCompletionCreateParams,
     options?: RequestOptions,
   ): APIPromise<ChatCompletion | ChatCompletionStream> {
-    checkBody(body, 'chat.completions.create', 'messages');
-    const call = describeCall(this.#ctx, {
-      operation: 'chat',
-      name: 'chat.completions.create',
-      method: 'POST',
-      path: '/chat/completions',
-      options,
-      body,
-      // A reply's message pushed back goes without the fields the SDK added (sent-messages.ts).
-      wire: (sent) => {
-        const messages = sentMessages(body.messages);
-        return messages === body.messages ? sent : { ...sent, messages };
-      },
-    });
+    let call: CallDescription;
+    try {
+      checkBody(body, 'chat.completions.create', 'messages');
+      call = describeCall(this.#ctx, {
+        operation: 'chat',
+        name: 'chat.completions.create',
+        method: 'POST',
+        path: '/chat/completions',
+        options,
+        body,
+        // A reply's message pushed back goes without the fields the SDK added (sent-messages.ts).
+        wire: (sent) => {
+          const messages = sentMessages(body.messages);
+          return messages === body.messages ? sent : { ...sent, messages };
+        },
+      });
+    } catch (error) {
+      return rejected(error);
+    }
     if (call.stream) {
       return streamCall<ChatCompletionChunk, ChatCompletionStream>(
         this.#ctx,

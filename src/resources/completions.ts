@@ -1,5 +1,6 @@
 import type { APIPromise } from '../core/api-promise';
-import { eventsOf, jsonCall, streamCall } from './call';
+import { eventsOf, jsonCall, rejected, streamCall } from './call';
+import type { CallDescription } from '../core/call-description';
 import { Stream } from '../stream/stream';
 import type {
   Completion,
@@ -57,15 +58,20 @@ export class Completions {
     body: CompletionCreateParams,
     options?: RequestOptions,
   ): APIPromise<Completion | Stream<Completion>> {
-    checkBody(body, 'completions.create', 'prompt');
-    const call = describeCall(this.#ctx, {
-      operation: 'completions',
-      name: 'completions.create',
-      method: 'POST',
-      path: '/completions',
-      options,
-      body,
-    });
+    let call: CallDescription;
+    try {
+      checkBody(body, 'completions.create', 'prompt');
+      call = describeCall(this.#ctx, {
+        operation: 'completions',
+        name: 'completions.create',
+        method: 'POST',
+        path: '/completions',
+        options,
+        body,
+      });
+    } catch (error) {
+      return rejected(error);
+    }
     if (call.stream) {
       // Each event of a legacy stream is a Completion carrying a text fragment.
       return streamCall(

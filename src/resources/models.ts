@@ -1,4 +1,5 @@
-import { jsonCall } from './call';
+import { jsonCall, rejected } from './call';
+import type { CallDescription } from '../core/call-description';
 import { APIError, APIUserAbortError, InferenceError, ModelNotReadyError } from '../errors/api';
 import { link } from '../util/signals';
 import { sleep } from '../util/wait';
@@ -37,13 +38,18 @@ export class Models {
    * ```
    */
   list(options?: RequestOptions): PagePromise<ModelList, Model> {
-    const call = describeCall(this.#ctx, {
-      operation: 'models.list',
-      name: 'models.list',
-      method: 'GET',
-      path: '/models',
-      options,
-    });
+    let call: CallDescription;
+    try {
+      call = describeCall(this.#ctx, {
+        operation: 'models.list',
+        name: 'models.list',
+        method: 'GET',
+        path: '/models',
+        options,
+      });
+    } catch (error) {
+      return rejected(error, PagePromise<ModelList, Model>);
+    }
     return jsonCall(this.#ctx, call, normalizeModelList, PagePromise<ModelList, Model>);
   }
 
@@ -53,7 +59,7 @@ export class Models {
    * list their model (`/models/qwen.gguf`), goes as one segment with its `/` encoded, as the
    * official client sends ids: `/models/%2Fmodels%2Fqwen.gguf`.
    *
-   * @throws InferenceError at the call site for an empty slug, `.`, or a slug with a `..` segment
+   * Rejects with an `InferenceError`, before anything is sent, for an empty slug, `.`, or a slug with a `..` segment
    * (which could make the request leave `/models/`).
    * @example
    * ```ts
@@ -62,15 +68,19 @@ export class Models {
    * ```
    */
   retrieve(slug: string, options?: RequestOptions): APIPromise<Model> {
-    const path = `/models/${encodeSlug(slug, 'models.retrieve')}`;
-    const call = describeCall(this.#ctx, {
-      operation: 'models.retrieve',
-      name: 'models.retrieve',
-      method: 'GET',
-      path,
-      options,
-      model: slug,
-    });
+    let call: CallDescription;
+    try {
+      call = describeCall(this.#ctx, {
+        operation: 'models.retrieve',
+        name: 'models.retrieve',
+        method: 'GET',
+        path: `/models/${encodeSlug(slug, 'models.retrieve')}`,
+        options,
+        model: slug,
+      });
+    } catch (error) {
+      return rejected(error);
+    }
     return jsonCall(this.#ctx, call, normalizeModel);
   }
 

@@ -91,6 +91,39 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
 
   /** @internal */
   constructor(completions: ChatCompletions, body: RunToolsParams, options: RunToolsOptions = {}) {
+    this.messages = Array.isArray(body?.messages) ? [...body.messages] : [];
+    let run: Promise<void>;
+    let unlink = () => {};
+    try {
+      [run, unlink] = this.#start(completions, body, options);
+    } catch (error) {
+      // A bad argument fails the run (done(), final…(), the error event), not the call: as in
+      // openai, whose runner reports it so.
+      run = Promise.reject(error);
+    }
+    this.#done = run.then(
+      () => {
+        // A listener of the final events may throw: the run then fails with its error.
+        const ending = this.#end({});
+        if ('error' in ending) throw ending.error;
+      },
+      (error: unknown) => {
+        throw this.#end({ error }).error;
+      },
+    );
+    this.#done.catch(() => {}); // delivered to whoever awaits a final…() or iterates; never unhandled
+    this.#surface = new EventSurface(this.#listeners, 'run', this.#done);
+    void this.#done.finally(unlink).catch(() => {});
+    // An abort ends the run at once, even while it waits for a slow reader.
+    this.controller.signal.addEventListener('abort', () => this.#pace(), { once: true });
+  }
+
+  /** The arguments checked (throws for a bad one), then the loop started; and what unlinks the caller's signal. */
+  #start(
+    completions: ChatCompletions,
+    body: RunToolsParams,
+    options: RunToolsOptions,
+  ): [Promise<void>, () => void] {
     checkBody(body, 'chat.completions.runTools', 'messages');
     const {
       maxRounds: rounds,
@@ -107,47 +140,31 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
       );
     }
     const tools = checkTools(body.tools);
-    this.messages = [...body.messages];
-    // The caller's signal aborts the run; unlinked when the run is over (see below).
+    // The caller's signal aborts the run; unlinked when the run is over (see the constructor).
     const unlink = follow(requestOptions.signal, this.controller);
     const signal = this.controller.signal;
-    this.#done = import('./loop')
-      .then(({ Loop, RunnerEvents, StreamParsing }) => {
-        // A streaming run tells the stream's events too, parsed from its format and tools.
-        const parser =
-          body.stream === true
-            ? new StreamParsing(
-                body as unknown as ChatCompletionCreateParams,
-                false,
-                completions.waitOf(requestOptions).timeout,
-              )
-            : undefined;
-        this.#tap = new RunnerEvents(this.#listeners, parser);
-        return new Loop(
-          this,
-          completions,
-          body,
-          tools,
-          { ...requestOptions, signal },
-          maxRounds,
-          toolTimeout,
-        ).run();
-      })
-      .then(
-        () => {
-          // A listener of the final events may throw: the run then fails with its error.
-          const ending = this.#end({});
-          if ('error' in ending) throw ending.error;
-        },
-        (error: unknown) => {
-          throw this.#end({ error }).error;
-        },
-      );
-    this.#done.catch(() => {}); // delivered to whoever awaits a final…() or iterates; never unhandled
-    this.#surface = new EventSurface(this.#listeners, 'run', this.#done);
-    void this.#done.finally(unlink).catch(() => {});
-    // An abort ends the run at once, even while it waits for a slow reader.
-    signal.addEventListener('abort', () => this.#pace(), { once: true });
+    const run = import('./loop').then(({ Loop, RunnerEvents, StreamParsing }) => {
+      // A streaming run tells the stream's events too, parsed from its format and tools.
+      const parser =
+        body.stream === true
+          ? new StreamParsing(
+              body as unknown as ChatCompletionCreateParams,
+              false,
+              completions.waitOf(requestOptions).timeout,
+            )
+          : undefined;
+      this.#tap = new RunnerEvents(this.#listeners, parser);
+      return new Loop(
+        this,
+        completions,
+        body,
+        tools,
+        { ...requestOptions, signal },
+        maxRounds,
+        toolTimeout,
+      ).run();
+    });
+    return [run, unlink];
   }
 
   /** @internal */

@@ -111,6 +111,12 @@ const SCRIPTS: Record<string, (server: MockServer) => void> = {
 
 /** Lines a file's output must hold, so that two empty outputs cannot pass as equal. */
 const EXPECTED: Record<string, string[]> = {
+  'argument-errors.ts': [
+    'create: caught by .catch() true ; thrown from the call false',
+    'completions.create: rejected',
+    'stream: done() rejected ; error events 1',
+    'runTools: done() rejected',
+  ],
   'client-options.ts': ['You said: Hello docs', '60000 1', 'true'],
   'chat.ts': ['assistant You said: Say this is a test', 'finish: stop', 'request id: string', 'You said: Later', 'chat.completion 200 string'],
   'streaming.ts': ['You said: Tell me a story', 'You said: Count to three', 'You said: streamed', 'You said: not streamed', 'true stop', 'stopped after 2'],
