@@ -16,7 +16,7 @@ import {
   OutputParseError,
   type StandardSchema,
 } from '../src/index';
-import { zodResponseFormat } from '../src/helpers/zod';
+import { zodFunction, zodResponseFormat } from '../src/helpers/zod';
 import { useMockServer } from './support/mock-server';
 
 const CORPUS = fileURLToPath(new URL('../../shared/corpus/', import.meta.url));
@@ -94,7 +94,8 @@ describe('zodResponseFormat', () => {
       required: ['label', 'weight'],
       additionalProperties: false,
     });
-    const defs = Object.values(schema.$defs ?? {}) as Record<string, any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const defs = Object.values(schema.definitions) as Record<string, any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(defs.length).toBeGreaterThan(0);
     for (const def of defs.filter((d) => d.type === 'object')) {
       expect(def.additionalProperties).toBe(false);
       expect(def.required).toEqual(Object.keys(def.properties));
@@ -176,6 +177,81 @@ describe('zodResponseFormat', () => {
     await client.chat.completions.parse({ model: 'mock/echo', messages, response_format: format });
     expect(sent().response_format).toEqual(JSON.parse(JSON.stringify(format)));
     expect(Object.getOwnPropertySymbols(sent().response_format as object)).toHaveLength(0);
+  });
+});
+
+describe('what strict mode accepts (as the official client sends it)', () => {
+  const object = (properties: Record<string, unknown>) => ({ type: 'object', properties, required: Object.keys(properties), additionalProperties: false });
+  const Shape = z.discriminatedUnion('kind', [z.object({ kind: z.literal('circle'), r: z.number() }), z.object({ kind: z.literal('square'), side: z.number().optional() })]);
+  type TreeNode = { name: string; children: TreeNode[] };
+  const TreeNode: z.ZodType<TreeNode> = z.lazy(() => z.object({ name: z.string(), children: z.array(TreeNode) }));
+  const treeSchema = {
+    ...object({ root: { $ref: '#/definitions/__schema0' } }),
+    definitions: { __schema0: object({ name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/definitions/__schema0' } } }) },
+  };
+
+  it('sends a discriminated union as anyOf, not oneOf (strict mode refuses oneOf), nested ones too', () => {
+    const circle = object({ kind: { type: 'string', const: 'circle' }, r: { type: 'number' } });
+    const square = object({ kind: { type: 'string', const: 'square' }, side: { anyOf: [{ type: 'number' }, { type: 'null' }] } });
+    expect(zodResponseFormat(z.object({ shape: Shape }), 'shape').json_schema.schema).toEqual(object({ shape: { anyOf: [circle, square] } }));
+    const nested = zodResponseFormat(z.object({ shapes: z.array(z.object({ shape: Shape })), either: z.xor([z.string(), z.number()]) }), 'shapes');
+    expect(nested.json_schema.schema).toEqual(object({ shapes: { type: 'array', items: object({ shape: { anyOf: [circle, square] } }) }, either: { anyOf: [{ type: 'string' }, { type: 'number' }] } }));
+    expect(JSON.stringify(zodFunction({ name: 'draw', parameters: z.object({ shape: Shape }) }).function.parameters)).not.toContain('oneOf');
+  });
+
+  it('parses a discriminated union sent as anyOf: the branch the discriminator picks has its strict-mode nulls removed', async () => {
+    const response_format = zodResponseFormat(z.object({ shape: Shape }), 'shape');
+    server.enqueue(says('{"shape":{"kind":"square","side":null}}'));
+    const completion = await client.chat.completions.parse({ model: 'mock/echo', messages, response_format });
+    expect(completion.choices[0]!.message.parsed).toEqual({ shape: { kind: 'square' } });
+    // The schema still tells the branches apart: a circle has no side.
+    server.enqueue(says('{"shape":{"kind":"circle","side":2}}'));
+    await expect(client.chat.completions.parse({ model: 'mock/echo', messages, response_format })).rejects.toThrow(OutputParseError);
+  });
+
+  it('puts recursive definitions in the root definitions, with #/definitions/ refs, and parses the reply', async () => {
+    const response_format = zodResponseFormat(z.object({ root: TreeNode }), 'tree');
+    expect(response_format.json_schema.schema).toEqual(treeSchema);
+    expect(zodFunction({ name: 'plant', parameters: z.object({ root: TreeNode }) }).function.parameters).toEqual(treeSchema);
+
+    server.enqueue(says('{"root":{"name":"a","children":[{"name":"b","children":[{"name":"c","children":[]}]}]}}'));
+    const completion = await client.chat.completions.parse({ model: 'mock/echo', messages, response_format });
+    expect((sent().response_format as { json_schema: unknown }).json_schema).toMatchObject({ name: 'tree', strict: true, schema: treeSchema });
+    expect(completion.choices[0]!.message.parsed).toEqual({ root: { name: 'a', children: [{ name: 'b', children: [{ name: 'c', children: [] }] }] } });
+    // Validated against the recursive schema at every depth.
+    server.enqueue(says('{"root":{"name":"a","children":[{"name":7,"children":[]}]}}'));
+    const bad = await client.chat.completions.parse({ model: 'mock/echo', messages, response_format }).catch((error: unknown) => error);
+    expect(bad).toBeInstanceOf(OutputParseError);
+    expect((bad as OutputParseError).issues[0]).toMatchObject({ path: 'root.children[0].name', received: 7 });
+  });
+
+  it('schemaDefinitions: a shared schema sent once under its name, referred to where used, descriptions kept', async () => {
+    const Address = z.object({ street: z.string().describe('Street and number'), unit: z.string().optional() });
+    const Order = z.object({ billing: Address, shipping: Address, note: z.string().describe('For the courier') });
+    const address = object({ street: { type: 'string', description: 'Street and number' }, unit: { anyOf: [{ type: 'string' }, { type: 'null' }] } });
+    const expected = {
+      ...object({ billing: { $ref: '#/definitions/Address' }, shipping: { $ref: '#/definitions/Address' }, note: { type: 'string', description: 'For the courier' } }),
+      definitions: { Address: address },
+    };
+    const response_format = zodResponseFormat(Order, 'order', { schemaDefinitions: { Address } });
+    expect(response_format.json_schema.schema).toEqual(expected);
+    expect(zodFunction({ name: 'ship', parameters: Order, schemaDefinitions: { Address } }).function.parameters).toEqual(expected);
+    // Without the option each use is written out.
+    expect(zodResponseFormat(Order, 'order').json_schema.schema).not.toHaveProperty('definitions');
+
+    server.enqueue(says('{"billing":{"street":"1 Rue A","unit":null},"shipping":{"street":"2 Rue B","unit":"3F"},"note":"ring"}'));
+    const completion = await client.chat.completions.parse({ model: 'mock/echo', messages, response_format });
+    expect(completion.choices[0]!.message.parsed).toEqual({ billing: { street: '1 Rue A' }, shipping: { street: '2 Rue B', unit: '3F' }, note: 'ring' });
+  });
+
+  it('schemaDefinitions: refuses what is not a zod 4 schema, and the name __proto__', () => {
+    const Address = z.object({ street: z.string() });
+    const Order = z.object({ billing: Address });
+    expect(() => zodResponseFormat(Order, 'order', { schemaDefinitions: { Address: { type: 'object' } as unknown as StandardSchema } })).toThrow(/schemaDefinitions\.Address` must be a zod 4 schema/);
+    expect(() => zodResponseFormat(Order, 'order', { schemaDefinitions: JSON.parse('{"__proto__":{}}') as Record<string, StandardSchema> })).toThrow(/cannot name a definition "__proto__"/);
+    const arktypeLike = standardSchema(() => ({ type: 'object', properties: {} }));
+    expect(() => zodResponseFormat(arktypeLike, 'x', { schemaDefinitions: { Address } })).toThrow(InferenceError);
+    expect(() => zodResponseFormat(arktypeLike, 'x', { schemaDefinitions: { Address } })).toThrow(/needs a zod 4 schema/);
   });
 });
 

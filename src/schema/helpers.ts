@@ -51,6 +51,8 @@ export interface ZodFunctionOptions<Name extends string, S extends StandardSchem
   function?: ToolFunction<InferOutput<S>>;
   /** Default `true`: strict JSON Schema and `strict: true` on the tool. */
   strict?: boolean;
+  /** zod schemas to send once, under these names, as `definitions`, with a `$ref` wherever used (see {@link zodResponseFormat}). */
+  schemaDefinitions?: Record<string, StandardSchema>;
 }
 
 /** Letters, digits, `_` and `-`, up to 64 characters: what OpenAI and most servers accept. */
@@ -64,8 +66,10 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * `client.chat.completions.parse()`.
  *
  * @param name the format's name (letters, digits, `_`, `-`; up to 64).
- * @param options `description` for the model; `strict: false` to send the schema as it is.
- * @throws InferenceError for a zod 3 schema (upgrade to zod 4, or pass JSON Schema yourself), or a schema without JSON Schema.
+ * @param options `description` for the model; `strict: false` to send the schema as it is;
+ *   `schemaDefinitions`, zod schemas to send once under these names in the root's `definitions`,
+ *   with a `$ref` wherever they are used, as the official client's option of that name does.
+ * @throws InferenceError for a zod 3 schema (upgrade to zod 4, or pass JSON Schema yourself), a schema without JSON Schema, or `schemaDefinitions` that are not zod 4 schemas.
  *
  * @example
  * ```ts
@@ -83,16 +87,24 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
  *
  * // Any Standard JSON Schema works the same, e.g. an ArkType type (a function):
  * const report = zodResponseFormat(type({ city: 'string', celsius: 'number' }), 'report');
+ *
+ * // A schema used in several places, sent once as `definitions.Place` and referred to:
+ * const Place = z.object({ city: z.string(), country: z.string() });
+ * const trip = zodResponseFormat(z.object({ from: Place, to: Place }), 'trip', { schemaDefinitions: { Place } });
  * ```
  */
 export function zodResponseFormat<S extends StandardSchema>(
   schema: S,
   name: string,
-  options: { description?: string; strict?: boolean } = {},
+  options: {
+    description?: string;
+    strict?: boolean;
+    schemaDefinitions?: Record<string, StandardSchema>;
+  } = {},
 ): AutoParseableResponseFormat<InferOutput<S>> {
   const where = `zodResponseFormat(schema, ${JSON.stringify(name)})`;
   checkName(name, where);
-  const source = toJSONSchema(schema, where);
+  const source = toJSONSchema(schema, where, options.schemaDefinitions);
   const strict = options.strict ?? true;
   const json_schema: ResponseFormatJSONSchema['json_schema'] = {
     name,
@@ -141,7 +153,7 @@ export function zodFunction<const Name extends string, S extends StandardSchema>
 ): AutoParseableTool<Name, InferOutput<S>> {
   const where = `zodFunction({ name: ${JSON.stringify(options.name)} })`;
   checkName(options.name, where);
-  const source = toJSONSchema(options.parameters, where);
+  const source = toJSONSchema(options.parameters, where, options.schemaDefinitions);
   const strict = options.strict ?? true;
   const fn: AutoParseableTool<Name>['function'] = {
     name: options.name,

@@ -4,7 +4,7 @@
  * send, and a validator for what comes back. Nothing here builds anything at import time; the
  * zod import is the functional `zod/mini` one the generated schemas use already.
  */
-import { toJSONSchema as zodToJSONSchema, type ZodMiniType } from 'zod/mini';
+import { globalRegistry, toJSONSchema as zodToJSONSchema, type ZodMiniType } from 'zod/mini';
 import { InferenceError } from '../errors/api';
 import type { ValidationIssue } from '../errors/validation';
 import { formatPath, valueAt } from '../util/path';
@@ -111,15 +111,21 @@ const TARGETS = ['draft-2020-12', 'draft-07'] as const;
  * writes the input and validation turns it into the output (transforms, defaults).
  *
  * @param where names the helper for error messages, e.g. `zodResponseFormat(schema, 'city')`.
+ * @param definitions `schemaDefinitions`: zod schemas to give as definitions under these names.
  * @throws InferenceError for a zod 3 schema, or a value that is neither zod 4 nor Standard JSON Schema.
  */
-export function toJSONSchema(schema: unknown, where: string): JSONSchema {
+export function toJSONSchema(
+  schema: unknown,
+  where: string,
+  definitions?: Record<string, unknown>,
+): JSONSchema {
   // A schema may be a function: ArkType's types are callable (`User(data)` validates).
   if ((typeof schema !== 'object' && typeof schema !== 'function') || schema === null) {
     throw new InferenceError(
       `${where}: expected a zod 4 schema or a Standard JSON Schema, got ${schema === null ? 'null' : typeof schema}.`,
     );
   }
+  if (definitions !== undefined) return withDefinitions(schema, where, definitions);
   const standard = (schema as Partial<StandardSchema>)['~standard'];
   const converter = standard?.jsonSchema;
   if (converter && typeof converter.input === 'function') {
@@ -167,6 +173,57 @@ export function toJSONSchema(schema: unknown, where: string): JSONSchema {
   throw new InferenceError(
     `${where}: expected a zod 4 schema or a Standard JSON Schema (a schema with \`~standard\`).`,
   );
+}
+
+/**
+ * A zod 4 schema's JSON Schema with each of `definitions` given once, under its name, in the
+ * root's `$defs`, and a `$ref` wherever it is used: zod's own conversion, told the names through
+ * a registry that adds them to what zod's global registry holds (descriptions, other metadata).
+ */
+function withDefinitions(
+  schema: object,
+  where: string,
+  definitions: Record<string, unknown>,
+): JSONSchema {
+  if (typeof definitions !== 'object' || definitions === null || Array.isArray(definitions))
+    throw new InferenceError(`${where}: \`schemaDefinitions\` must be an object of zod schemas.`);
+  if (Object.hasOwn(definitions, '__proto__'))
+    throw new InferenceError(
+      `${where}: \`schemaDefinitions\` cannot name a definition "__proto__".`,
+    );
+  const names = new Map<unknown, string>();
+  for (const [name, definition] of Object.entries(definitions)) {
+    if (typeof definition !== 'object' || definition === null || !('_zod' in definition))
+      throw new InferenceError(
+        `${where}: \`schemaDefinitions.${name}\` must be a zod 4 schema, as \`schemaDefinitions\` names zod schemas.`,
+      );
+    names.set(definition, name);
+  }
+  if (!('_zod' in schema))
+    throw new InferenceError(
+      `${where}: \`schemaDefinitions\` needs a zod 4 schema; with another library, put its definitions in its own JSON Schema.`,
+    );
+  type Registry = typeof globalRegistry;
+  const metadata = {
+    get: (entry: never) => {
+      const meta = globalRegistry.get(entry);
+      const id = names.get(entry);
+      return id === undefined ? meta : { ...meta, id };
+    },
+    has: (entry: never) => names.has(entry) || globalRegistry.has(entry),
+  } as unknown as Registry;
+  try {
+    return zodToJSONSchema(schema as unknown as ZodMiniType, {
+      io: 'input',
+      target: 'draft-2020-12',
+      metadata,
+    }) as JSONSchema;
+  } catch (error) {
+    throw new InferenceError(
+      `${where}: the zod schema could not be converted to JSON Schema: ${describe(error)}`,
+      { cause: error },
+    );
+  }
 }
 
 /**

@@ -32,18 +32,45 @@ const SUBSCHEMAS = [
 /**
  * A strict copy of `schema` (the input is not changed): every object lists all its properties
  * as required and forbids others (`additionalProperties: false`, also where it was `true`); each
- * property that was optional accepts `null` instead. `additionalProperties` that is a schema (a
- * record type) is kept, since strict mode has no way to say it; servers that enforce strict mode
- * reject it with a message naming the field.
+ * property that was optional accepts `null` instead. `oneOf`, which strict mode refuses, becomes
+ * `anyOf`: a discriminated union's branches exclude each other, so nothing changes, and for other
+ * unions the schema's own validation still checks the reply. The root's `$defs` move to
+ * `definitions`, their `$ref`s with them, where the official client puts them. `additionalProperties`
+ * that is a schema (a record type) is kept, since strict mode has no way to say it; servers that
+ * enforce strict mode reject it with a message naming the field.
  */
 export function toStrictJSONSchema(schema: JSONSchema): JSONSchema {
-  const strict = strictCopy(schema);
-  delete strict['$schema']; // metadata; some strict servers reject keys they do not know
+  // zod gives draft 2020-12's `$defs`; the official client asks zod for draft-07, whose
+  // `definitions` OpenAI documents too. The same place at the root, under its name.
+  const move = isObject(schema['$defs']) && !('definitions' in schema);
+  const ref = move
+    ? (value: string) => (value.startsWith(DEFS) ? DEFINITIONS + value.slice(DEFS.length) : value)
+    : (value: string) => value;
+  // `$schema` is metadata; some strict servers reject keys they do not know.
+  const { $schema: _dialect, $defs, definitions, ...strict } = strictCopy(schema, ref);
+  // Definitions last, as the official client places them.
+  if (move) strict['definitions'] = $defs;
+  else {
+    if ($defs !== undefined) strict['$defs'] = $defs;
+    if (definitions !== undefined) strict['definitions'] = definitions;
+  }
   return strict;
 }
 
-function strictCopy(schema: JSONSchema): JSONSchema {
+const DEFS = '#/$defs/';
+const DEFINITIONS = '#/definitions/';
+
+function strictCopy(schema: JSONSchema, ref: (value: string) => string): JSONSchema {
+  const strictValue = (value: unknown): unknown =>
+    isObject(value) ? strictCopy(value, ref) : value;
   const out: JSONSchema = { ...schema };
+  if (typeof out['$ref'] === 'string') out['$ref'] = ref(out['$ref']);
+  // Strict mode refuses `oneOf`. With an `anyOf` beside it there is no single list to give:
+  // it stays, and a strict server names it.
+  if (Array.isArray(out['oneOf']) && !('anyOf' in out)) {
+    out['anyOf'] = out['oneOf'];
+    delete out['oneOf'];
+  }
   for (const key of SUBSCHEMA_LISTS) {
     if (Array.isArray(out[key])) out[key] = (out[key] as unknown[]).map(strictValue);
   }
@@ -51,10 +78,12 @@ function strictCopy(schema: JSONSchema): JSONSchema {
     if (isObject(out[key]) && key !== 'properties') out[key] = mapValues(out[key], strictValue);
   }
   for (const key of SUBSCHEMAS) {
-    if (isObject(out[key])) out[key] = strictCopy(out[key]);
+    if (isObject(out[key])) out[key] = strictCopy(out[key], ref);
   }
+  // draft-07 tuples: `items` as a list.
+  if (Array.isArray(out['items'])) out['items'] = out['items'].map(strictValue);
   if (isObject(out['additionalProperties']))
-    out['additionalProperties'] = strictCopy(out['additionalProperties']);
+    out['additionalProperties'] = strictCopy(out['additionalProperties'], ref);
 
   if (isObject(out['properties'])) {
     const properties = out['properties'];
@@ -71,10 +100,6 @@ function strictCopy(schema: JSONSchema): JSONSchema {
   if (isObjectSchema(out) && !isObject(out['additionalProperties']))
     out['additionalProperties'] = false;
   return out;
-}
-
-function strictValue(value: unknown): unknown {
-  return isObject(value) ? strictCopy(value) : value;
 }
 
 /** `schema` that also accepts `null` (unchanged when it already did). */
@@ -182,11 +207,23 @@ function restore(value: unknown, schema: unknown, root: JSONSchema, depth = 0): 
   return value;
 }
 
-/** Whether `value`'s JSON type is one the branch could describe (used to pick an anyOf branch). */
+/**
+ * Whether `value`'s JSON type is one the branch could describe (used to pick an anyOf branch),
+ * and, for an object, whether it has the values the branch's `const` properties fix: a
+ * discriminated union's branches, all objects, differ there.
+ */
 function fitsType(value: unknown, branch: unknown, root: JSONSchema): boolean {
   if (!isObject(branch)) return branch === true;
   const target = typeof branch['$ref'] === 'string' ? resolveRef(root, branch['$ref']) : branch;
   if (!isObject(target)) return false;
+  if (isObject(value) && isObject(target['properties'])) {
+    for (const [key, property] of Object.entries(target['properties'])) {
+      const fixed = isObject(property) ? property['const'] : undefined;
+      // A scalar `const` only: JSON objects and arrays are not compared here.
+      if (fixed !== undefined && typeof fixed !== 'object' && fixed !== value[key]) return false;
+      if (fixed === null && value[key] !== null) return false;
+    }
+  }
   const type = target['type'];
   const types = Array.isArray(type) ? type : typeof type === 'string' ? [type] : undefined;
   if (!types) return isObjectSchema(target) ? isObject(value) : false;
