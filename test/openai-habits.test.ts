@@ -54,13 +54,36 @@ describe("the official client's stream state: abort(), ended, errored, aborted, 
 });
 
 describe('client.chat.completions.stream()', () => {
-  it('returns the stream at once and sends nothing until it is read', async () => {
+  it('starts the request at once, as openai does: listeners alone get the whole stream, nobody reading it', async () => {
     const stream = client.chat.completions.stream({ model: 'mock/echo', messages });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(server.requests).toHaveLength(0);
-    expect(await stream.finalContent()).toBe('You said: hello brave new world');
+    const deltas: string[] = [];
+    stream.on('content', (delta) => deltas.push(delta));
+    const ended = new Promise<void>((resolve) => stream.on('end', resolve));
+    await ended;
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]?.body).toMatchObject({ stream: true });
+    expect(deltas.join('')).toBe('You said: hello brave new world');
+    expect(await stream.finalContent()).toBe('You said: hello brave new world');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a loop that starts after the stream began reading itself takes over from the next chunk; nothing fails', async () => {
+    const stream = client.chat.completions.stream({ model: 'mock/echo', messages });
+    await stream.emitted('connect'); // the first chunk was read, by the stream itself
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    const whole = await stream.finalContent();
+    expect(whole).toBe('You said: hello brave new world');
+    expect(whole?.endsWith(text)).toBe(true);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a bad argument is told to the error listener without anything reading the stream', async () => {
+    // @ts-expect-error: messages is required
+    const stream = client.chat.completions.stream({ model: 'mock/echo' });
+    const error = await new Promise<unknown>((resolve) => stream.on('error', resolve));
+    expect(error).toBeInstanceOf(InferenceError);
+    expect(server.requests).toHaveLength(0);
   });
 
   it('emits content deltas with their snapshots, chunks, the done events, the final completion and end, in order', async () => {

@@ -120,8 +120,9 @@ export class ChatCompletions extends ChatCompletionsResource {
   }
 
   /**
-   * The chat stream with the official client's helpers, made at once (the request starts when it
-   * is first read: by `for await`, `done()` or a `final…()` method): events such as
+   * The chat stream with the official client's helpers, made at once, its request started at once
+   * (a stream nobody reads by the time the server answers reads itself, for its listeners; a
+   * loop that starts later gets the chunks from then on, as in openai): events such as
    * `on('content.delta', …)` and `on('tool_calls.function.arguments.delta', …)`, `finalContent()`,
    * `finalMessage()`, `finalChatCompletion()`. The stream `create({ stream: true })` gives, parsing
    * as the official client's does: with a `zodResponseFormat()` response format, `content.delta`

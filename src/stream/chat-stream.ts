@@ -168,6 +168,10 @@ export class ChatCompletionStream<
   readonly #tap: Tap;
   /** Removes the watch on an abort before the first read (see the constructor). */
   #unwatch: (() => void) | undefined;
+  /** The stream's own read, while nobody else reads it (`#runAlone()`). */
+  #alone:
+    | { iterator: AsyncIterator<ChatCompletionChunk>; paused: Promise<void>; stop(): void }
+    | undefined;
 
   /** @internal */
   constructor(source: () => ObservableIterator<ChatCompletionChunk>, controller: AbortController) {
@@ -205,6 +209,25 @@ export class ChatCompletionStream<
     return this.#tap;
   }
 
+  /** Iterate the chunks (once); while the stream reads itself (`stream()` unread), from the next chunk on. */
+  override [Symbol.asyncIterator](): AsyncIterator<ChatCompletionChunk> {
+    const alone = this.#alone;
+    if (!alone) return super[Symbol.asyncIterator]();
+    this.#alone = undefined;
+    alone.stop();
+    const { iterator, paused } = alone;
+    return {
+      next: async () => {
+        await paused;
+        return iterator.next();
+      },
+      return: async () => {
+        await paused;
+        return (await iterator.return?.()) ?? { done: true, value: undefined };
+      },
+    };
+  }
+
   /**
    * The chunks of `stream` without its own accumulation, for a stream that wraps it (and
    * accumulates them itself): each chunk is then added up once.
@@ -226,8 +249,8 @@ export class ChatCompletionStream<
   }
 
   /**
-   * A stream whose request is made when it is first read (`chat.completions.stream()`): `start`
-   * makes it with this stream's signal, so that `controller.abort()` cancels it at any point.
+   * A stream made before its request (`chat.completions.stream()`), which `start` makes at once
+   * with this stream's signal, so that `controller.abort()` cancels it at any point.
    * `parser` (loaded with the request) parses as `stream()` does.
    * @internal
    */
@@ -256,11 +279,7 @@ export class ChatCompletionStream<
           throw error;
         }
         follow(controller.signal, inner.controller);
-        const chunks = ChatCompletionStream.chunksOf(inner);
-        // This stream's accumulation and listeners watch the request's own iterator, as with
-        // create(): a listener that throws then ends the request there, at once.
-        if (observer) chunks.observe?.(observer);
-        return (source = chunks.observe || !observer ? chunks : observed(chunks, observer));
+        return ChatCompletionStream.chunksOf(inner);
       }));
     };
     const iterator: ObservableIterator<ChatCompletionChunk> = {
@@ -269,32 +288,67 @@ export class ChatCompletionStream<
       },
       async next() {
         if (source) return source.next();
-        let opened: AsyncIterator<ChatCompletionChunk>;
+        let chunks: ObservableIterator<ChatCompletionChunk>;
         try {
-          opened = await open();
+          chunks = await open();
         } catch (error) {
           observer?.end(error); // the request failed before its first chunk
           throw error;
         }
-        return opened.next();
+        // This stream's accumulation and listeners watch the request's own iterator, as with
+        // create(): a listener that throws then ends the request there, at once.
+        if (observer) chunks.observe?.(observer);
+        source ??= chunks.observe || !observer ? chunks : observed(chunks, observer);
+        return source.next();
       },
       async return() {
         if (opening === undefined) {
           controller.abort();
           observer?.closed();
-        } else await (await opening.catch(() => undefined))?.return?.();
+        } else await (source ?? (await opening.catch(() => undefined)))?.return?.();
         return { done: true, value: undefined };
       },
     };
     const stream = new ChatCompletionStream<ParsedT, ToolCall>(() => iterator, controller);
     stream.#tap.messages = messages;
+    // The request starts at once, as openai's does (in a microtask: after the caller's listeners);
+    // if nobody reads the stream by the time it answers, it reads itself, for the listeners.
+    queueMicrotask(() => {
+      if (!controller.signal.aborted)
+        void open().then(
+          () => stream.#runAlone(),
+          () => stream.#runAlone(),
+        );
+    });
     return stream;
   }
 
   /**
+   * The stream's own read, while nobody else reads it (see `deferred()`): every chunk goes to the
+   * listeners and the final completion. A loop that starts meanwhile takes over from the next
+   * chunk on (the ones read already are told to the listeners, not to it), as openai's does.
+   */
+  #runAlone(): void {
+    if (this.consumed) return;
+    const iterator = this[Symbol.asyncIterator]();
+    const run: { handover?: () => void } = {};
+    this.#alone = {
+      iterator,
+      paused: (async () => {
+        try {
+          while (!run.handover && !(await iterator.next()).done);
+        } catch {
+          // The stream's error: told to the listeners, and for final…() and done().
+        }
+      })(),
+      stop: () => (run.handover = () => {}),
+    };
+  }
+
+  /**
    * `completions.stream(params, options)`, under the official client's name for it: give it the
-   * client, or its `chat.completions` (as `openai` v4 did). As with `stream()`, the request is
-   * made when the stream is first read (`for await`, `done()`, a `final…()` method), and a
+   * client, or its `chat.completions` (as `openai` v4 did). As with `stream()`, the request
+   * starts at once (a stream nobody reads reads itself, for its listeners), and a
    * `zodResponseFormat()` format is parsed; the type of `parsed` is `ParsedT`, given as in `openai`
    * (`createChatCompletion<Weather>(…)`), or `stream()` infers it from the format.
    *
