@@ -128,6 +128,19 @@ describe('a stream, leaving its `await using` block', () => {
     expect(c.rateLimits().inFlight).toBe(0);
   });
 
+  it('the stream helper (`chat.completions.stream()`, its request made at the first read)', async () => {
+    replies = ['hold'];
+    const c = client();
+    const helper = c.chat.completions.stream(ask);
+    {
+      await using stream = helper;
+      await stream[Symbol.asyncIterator]().next();
+    }
+    expect(await within(gone[0]!)).toBe('client left');
+    expect(c.rateLimits().inFlight).toBe(0);
+    expect(helper.aborted).toBe(true);
+  });
+
   it('the legacy completions stream', async () => {
     replies = ['legacy-hold'];
     const c = client();
