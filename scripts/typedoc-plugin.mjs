@@ -6,6 +6,8 @@
 // - Modules are named by the import path a user writes: `model-inference-sdk`, `model-inference-sdk/testing`,
 //   … instead of the source layout (`index`, `testing`). Without it the guide `testing` and the
 //   folder of the module `testing/msw` merge into one confusing navigation entry.
+// - The `await using` method is listed as `[Symbol.asyncDispose]`, the key a user knows, not the
+//   name of the constant it is keyed by in the source (`asyncDispose`, util/dispose.ts).
 import { readFileSync } from 'node:fs';
 import { Converter, ReflectionKind, RendererEvent } from 'typedoc';
 
@@ -41,6 +43,11 @@ export function load(app) {
     for (const module of context.project.getReflectionsByKind(ReflectionKind.Module)) {
       if (module.name.startsWith(pkg.name)) continue;
       module.name = module.name === 'index' ? pkg.name : `${pkg.name}/${module.name}`;
+    }
+    for (const method of context.project.getReflectionsByKind(ReflectionKind.Method)) {
+      if (method.name !== '[asyncDispose]') continue;
+      method.name = '[Symbol.asyncDispose]';
+      for (const signature of method.signatures ?? []) signature.name = method.name;
     }
   });
 }

@@ -645,3 +645,21 @@ describe("openai's streams and runners carry over (issue 23, items 3 to 6)", () 
     void wrong;
   });
 });
+
+describe('await using', () => {
+  it('streams and runners are AsyncDisposable, their dispose a Promise<void>', async () => {
+    const client = {} as Client;
+    const messages = [{ role: 'user' as const, content: 'hi' }];
+    const stream = await client.chat.completions.create({ model: 'm', messages, stream: true });
+    expectTypeOf(stream).toExtend<AsyncDisposable>();
+    expectTypeOf(stream[Symbol.asyncDispose]).returns.toEqualTypeOf<Promise<void>>();
+    expectTypeOf<Stream<Completion>>().toExtend<AsyncDisposable>();
+    expectTypeOf<ChatCompletionStream>().toExtend<AsyncDisposable>();
+    expectTypeOf<ChatCompletionRunner>().toExtend<AsyncDisposable>();
+    expectTypeOf<ChatCompletionStreamingRunner>().toExtend<AsyncDisposable>();
+    const runner = client.chat.completions.runTools({ model: 'm', messages, tools: [] });
+    expectTypeOf(runner[Symbol.asyncDispose]()).toEqualTypeOf<Promise<void>>();
+    // @ts-expect-error: a page of models is not disposable
+    expectTypeOf(await client.models.list()).toExtend<AsyncDisposable>();
+  });
+});

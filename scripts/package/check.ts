@@ -586,6 +586,7 @@ async function smoke(dir: string): Promise<void> {
   console.log(
     '  tsc (nodenext, skipLibCheck false) consumer.mts (ESM types) + consumer.cts (CJS types): ok',
   );
+  disposableTypes(dir);
   goToDefinition(dir);
   commonjsNode10(dir);
   await packedBin(dir);
@@ -624,6 +625,38 @@ export async function readme(client: Client): Promise<[string, number, string | 
   return [city, celsius, await runner.finalContent()];
 }
 `;
+
+// `await using` (issue 28): a stream and a runner are AsyncDisposable where the lib has
+// `esnext.disposable`, and the types still compile where it has not and no @types/node declares
+// Symbol.asyncDispose (a browser project; the SDK's .d.ts declares the symbol's type itself).
+const DISPOSE_SMOKE = `
+import { Client } from 'model-inference-sdk';
+const client = new Client({ apiKey: 'k', baseURL: 'http://127.0.0.1:1/v1' });
+export async function f() {
+  await using stream = await client.chat.completions.create({ model: 'm', messages: [], stream: true });
+  await using runner = client.chat.completions.runTools({ model: 'm', messages: [], tools: [] });
+  const both: AsyncDisposable[] = [stream, runner];
+  return both;
+}
+`;
+const NO_DISPOSABLE_LIB = `
+import { Client } from 'model-inference-sdk';
+const client = new Client({ apiKey: 'k', baseURL: 'http://127.0.0.1:1/v1' });
+export const stream = client.chat.completions.create({ model: 'm', messages: [], stream: true });
+`;
+
+function disposableTypes(dir: string): void {
+  writeFileSync(path.join(dir, 'dispose.mts'), DISPOSE_SMOKE);
+  writeFileSync(path.join(dir, 'no-disposable.mts'), NO_DISPOSABLE_LIB);
+  const tsc = (lib: string[], file: string) => {
+    const compilerOptions = { noEmit: true, strict: true, skipLibCheck: false, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib, types: [] };
+    writeFileSync(path.join(dir, 'tsconfig.dispose.json'), JSON.stringify({ compilerOptions, files: [file] }));
+    execFileSync(bin('tsc', 'root'), ['-p', 'tsconfig.dispose.json'], { cwd: dir, stdio: 'inherit' });
+  };
+  tsc(['es2022', 'esnext.disposable', 'dom'], 'dispose.mts');
+  tsc(['es2022', 'dom'], 'no-disposable.mts');
+  console.log('  tsc (skipLibCheck false, no @types/node): `await using` a stream and a runner (lib esnext.disposable): ok; lib es2022 alone: ok');
+}
 
 function commonjsNode10(dir: string): void {
   const project = path.join(dir, 'node10');

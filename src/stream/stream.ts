@@ -8,6 +8,7 @@ import { ResponseValidationError } from '../errors/validation';
 import { DEFAULTS } from '../options/types';
 import type { ObservableIterator, StreamObserver } from '../util/iterator';
 import { cancelOnAbort, nextText } from '../util/body';
+import { asyncDispose } from '../util/dispose';
 
 // The iterator types live below this file (options/hooks.ts needs them, and options/types.ts needs options/hooks.ts).
 export type { ObservableIterator, StreamObserver } from '../util/iterator';
@@ -29,6 +30,8 @@ export class Stream<T> implements AsyncIterable<T> {
   /** Abort to cancel the request; the loop then throws `APIUserAbortError`. */
   readonly controller: AbortController;
   #source: (() => ObservableIterator<T>) | undefined;
+  /** The iterator handed out (a loop, `tee()`, `toReadableStream()`, `done()`): what disposing closes. */
+  #iterator: AsyncIterator<T> | undefined;
 
   /** @internal */
   constructor(source: () => ObservableIterator<T>, controller: AbortController) {
@@ -62,12 +65,30 @@ export class Stream<T> implements AsyncIterable<T> {
   [Symbol.asyncIterator](): AsyncIterator<T> {
     const iterator = this.take();
     const observer = this.observer();
-    if (!observer) return iterator;
-    if (iterator.observe) {
-      iterator.observe(observer);
-      return iterator;
-    }
-    return observed(iterator, observer);
+    if (observer && iterator.observe) iterator.observe(observer);
+    return (this.#iterator =
+      !observer || iterator.observe ? iterator : observed(iterator, observer));
+  }
+
+  /**
+   * `await using`: leaving the block (at its end, by `break`, `return` or a throw) cancels the
+   * request, as `break` out of a `for await` loop does, read or not: the connection is closed and
+   * the client's limiter gets its turn back. A stream that has ended is left as it is; disposing
+   * twice does nothing more. Do not dispose a stream handed on (`toReadableStream()`, `tee()`):
+   * its reader would be cut off.
+   *
+   * @example
+   * ```ts
+   * await using stream = await client.chat.completions.create({ model: 'acme/chat-1', messages, stream: true });
+   * for await (const chunk of stream) {
+   *   if (chunk.choices[0]?.delta.content?.includes('STOP')) break;
+   * }
+   * // here the request is over, whether the loop ran to the end, broke, or threw
+   * ```
+   */
+  async [asyncDispose](): Promise<void> {
+    if (this.#iterator) await this.#iterator.return?.();
+    else if (!this.consumed) this.controller.abort();
   }
 
   /**

@@ -19,6 +19,7 @@ import { checkRequestOptions, checkTimeout } from '../options/check';
 import type { ChatCompletionsResource as ChatCompletions } from '../resources/chat';
 import { checkBody } from '../resources/check-body';
 import { follow } from '../util/signals';
+import { asyncDispose } from '../util/dispose';
 import type { ChatCompletionStreamEvents, Events } from '../stream/chat-events';
 import { contentOf, EventSurface, firstMessage, outcomeOf } from '../stream/event-surface';
 import { Listeners } from '../stream/listeners';
@@ -394,6 +395,23 @@ abstract class AbstractChatCompletionRunner<ParsedT, EventMap> implements RunSin
   /** Stop the run. The request in flight is cancelled, running tools see their `signal` abort, and no tool starts after it. */
   abort(reason?: unknown): void {
     this.controller.abort(reason);
+  }
+
+  /**
+   * `await using`: leaving the block (at its end, by `break`, `return` or a throw) aborts the run,
+   * as `abort()` does (a run that has ended is left as it is), and waits for it to end: the request
+   * in flight cancelled, the tools told. Never rejects; the run's error stays for `done()`.
+   *
+   * @example
+   * ```ts
+   * await using runner = client.chat.completions.runTools({ model: 'acme/chat-1', messages, tools: [getWeather] });
+   * const call = await runner.emitted('functionToolCall');
+   * console.log('the model called', call.name); // leaving the block stops the run here
+   * ```
+   */
+  async [asyncDispose](): Promise<void> {
+    if (!this.ended) this.abort();
+    await this.#done.catch(() => {});
   }
 
   /** The last completion of the run: the model's answer, or the last request's completion if `maxRounds` or a forced `tool_choice` ended the run. */
