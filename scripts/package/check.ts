@@ -67,9 +67,11 @@ const ALLOWED = [
  * (issue 31: its ESM and CJS builds, its declarations, the CLI's batch command and docs/batch.md,
  * +22 kB packed: 426 864 B over 404 825 B), then to 450 kB for issues 29 and 30 (the hardening
  * round, `asResponse()` keeping the value, openai's statics and final tool calls: their code in
- * ESM and CJS, their declarations and docs, +16 kB packed: 443 130 B).
+ * ESM and CJS, their declarations and docs, +16 kB packed: 443 130 B), then to 460 kB for the
+ * strict-mode schemas, `await using`, rejected argument errors and `stream()` starting at once
+ * (issues 28 and 30: code in both builds, declarations, docs; 449 751 B packed).
  */
-const MAX_PACKED_BYTES = 450_000;
+const MAX_PACKED_BYTES = 460_000;
 
 /** Scripts npm runs at an install (`prepare` for a git or folder install): none may be packed. */
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepublish', 'preprepare', 'prepare', 'postprepare'];

@@ -63,14 +63,20 @@ import { root } from './artifact';
  * `finalFunctionToolCall()` and `finalFunctionToolCallResult()` on streams and runners (their
  * logic loads with `import()`), `ChatCompletionStream.createChatCompletion`,
  * `ChatCompletionStreamingRunner.fromReadableStream` and `client.logLevel`.
+ * Raised to 28 850 B and 31 750 B (measured 28 746 B and 31 637 B over 28 429 B and 31 326 B) for
+ * this round's `openai` semantics (issues 30 and 28), +317 B and +311 B up front: a bad argument
+ * rejects the call's promise instead of throwing (+116 B), `await using` on streams and runners
+ * (+89 B), and `stream()` starting its request at once and reading itself for its listeners
+ * when nobody reads it, with a late loop taking over (the rest; `deferred()` is a static of the
+ * chat stream's class, so it is in every bundle that streams).
  * Lower them as the size work lands; raise one only with a reason in the commit message. The
  * target for `streamingChat` is 12 KiB.
  */
 export const CEILINGS = {
   /** `new Client(...)` + one streaming `chat.completions.create` iterated with `for await`. */
-  streamingChat: 28_550,
+  streamingChat: 28_850,
   /** Everything `model-inference-sdk` exports (`export * from`), i.e. no tree-shaking by the user. */
-  wholeEntry: 31_450,
+  wholeEntry: 31_750,
   /**
    * Everything `model-inference-sdk/proxy` exports, on top of the main entry (left external: the
    * route's server bundle has it anyway). Measured 9 243 B on 2026-11-28 (issue 32), + ~5%.
