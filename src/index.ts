@@ -83,6 +83,7 @@ export {
   InternalServerError,
   APIConnectionError,
   APIConnectionTimeoutError,
+  ToolTimeoutError,
   APIUserAbortError,
   ModelNotReadyError,
   PreflightError,

@@ -14,6 +14,7 @@ import {
   InferenceError,
   OutputParseError,
   toAssistantMessage,
+  ToolTimeoutError,
   type ChatCompletionMessageParam,
   type RunnableFunctionTool,
   type ChatCompletionChunk,
@@ -323,7 +324,7 @@ describe('runTools()', () => {
     return { tool, seen };
   };
 
-  it('a tool that never settles ends the run at toolTimeout: APIConnectionTimeoutError naming it, its signal aborted, no timer left', async () => {
+  it('a tool that never settles ends the run at toolTimeout: ToolTimeoutError (an APIConnectionTimeoutError) naming it, its signal aborted, no timer left', async () => {
     const { tool, seen } = neverSettles();
     server.enqueue(calls(['h', 'get_weather', '{"city":"Paris","unit":null}']));
     const timers = pendingTimers();
@@ -333,6 +334,8 @@ describe('runTools()', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(error).toBeInstanceOf(ToolTimeoutError);
+    expect(error).toMatchObject({ name: 'ToolTimeoutError', tool: 'get_weather' });
     expect((error as Error).message).toBe('The tool "get_weather" did not settle within 50 ms (toolTimeout): POST /chat/completions (runTools)');
     expect(seen.signal?.aborted).toBe(true);
     expect(seen.signal?.reason).toBe(error);

@@ -2,11 +2,12 @@
  * The error hierarchy. Every error the SDK throws is an `InferenceError`:
  *
  * ```
- * InferenceError                    bad options or arguments (thrown at the call site)
+ * InferenceError                    bad options or arguments (the call's promise rejects)
  * ├── APIError                      the server answered with an error, or the request failed
  * │   ├── BadRequestError (400) … InternalServerError (>=500)      one class per status
  * │   ├── APIConnectionError        no response (refused, reset, DNS, TLS)
  * │   │   └── APIConnectionTimeoutError
+ * │   │       └── ToolTimeoutError
  * │   └── APIUserAbortError         the caller's AbortSignal fired
  * ├── ResponseValidationError       the server answered 2xx, but the body is not what the types promise
  * ├── HookError                     a hook (the `hooks` option) threw
@@ -205,10 +206,9 @@ export class APIConnectionTimeoutError extends APIConnectionError {
    * `phase`: `'request'` (no headers within `timeout`), `'apiKey'` (the `apiKey` function did not
    * return within `timeout`), `'stream'` (no event within `streamIdleTimeout`),
    * `'keep-alive'` (the same, while the server sent only keep-alive comments), `'queue'` (the call
-   * waited `timeout` for its turn: `maxConcurrency`, or a first contact), or a hook or a
-   * `runTools()` tool that did not settle within the option named
-   * (`{ hook: 'onChunk hook of "audit"', option: 'timeout' }`,
-   * `{ hook: 'tool "get_weather"', option: 'toolTimeout' }`).
+   * waited `timeout` for its turn: `maxConcurrency`, or a first contact), or a hook that did
+   * not settle within the option named (`{ hook: 'onChunk hook of "audit"', option: 'timeout' }`;
+   * a `runTools()` tool: `ToolTimeoutError`).
    */
   constructor(
     target: RequestTarget,
@@ -235,6 +235,33 @@ export class APIConnectionTimeoutError extends APIConnectionError {
                   ? `The \`apiKey\` function did not return within the timeout (${timeoutMs} ms): ${target.method} ${target.path}`
                   : `Request timed out after ${timeoutMs} ms: ${target.method} ${target.path}`,
     });
+  }
+}
+
+/**
+ * A `runTools()` tool, or its arguments' asynchronous validation, did not settle within
+ * `toolTimeout`: the run ends with this error (an `APIConnectionTimeoutError`, as before it had
+ * its own class). `tool` is the tool's name.
+ *
+ * @example
+ * ```ts
+ * const runner = client.chat.completions.runTools(body, { toolTimeout: 10_000 });
+ * await runner.done().catch((err) => {
+ *   if (err instanceof ToolTimeoutError) console.error(`${err.tool} took more than 10 s`);
+ * });
+ * ```
+ */
+export class ToolTimeoutError extends APIConnectionTimeoutError {
+  override name = 'ToolTimeoutError';
+
+  /** @internal */
+  constructor(
+    target: RequestTarget,
+    timeoutMs: number,
+    /** The name of the tool that did not settle. */
+    readonly tool: string,
+  ) {
+    super(target, timeoutMs, { hook: `tool ${JSON.stringify(tool)}`, option: 'toolTimeout' });
   }
 }
 

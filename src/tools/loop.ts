@@ -4,7 +4,7 @@
  * runner through `RunSink` (tools/params.ts) and imports nothing of tools/runner.ts.
  */
 import {
-  APIConnectionTimeoutError,
+  ToolTimeoutError,
   APIUserAbortError,
   InferenceError,
   type RequestTarget,
@@ -258,11 +258,8 @@ export class Loop<ParsedT> {
     return settled.value;
   }
 
-  toolTimedOut(name: string): APIConnectionTimeoutError {
-    return new APIConnectionTimeoutError(TARGET, this.toolTimeout, {
-      hook: `tool ${JSON.stringify(name)}`,
-      option: 'toolTimeout',
-    });
+  toolTimedOut(name: string): ToolTimeoutError {
+    return new ToolTimeoutError(TARGET, this.toolTimeout, name);
   }
 
   throwIfAborted(): void {

@@ -85,7 +85,7 @@ export type RunToolsOptions = RequestOptions & {
   maxChatCompletions?: number;
   /**
    * Longest one tool function may take to settle, in milliseconds (default 10 minutes, the
-   * client's default `timeout`). Past it, the run rejects with `APIConnectionTimeoutError` naming
+   * client's default `timeout`). Past it, the run rejects with `ToolTimeoutError` (an `APIConnectionTimeoutError`) naming
    * the tool, and the `signal` of that round's tools aborts: a tool that never settles cannot
    * hold the run, or a serverless function, for ever. (The official client has no such bound.)
    */
