@@ -13,7 +13,7 @@ import { startMockServer, type Cassette, type CassetteInteraction, type MockServ
 
 const KEY = 'sk-upstream-3c8e1f7a9b2d-never-in-a-cassette';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'model-inference-sdk-surfaces-'));
+const dir = mkdtempSync(path.join(tmpdir(), 'model-inference-sdk-cassettes-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const opened: MockServer[] = [];
 afterEach(async () => {

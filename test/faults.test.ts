@@ -1,5 +1,5 @@
 /**
- * The second round of hardening (issue 13), each fault against a real loopback server and through
+ * Faults (first filed as issue 13), each against a real loopback server and through
  * the public API: nothing outlives its caller, no secret crosses a boundary, every failure is typed.
  * docs/reliability.md lists these cases with their outcomes.
  */
