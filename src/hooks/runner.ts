@@ -1,11 +1,12 @@
 /**
- * Running hooks (the `hooks` option; their types are in options/hooks.ts). Loaded with `import()` by the
- * first call that has any (resources/call.ts), so that a client without hooks never loads or runs this.
+ * Running hooks (the `hooks` option; their types are in options/hooks.ts). Loaded with `import()`
+ * by the first call that has any (`withHooks()` in resources/call.ts), so that a client without
+ * hooks never loads or runs this.
  *
- * One `Call` per call: it checks the hooks, keeps the call's `info` and what its summary needs,
- * and runs each hook in order, awaited, wrapping whatever one throws in a `HookError` that names
- * it. The request path calls it at each point (core/request.ts, core/retry.ts, stream/events.ts); `runCall`
- * gives it the call's outcome.
+ * `runCall()` runs one call with its hooks: one `Call` per call checks the hooks, keeps the call's
+ * `info` and what its summary needs, and runs each hook in order, awaited, wrapping whatever one
+ * throws in a `HookError` that names it. The request path calls it at each point through the
+ * `CallHooks` it is given (core/request.ts, core/retry.ts, stream/events.ts).
  *
  * No hook can hold a call: each is awaited only within the call's `timeout` (and, once a stream
  * has begun, its `streamIdleTimeout`, whichever is shorter) and until the call's `signal` aborts
@@ -560,11 +561,7 @@ function entries(hooks: Hooks | readonly Hooks[] | undefined, from: 'client' | '
   });
 }
 
-/**
- * The operation of a resource's path (resources/*.ts): `/chat/completions` is `chat`, `/models`
- * `models.list`, `/models/{slug}` `models.retrieve`; any other path is named after itself
- * (`/completions` → `completions`).
- */
+/** Whether a hook's value has the members of a `T` (a `Request`, a `Response`): duck-typed, since a polyfill's or another realm's instance is not `instanceof` this one's. */
 function isLike<T>(value: unknown, ...keys: string[]): value is T {
   return typeof value === 'object' && value !== null && keys.every((key) => key in value);
 }

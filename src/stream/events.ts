@@ -54,16 +54,16 @@ export interface StreamSettings<T> {
 }
 
 /**
- * A `Reader` (see core/response.ts) that opens the event stream and reads up to its first item inside
- * the attempt, so that a failure before anything was yielded (reset, stall, in-band error) gets
- * the retry policy; after the first item, nothing is retried.
- */
-/**
  * The SSE reader and its parser (eventsource-parser), loaded by the first stream: an import of the
  * SDK that never streams neither resolves the package nor compiles it (a cold start's cost).
  */
 let sse: Promise<typeof Sse> | undefined;
 
+/**
+ * A `Reader` (see core/response.ts) that opens the event stream and reads up to its first item inside
+ * the attempt, so that a failure before anything was yielded (reset, stall, in-band error) gets
+ * the retry policy; after the first item, nothing is retried.
+ */
 export function readStream<T>(settings: StreamSettings<T>): Reader<Stream<T>> {
   return async (sent) => {
     // Loaded while the attempt's timeout still runs, so that no moment is left without a limit.

@@ -1,5 +1,5 @@
 /**
- * `ChatCompletionStream.fromReadableStream()`'s reading, loaded on its first read: the NDJSON lines
+ * `ChatCompletionStream.fromReadableStream()`'s reading (imported by chat-stream.ts): the NDJSON lines
  * of a body made by `toReadableStream()` (stream.ts reads them), each checked as a chunk from a
  * server is (the generated normalizer), with the end of the body and a failed connection told
  * apart, and each new request of a streaming run's body noticed.
