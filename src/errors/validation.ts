@@ -55,7 +55,8 @@ export class ResponseValidationError extends InferenceError {
   readonly requestId: string | undefined;
 
   constructor(
-    target: RequestTarget,
+    /** The request whose response it is; `undefined` for a body read without one (`where` says what). */
+    target: RequestTarget | undefined,
     init: {
       issues: ValidationIssue[];
       raw: unknown;
@@ -77,7 +78,7 @@ export class ResponseValidationError extends InferenceError {
       .join('; ');
     const more = init.issues.length > 5 ? ` (and ${init.issues.length - 5} more)` : '';
     super(
-      `${init.where ?? `${init.status} ${target.method} ${target.path}`}: ${init.what ?? 'response'} cannot be read as the documented shape: ${list}${more}` +
+      `${init.where ?? `${init.status} ${target?.method} ${target?.path}`}: ${init.what ?? 'response'} cannot be read as the documented shape: ${list}${more}` +
         (init.relaxable
           ? ". To accept such responses as sent, set `validation: 'warn'` (or 'off') on the client."
           : ''),

@@ -202,7 +202,7 @@ export class Stream<T> implements AsyncIterable<T> {
     const maxEventSize = options.maxEventSize ?? DEFAULTS.maxEventSize;
     const invalid = (message: string, raw: unknown) =>
       new ResponseValidationError(
-        { method: '', path: '' },
+        undefined, // a body read without a request: `where` names what read it
         {
           issues: [{ path: '', message, received: raw }],
           raw,
