@@ -9,145 +9,20 @@ import type {
   ChatCompletionCreateParams,
   ChatCompletionMessageToolCall,
 } from '../generated/types.gen';
-import { APIUserAbortError, InferenceError } from '../errors/api';
+import { APIUserAbortError } from '../errors/api';
 import { observed, Stream, type ObservableIterator, type StreamObserver } from './stream';
 import { follow } from '../util/signals';
-import { ChatCompletionAccumulator } from './accumulate';
 import { readBack } from './read-back';
 import {
-  ChatEvents,
   type ChatCompletionStreamEvents,
-  type Events,
   type StreamedChatCompletion,
   type StreamParser,
 } from './chat-events';
-import { contentOf, EventSurface, firstMessage, outcomeOf } from './event-surface';
+import { contentOf, firstMessage } from './event-surface';
 import type { FunctionToolCall } from './chat-events';
 import type { RequestOptions } from '../options/types';
 import type * as FinalCall from './final-call';
-
-/** What `createChatCompletion()` is given: the client, or its `chat.completions` (`stream()`). */
-
-const TARGET = { method: 'POST', path: '/chat/completions' };
-
-/**
- * Feeds every chunk that passes to the accumulator and the listeners, and remembers how the
- * stream ended. A listener that throws fails the stream: `item()` and `end()` throw its
- * `ListenerError`, and the iterator that told them ends the stream with it (stream/events.ts).
- * A helper's stream (`stream()`, `parse({ stream: true })`) has a parser: the completion is parsed
- * when the stream ends, before the last events; a parse that fails is the stream's error for
- * `final…()`, `done()` and the `error` event, not for the loop that read every chunk.
- */
-class Tap implements StreamObserver<ChatCompletionChunk> {
-  accumulator = new ChatCompletionAccumulator();
-  readonly events = new ChatEvents();
-  /** Settles once the stream is over and every listener was told: rejects with its error. */
-  readonly ended: Promise<void>;
-  /** `on` / `off` / `emitted()` and how the stream ended, as a runner has them too. */
-  readonly surface: EventSurface<Events>;
-  /** The parsed completion, for a helper's stream that ended well. */
-  parsed: ChatCompletion | undefined;
-  /**
-   * The conversation before the completion being read: the request's messages (`stream()`), then
-   * the message of each earlier request of a run's body read back.
-   */
-  messages: readonly unknown[] = [];
-  /** Told of the end (the last events may still be coming, after an asynchronous parse). */
-  #over = false;
-  readonly #snapshot = () => this.accumulator.result();
-  #resolve!: () => void;
-  #reject!: (error: unknown) => void;
-
-  /** `signal`: the stream's own (its controller's), which also ends a parse that never settles. */
-  constructor(private readonly signal: AbortSignal) {
-    this.ended = new Promise<void>((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
-    this.ended.catch(() => {}); // reported by finalChatCompletion(), if anyone asks
-    this.surface = new EventSurface(this.events.listeners, 'stream', this.ended);
-  }
-
-  item(chunk: ChatCompletionChunk): void {
-    this.accumulator.add(chunk);
-    const events = this.events;
-    if (events.listening) {
-      if (this.accumulator.chunks === 1) events.listeners.emit('connect');
-      events.chunk(chunk, this.#snapshot);
-    }
-  }
-
-  /** Another request's chunks follow (a streaming run's body read back): a new completion begins. */
-  restart(): void {
-    this.messages = [...this.messages, this.accumulator.result().choices[0]?.message];
-    this.accumulator = new ChatCompletionAccumulator();
-    if (this.events.listening) this.events.finish();
-    this.events.reset();
-  }
-
-  end(error?: unknown): void {
-    if (this.#over) return; // told once, however many ways the stream ends
-    this.#over = true;
-    let failed = error;
-    const parser = this.events.parser;
-    if (error === undefined && parser) {
-      try {
-        const parsed = parser.completion(this.accumulator.result(), this.signal);
-        if (parsed instanceof Promise) {
-          // A schema that validates asynchronously: the last events come once it has (or once the
-          // stream is aborted while it has not: the parser rejects then).
-          parsed.then(
-            (completion) => {
-              this.parsed = completion;
-              this.#settle(undefined);
-            },
-            (parseError: unknown) => void this.#settle(parseError),
-          );
-          return;
-        }
-        this.parsed = parsed;
-      } catch (parseError) {
-        failed = parseError;
-      }
-    }
-    const final = this.#settle(failed);
-    // A listener that threw ends the stream with its error. The stream's own error is the loop's
-    // already; a parse that failed is for final…() and done(), not for the loop that read every chunk.
-    if (final !== failed) throw final;
-  }
-
-  closed(): void {
-    if (this.#over) return;
-    this.#over = true;
-    const closed = new APIUserAbortError(TARGET, 'closed');
-    const final = this.#tell(closed);
-    // Not thrown: the caller left (`break`), and a listener's error is for done() and the final…() methods.
-    this.#reject(
-      final === closed
-        ? new InferenceError(
-            'The stream was closed before it ended, so there is no final completion.',
-          )
-        : final,
-    );
-  }
-
-  /** The last events, then `ended` settled; returns the error the stream ends with. */
-  #settle(error: unknown): unknown {
-    const final = this.#tell(error);
-    if (final === undefined) this.#resolve();
-    else this.#reject(final);
-    return final;
-  }
-
-  /** The last events; the stream's outcome, set before them (`stream.ended` is true in an `end` listener). */
-  #tell(error: unknown): unknown {
-    this.surface.outcome = outcomeOf(error);
-    if (!this.events.listening) return error;
-    const final = this.events.end(() => this.parsed ?? this.accumulator.result(), error);
-    this.surface.outcome = outcomeOf(final);
-    return final;
-  }
-}
+import { TARGET, Tap } from './chat-tap';
 
 /**
  * A `Stream<ChatCompletionChunk>` that also builds the final completion as it goes. `ParsedT` and
@@ -498,7 +373,8 @@ export class ChatCompletionStream<
   /**
    * Call `listener` on `event` (the official client's event names; see
    * `ChatCompletionStreamEvents`). Events come as the stream is read: by a `for await` loop, or by
-   * `done()` / `finalChatCompletion()`, which read the rest. A listener that throws ends the
+   * `done()` / `finalChatCompletion()`, which read the rest (a `stream()` nobody reads reads
+   * itself). A listener that throws ends the
    * stream with a `ListenerError`: the request is aborted, `error` and `end` are told.
    *
    * @example
@@ -551,7 +427,8 @@ export class ChatCompletionStream<
   /**
    * A promise of the next `event`'s first argument. Rejects when the stream ends without it: with
    * the stream's error if it failed, else with `EventNotEmittedError` (also when the stream had
-   * already ended). Events come as the stream is read (`for await`, `done()`, `final…()`).
+   * already ended). Events come as the stream is read (`for await`, `done()`, `final…()`; a `stream()`
+   * nobody reads reads itself).
    *
    * @example
    * ```ts
