@@ -207,6 +207,19 @@ describe('requests', () => {
     expect(url.searchParams.get('page')).toBe('2');
   });
 
+  it('leaves out a query parameter given as undefined, as openai does ({ ...defaultQuery, ...query })', async () => {
+    const seen = captureModels();
+    const client = testClient({
+      baseURL: 'http://localhost:4010/v1?api-version=2024-01',
+      defaultQuery: { 'api-version': '2024-06', tenant: 'a', team: 'docs' },
+    });
+    await client.models.list({ query: { 'api-version': undefined, tenant: undefined, page: undefined } });
+    expect([...new URL(seen[0]!.url).searchParams]).toEqual([['team', 'docs']]);
+    // Over the base URL's own query too, as openai's { ...pathQuery, ...defaultQuery } does.
+    await client.withOptions({ defaultQuery: { 'api-version': undefined } }).models.list();
+    expect([...new URL(seen[1]!.url).searchParams]).toEqual([]);
+  });
+
   it('uses the fetch option, with fetchOptions merged from client and request', async () => {
     const calls: RequestInit[] = [];
     const fetchSpy: typeof fetch = async (_input, init) => {

@@ -298,7 +298,8 @@ function missingV1(baseURL: string, body: unknown): string | undefined {
 
 /**
  * Join base URL and path, keeping the base URL's own query (Azure's `?api-version=…`), then apply
- * default and per-request query parameters (`null` removes one).
+ * default and per-request query parameters. `null` or `undefined` removes one set at a lower level,
+ * as `openai`'s `{ ...defaultQuery, ...query }` leaves out a key given as `undefined`.
  */
 export function buildURL(
   baseURL: string,
@@ -310,8 +311,8 @@ export function buildURL(
   for (const query of queries) {
     if (!query) continue;
     for (const [name, value] of Object.entries(query)) {
-      if (value === null) url.searchParams.delete(name);
-      else if (value !== undefined) url.searchParams.set(name, String(value));
+      if (value === null || value === undefined) url.searchParams.delete(name);
+      else url.searchParams.set(name, String(value));
     }
   }
   return url.href;

@@ -26,7 +26,8 @@ export type PreflightMode = 'off' | 'warn' | 'error';
  */
 export type HeadersInit = Record<string, string | null | undefined>;
 /**
- * Query parameters; `null` removes one set at a lower level (e.g. in `defaultQuery`).
+ * Query parameters; `null` or `undefined` removes one set at a lower level (the base URL's query,
+ * `defaultQuery`), as `undefined` does in `openai`.
  *
  * @example
  * ```ts
@@ -218,7 +219,7 @@ export interface RequestOptions {
   idempotencyKey?: string | false | undefined;
   /** Merged over the client's headers; `null` removes one. */
   headers?: HeadersInit | undefined;
-  /** Merged over the client's `defaultQuery`; `null` removes one. */
+  /** Merged over the client's `defaultQuery`; `null` or `undefined` removes one. */
   query?: QueryInit | undefined;
   /** Merged over the client's `fetchOptions`. */
   fetchOptions?: FetchOptions | undefined;

@@ -31,3 +31,16 @@ const controller = new AbortController();
 const request = client.chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: 'Hi' }] }, { signal: controller.signal });
 controller.abort();
 await request.catch((err: unknown) => console.log(err instanceof OpenAI.APIUserAbortError));
+
+// A per-request query value of undefined leaves the key out, the default's too.
+const searches: string[] = [];
+const recorded = client.withOptions({
+  fetch: async (url: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    searches.push(new URL(url instanceof Request ? url.url : String(url)).search);
+    return fetch(url, init);
+  },
+});
+const hello = { model: 'mock/echo', messages: [{ role: 'user' as const, content: 'Hello' }] };
+await recorded.chat.completions.create(hello, { query: { 'api-version': undefined } });
+await recorded.chat.completions.create(hello, { query: { 'api-version': '2' } });
+console.log(JSON.stringify(searches));
