@@ -78,6 +78,16 @@ describe('client.chat.completions.stream()', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('a loop that takes over after the stream read itself to an error throws that error', async () => {
+    const stream = client.chat.completions.stream({ model: 'acme/nope', messages });
+    const told = await new Promise<unknown>((resolve) => stream.on('error', resolve));
+    expect(told).toBeInstanceOf(NotFoundError);
+    const thrown = await (async () => {
+      for await (const _ of stream) return 'no error';
+    })().catch((error: unknown) => error);
+    expect(thrown).toBe(told);
+  });
+
   it('a bad argument is told to the error listener without anything reading the stream', async () => {
     // @ts-expect-error: messages is required
     const stream = client.chat.completions.stream({ model: 'mock/echo' });

@@ -206,17 +206,20 @@ export class ChatCompletionStream<
   #runAlone(): void {
     if (this.consumed) return;
     const iterator = this[Symbol.asyncIterator]();
-    const run: { handover?: () => void } = {};
+    let handedOver = false;
     this.#alone = {
       iterator,
       paused: (async () => {
         try {
-          while (!run.handover && !(await iterator.next()).done);
+          while (!handedOver && !(await iterator.next()).done);
         } catch {
-          // The stream's error: told to the listeners, and for final…() and done().
+          // The stream's error: told to the listeners, for final…() and done(), and thrown again
+          // by the iterator to a loop that takes over.
         }
       })(),
-      stop: () => (run.handover = () => {}),
+      stop: () => {
+        handedOver = true;
+      },
     };
   }
 
