@@ -111,6 +111,7 @@ const SCRIPTS: Record<string, (server: MockServer) => void> = {
 
 /** Lines a file's output must hold, so that two empty outputs cannot pass as equal. */
 const EXPECTED: Record<string, string[]> = {
+  'stream-listeners.ts': ['heard: You said: listened to', 'final: You said: listened to'],
   'argument-errors.ts': [
     'create: caught by .catch() true ; thrown from the call false',
     'completions.create: rejected',
