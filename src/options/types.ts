@@ -280,7 +280,7 @@ export interface ResolvedOptions {
   validation: ValidationMode;
   preflight: PreflightMode;
   idempotencyKeys: boolean;
-  /** As given: hooks/runner.ts checks them at the first call that has any. */
+  /** As given: hooks/check.ts (loaded with hooks/runner.ts) checks them at the first call that has any. */
   hooks: Hooks | readonly Hooks[] | undefined;
   respectRateLimits: boolean;
   maxConcurrency: number | undefined;

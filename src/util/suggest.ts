@@ -1,6 +1,6 @@
 /**
  * "Did you mean …?": the closest of a few known words to a mistyped one. The one rule for every
- * suggestion the SDK makes: an option or hook misspelt in code (options/check.ts, hooks/runner.ts)
+ * suggestion the SDK makes: an option or hook misspelt in code (options/check.ts, hooks/check.ts)
  * and a command, option or action misspelt on the command line (cli/) get the same.
  *
  * @module
