@@ -5,7 +5,7 @@
  * event's list is replaced, never changed in place, so an emit goes through the list it started
  * with, and allocates nothing); `off(f)` and a `once(f)` that fired remove one registration of
  * `f`, not every one. Shared by the chat stream's events (chat-events.ts) and the tool runner's
- * (tools/runner.ts).
+ * (tools/run.ts).
  *
  * A listener that throws does not stop the others of that event; `emit` throws a `ListenerError`
  * naming the event after them, and the stream or run ends with it (see their callers).

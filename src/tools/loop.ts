@@ -1,7 +1,7 @@
 /**
- * The tool loop itself, for the runners (tools/runner.ts), which import it when a run starts: an app
- * that never calls `runTools()` does not ship it when its bundler splits code. It reports to the
- * runner through `RunSink` (tools/params.ts) and imports nothing of tools/runner.ts.
+ * The tool loop itself, for the runners (their run, tools/run.ts, imports it when a run starts): an
+ * app that never calls `runTools()` does not ship it when its bundler splits code. It reports to the
+ * runner through `RunSink` (tools/params.ts) and imports nothing of the runners' files.
  */
 import {
   ToolTimeoutError,

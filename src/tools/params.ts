@@ -1,7 +1,7 @@
 /**
  * What a `runTools()` run takes (its body and options) and what its loop reports to: shared by the
- * runners (tools/runner.ts) and the loop they load lazily (tools/loop.ts), which import this file
- * and never each other.
+ * runners (tools/runner.ts, tools/abstract-runner.ts, tools/run.ts) and the loop they load lazily
+ * (tools/loop.ts), which import this file and never each other.
  */
 import type {
   ChatCompletion,
