@@ -13,15 +13,14 @@ import { APIUserAbortError } from '../errors/api';
 import { observed, Stream, type ObservableIterator, type StreamObserver } from './stream';
 import { follow } from '../util/signals';
 import { readBack } from './read-back';
-import {
-  type ChatCompletionStreamEvents,
-  type StreamedChatCompletion,
-  type StreamParser,
+import type {
+  ChatCompletionStreamEvents,
+  Events,
+  StreamedChatCompletion,
+  StreamParser,
 } from './chat-events';
-import { contentOf, firstMessage } from './event-surface';
-import type { FunctionToolCall } from './chat-events';
+import { contentOf, evented, type Evented, type EventSurface } from './event-surface';
 import type { RequestOptions } from '../options/types';
-import type * as FinalCall from './final-call';
 import { TARGET, Tap } from './chat-tap';
 
 /**
@@ -36,6 +35,7 @@ import { TARGET, Tap } from './chat-tap';
  * const completion = await stream.finalChatCompletion(); // usage, finish_reason, tool calls…
  * ```
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- Evented's methods are copied onto it (evented(), below)
 export class ChatCompletionStream<
   ParsedT = null,
   ToolCall extends ChatCompletionMessageToolCall = ChatCompletionMessageToolCall,
@@ -282,168 +282,29 @@ export class ChatCompletionStream<
     return stream as ChatCompletionStream & Stream<T>;
   }
 
-  /**
-   * The whole completion, as a non-streaming request would have returned it. Reads the rest
-   * of the stream if nobody is iterating it; otherwise waits for that loop to end. Rejects with
-   * the stream's error, or if the loop was left early with `break`.
-   *
-   * @example
-   * ```ts
-   * const completion = await stream.finalChatCompletion();
-   * console.log(completion.choices[0]?.message.content, completion.usage);
-   * ```
-   */
-  async finalChatCompletion(): Promise<StreamedChatCompletion<ParsedT, ToolCall>> {
+  /** @internal */
+  protected get surface(): EventSurface<Events> {
+    return this.#tap.surface;
+  }
+
+  /** @internal */
+  protected async over(): Promise<void> {
     if (!this.consumed) {
       const iterator = this[Symbol.asyncIterator]();
       while (!(await iterator.next()).done);
     }
     await this.#tap.ended;
-    return (this.#tap.parsed ?? this.#tap.accumulator.result()) as StreamedChatCompletion<
-      ParsedT,
-      ToolCall
-    >;
   }
 
-  /**
-   * The assistant message of the first choice of `finalChatCompletion()`.
-   *
-   * @example
-   * ```ts
-   * const message = await stream.finalMessage();
-   * for (const call of message.tool_calls ?? []) console.log(call.function.name, call.function.arguments);
-   * ```
-   */
-  async finalMessage(): Promise<
-    StreamedChatCompletion<ParsedT, ToolCall>['choices'][number]['message']
-  > {
-    return firstMessage(await this.finalChatCompletion());
+  /** @internal */
+  protected last(): StreamedChatCompletion<ParsedT, ToolCall> {
+    const tap = this.#tap;
+    return (tap.parsed ?? tap.accumulator.result()) as StreamedChatCompletion<ParsedT, ToolCall>;
   }
 
-  /**
-   * The last function tool call (`{ name, arguments }`) of the conversation's assistant messages,
-   * once the stream has ended, as the official client defines it; `undefined` if there is none.
-   * The conversation is the request's messages (for `stream()` and `createChatCompletion()`; a
-   * `create({ stream: true })` stream does not have them), then the streamed message (of each
-   * request, for a run's body read back). Reads the rest of the stream, as `finalChatCompletion()`
-   * does, and rejects as it does.
-   *
-   * @example
-   * ```ts
-   * const call = await stream.finalFunctionToolCall();
-   * if (call) console.log(call.name, JSON.parse(call.arguments));
-   * ```
-   */
-  finalFunctionToolCall(): Promise<FunctionToolCall | undefined> {
-    return this.#final('finalFunctionToolCall');
-  }
-
-  /**
-   * The content of the last tool message of the conversation (see `finalFunctionToolCall()`) that
-   * answers a function tool call there, as the official client defines it; `undefined` if there is
-   * none. A stream runs no tools: only the request's messages can hold one.
-   *
-   * @example
-   * ```ts
-   * const stream = client.chat.completions.stream({ model, messages: [...history, toolMessage] });
-   * console.log(await stream.finalFunctionToolCallResult()); // toolMessage.content
-   * ```
-   */
-  finalFunctionToolCallResult(): Promise<string | undefined> {
-    return this.#final('finalFunctionToolCallResult');
-  }
-
-  /** One of the two above, read from the conversation (stream/final-call.ts, loaded when asked). */
-  async #final<K extends keyof typeof FinalCall>(
-    name: K,
-  ): Promise<ReturnType<(typeof FinalCall)[K]>> {
-    const message = (await this.finalChatCompletion()).choices[0]?.message;
-    return (await import('./final-call'))[name]([...this.#tap.messages, message] as never) as never;
-  }
-
-  /**
-   * The text of `finalMessage()`: `null` when the model only called tools or refused.
-   *
-   * @example
-   * ```ts
-   * console.log(await stream.finalContent());
-   * ```
-   */
-  async finalContent(): Promise<string | null> {
-    return (await this.finalMessage()).content;
-  }
-
-  /**
-   * Call `listener` on `event` (the official client's event names; see
-   * `ChatCompletionStreamEvents`). Events come as the stream is read: by a `for await` loop, or by
-   * `done()` / `finalChatCompletion()`, which read the rest (a `stream()` nobody reads reads
-   * itself). A listener that throws ends the
-   * stream with a `ListenerError`: the request is aborted, `error` and `end` are told.
-   *
-   * @example
-   * ```ts
-   * const stream = client.chat.completions.stream({ model: 'acme/chat-1', messages });
-   * stream.on('content.delta', ({ delta }) => process.stdout.write(delta));
-   * await stream.done();
-   * ```
-   */
-  on<E extends keyof ChatCompletionStreamEvents>(
-    event: E,
-    listener: ChatCompletionStreamEvents<ParsedT, ToolCall>[E],
-  ): this {
-    this.#tap.surface.on(event, listener);
-    return this;
-  }
-
-  /**
-   * Call `listener` on the next `event` only.
-   *
-   * @example
-   * ```ts
-   * stream.once('finalChatCompletion', (completion) => console.log(completion.usage));
-   * ```
-   */
-  once<E extends keyof ChatCompletionStreamEvents>(
-    event: E,
-    listener: ChatCompletionStreamEvents<ParsedT, ToolCall>[E],
-  ): this {
-    this.#tap.surface.on(event, listener, true);
-    return this;
-  }
-
-  /**
-   * Stop calling `listener` on `event`.
-   *
-   * @example
-   * ```ts
-   * stream.off('content', onContent);
-   * ```
-   */
-  off<E extends keyof ChatCompletionStreamEvents>(
-    event: E,
-    listener: ChatCompletionStreamEvents<ParsedT, ToolCall>[E],
-  ): this {
-    this.#tap.surface.off(event, listener);
-    return this;
-  }
-
-  /**
-   * A promise of the next `event`'s first argument. Rejects when the stream ends without it: with
-   * the stream's error if it failed, else with `EventNotEmittedError` (also when the stream had
-   * already ended). Events come as the stream is read (`for await`, `done()`, `final…()`; a `stream()`
-   * nobody reads reads itself).
-   *
-   * @example
-   * ```ts
-   * const completion = await stream.emitted('finalChatCompletion');
-   * ```
-   */
-  emitted<E extends keyof ChatCompletionStreamEvents>(
-    event: E,
-  ): Promise<Parameters<ChatCompletionStreamEvents<ParsedT, ToolCall>[E]>[0]> {
-    return this.#tap.surface.emitted(event) as Promise<
-      Parameters<ChatCompletionStreamEvents<ParsedT, ToolCall>[E]>[0]
-    >;
+  /** @internal */
+  protected conversation(): readonly unknown[] {
+    return [...this.#tap.messages, this.last().choices[0]?.message];
   }
 
   /**
@@ -474,57 +335,6 @@ export class ChatCompletionStream<
   }
 
   /**
-   * True once the stream is over, however it ended.
-   *
-   * @example
-   * ```ts
-   * if (!stream.ended) stream.abort();
-   * ```
-   */
-  get ended(): boolean {
-    return this.#tap.surface.ended;
-  }
-
-  /**
-   * True when the stream ended with an error (other than an abort).
-   *
-   * @example
-   * ```ts
-   * await stream.done().catch(() => {});
-   * if (stream.errored) console.log('the stream failed');
-   * ```
-   */
-  get errored(): boolean {
-    return this.#tap.surface.errored;
-  }
-
-  /**
-   * True when the stream was aborted or left early (`abort()`, `break`, the request's `signal`).
-   *
-   * @example
-   * ```ts
-   * if (stream.aborted) console.log('stopped before the end');
-   * ```
-   */
-  get aborted(): boolean {
-    return this.#tap.surface.aborted;
-  }
-
-  /**
-   * Read the stream to its end (if nobody is reading it), with its events; resolves when it is
-   * over, rejects with its error.
-   *
-   * @example
-   * ```ts
-   * stream.on('content', (delta) => process.stdout.write(delta));
-   * await stream.done();
-   * ```
-   */
-  async done(): Promise<void> {
-    await this.finalChatCompletion();
-  }
-
-  /**
    * Only the text of the first choice, delta by delta (reasoning, tool calls and empty deltas
    * left out). Consumes the stream; `finalChatCompletion()` works afterwards.
    *
@@ -537,3 +347,17 @@ export class ChatCompletionStream<
     for await (const chunk of this) yield* contentOf(chunk);
   }
 }
+
+/**
+ * The stream's events and `final…()` methods (stream/event-surface.ts), the runners' too: its
+ * class extends `Stream`, so `Evented` is merged into it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- its members are Evented's
+export interface ChatCompletionStream<
+  ParsedT = null,
+  ToolCall extends ChatCompletionMessageToolCall = ChatCompletionMessageToolCall,
+> extends Evented<
+  ChatCompletionStreamEvents<ParsedT, ToolCall>,
+  StreamedChatCompletion<ParsedT, ToolCall>
+> {}
+evented(ChatCompletionStream);

@@ -1,9 +1,10 @@
 /**
  * The run of `chat.completions.runTools()` as it goes, under both runners (tools/runner.ts): its
  * arguments checked, its loop loaded with `import()` (tools/loop.ts, which stays out of the main
- * entry) and fed back its events, its readers paced, its listeners told, its end. The `final…()`
- * methods, `textStream()` and `await using` are apart (tools/abstract-runner.ts, built on this
- * class's public methods); `totalUsage()` and `allChatCompletions()` stay here, with the
+ * entry) and fed back its events, its readers paced, its listeners told, its end. `on()`,
+ * `emitted()`, `done()` and the `final…()` methods are the chat stream's (`Evented`,
+ * stream/event-surface.ts), over the hooks given here; `textStream()` and `await using` are apart
+ * (tools/abstract-runner.ts); `totalUsage()` and `allChatCompletions()` stay here, with the
  * completions they read.
  */
 import { APIUserAbortError, InferenceError, ListenerError } from '../errors/api';
@@ -19,7 +20,7 @@ import type { ChatCompletionsResource as ChatCompletions } from '../resources/ch
 import { checkBody } from '../resources/check-body';
 import { follow } from '../util/signals';
 import type { Events } from '../stream/chat-events';
-import { EventSurface, outcomeOf } from '../stream/event-surface';
+import { EventSurface, Evented, outcomeOf } from '../stream/event-surface';
 import { Listeners } from '../stream/listeners';
 import type { ParsedChatCompletion } from '../parse/completion';
 import type { RunSink, RunToolsOptions, RunToolsParams } from './params';
@@ -28,16 +29,15 @@ import type { RunnerEvent, RunnerEvents } from './events';
 
 const DEFAULT_MAX_ROUNDS = 10;
 
-/** The first argument of a listener. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type FirstArg<F> = F extends (first: infer A, ...rest: any[]) => void ? A : undefined;
-
 /**
  * The run itself, under both runners: its loop (loaded with `import()` when it starts), its
  * conversation, its events and their readers, its listeners, and how it ended.
  * `AbstractChatCompletionRunner` (tools/abstract-runner.ts) adds what the run leaves.
  */
-export abstract class RunnerCore<ParsedT, EventMap> implements RunSink<ParsedT> {
+export abstract class RunnerCore<ParsedT, EventMap>
+  extends Evented<EventMap, ParsedChatCompletion<ParsedT>>
+  implements RunSink<ParsedT>
+{
   /** The conversation: the request's messages, then every message the run added. Grows as the run goes. */
   readonly messages: ChatCompletionMessageParam[];
   /** Abort to stop the run: the request or tools in flight get the signal; the run rejects with `APIUserAbortError`. */
@@ -59,6 +59,7 @@ export abstract class RunnerCore<ParsedT, EventMap> implements RunSink<ParsedT> 
 
   /** @internal */
   constructor(completions: ChatCompletions, body: RunToolsParams, options: RunToolsOptions = {}) {
+    super();
     this.messages = Array.isArray(body?.messages) ? [...body.messages] : [];
     let run: Promise<void>;
     let unlink = () => {};
@@ -215,101 +216,26 @@ export abstract class RunnerCore<ParsedT, EventMap> implements RunSink<ParsedT> 
         : 'error';
   }
 
-  /**
-   * True once the run is over, however it ended (also while its last events are told).
-   *
-   * @example
-   * ```ts
-   * if (!runner.ended) runner.abort();
-   * ```
-   */
-  get ended(): boolean {
-    return this.#surface.ended;
+  /** @internal */
+  protected get surface(): EventSurface<Events> {
+    return this.#surface;
   }
 
-  /**
-   * True when the run ended with an error (other than an abort): the server's, a tool's, a listener's.
-   *
-   * @example
-   * ```ts
-   * await runner.done().catch(() => {});
-   * if (runner.errored) console.log('the run failed');
-   * ```
-   */
-  get errored(): boolean {
-    return this.#surface.errored;
+  /** @internal */
+  protected over(): Promise<void> {
+    return this.#done;
   }
 
-  /**
-   * True when the run was aborted (`abort()`, or the request's `signal`).
-   *
-   * @example
-   * ```ts
-   * if (runner.aborted) console.log('stopped before the end');
-   * ```
-   */
-  get aborted(): boolean {
-    return this.#surface.aborted;
+  /** @internal */
+  protected last(): ParsedChatCompletion<ParsedT> {
+    const last = this.#completions.at(-1);
+    if (!last) throw new InferenceError('The run ended without a completion.');
+    return last;
   }
 
-  /**
-   * Call `listener` on every `event` of the run (names and arguments as in the official client's
-   * runner). Returns the runner, so calls chain. A listener that throws ends the run with a
-   * `ListenerError` (the request in flight aborted, no further tool run); `abort()` called in a
-   * listener stops the run there (in `functionToolCall`: before the tool runs).
-   *
-   * @example
-   * ```ts
-   * const runner = client.chat.completions
-   *   .runTools({ model: 'acme/chat-1', messages, tools: [getWeather] })
-   *   .on('message', (message) => console.log(message.role, message.content));
-   * console.log(await runner.finalContent());
-   * ```
-   */
-  on<E extends keyof EventMap>(event: E, listener: EventMap[E]): this {
-    this.#surface.on(event as keyof Events, listener as Events[keyof Events]);
-    return this;
-  }
-
-  /**
-   * Call `listener` on the next `event` only.
-   *
-   * @example
-   * ```ts
-   * runner.once('chatCompletion', (completion) => console.log('first answer', completion.id));
-   * ```
-   */
-  once<E extends keyof EventMap>(event: E, listener: EventMap[E]): this {
-    this.#surface.on(event as keyof Events, listener as Events[keyof Events], true);
-    return this;
-  }
-
-  /**
-   * Stop calling `listener` on `event`.
-   *
-   * @example
-   * ```ts
-   * runner.off('message', onMessage);
-   * ```
-   */
-  off<E extends keyof EventMap>(event: E, listener: EventMap[E]): this {
-    this.#surface.off(event as keyof Events, listener as Events[keyof Events]);
-    return this;
-  }
-
-  /**
-   * A promise of the next `event`'s first argument. Rejects when the run ends without it: with the
-   * run's error if it failed, else with `EventNotEmittedError` (also when the run had already
-   * ended), so that `await runner.emitted('totalUsage')` settles even when the server reports no usage.
-   *
-   * @example
-   * ```ts
-   * const call = await runner.emitted('functionToolCall');
-   * console.log('the model called', call.name);
-   * ```
-   */
-  emitted<E extends keyof EventMap>(event: E): Promise<FirstArg<EventMap[E]>> {
-    return this.#surface.emitted(event as keyof Events) as Promise<FirstArg<EventMap[E]>>;
+  /** @internal */
+  protected conversation(): readonly unknown[] {
+    return this.messages;
   }
 
   #notify(): void {
@@ -352,11 +278,6 @@ export abstract class RunnerCore<ParsedT, EventMap> implements RunSink<ParsedT> 
         return { done: true, value: undefined };
       },
     };
-  }
-
-  /** Resolves when the run has ended; rejects with its error. */
-  done(): Promise<void> {
-    return this.#done;
   }
 
   /** Stop the run. The request in flight is cancelled, running tools see their `signal` abort, and no tool starts after it. */
