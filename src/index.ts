@@ -66,7 +66,7 @@ export { extras } from './util/extras';
 // Streams
 export { Stream } from './stream/stream';
 export { ChatCompletionStream } from './stream/chat-stream';
-export type { ChatCompletionStreamEvents, StreamedChatCompletion } from './stream/chat-events';
+export type { ChatCompletionStreamEvents, StreamedChatCompletion } from './stream/chat-event-types';
 export { ChatCompletionAccumulator } from './stream/accumulate';
 
 // Errors

@@ -11,7 +11,7 @@ import type {
   ChatCompletionCreateParams,
   ChatCompletionTool,
 } from '../generated/types.gen';
-import type { StreamParser } from '../stream/chat-events';
+import type { StreamParser } from '../stream/chat-event-types';
 import type { RequestTarget } from '../errors/api';
 import { DEFAULTS } from '../options/types';
 import { parseChatCompletion, parseContent, settleParsing, type MaybePromise } from './completion';

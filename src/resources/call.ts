@@ -10,7 +10,8 @@ import type { CallHooks } from '../options/hooks';
 import type { RequestContext } from '../core/request';
 import { readJSON, type Reader } from '../core/response';
 import { send } from '../core/retry';
-import { readStream, type EventReader } from '../stream/events';
+import type { EventReader } from '../stream/events';
+import { readStream } from '../stream/read-stream';
 import type { Stream } from '../stream/stream';
 import { validator, type Normalizer } from '../core/validate';
 

@@ -18,7 +18,7 @@ import type {
   Events,
   StreamedChatCompletion,
   StreamParser,
-} from './chat-events';
+} from './chat-event-types';
 import { contentOf, evented, type Evented, type EventSurface } from './event-surface';
 import type { RequestOptions } from '../options/types';
 import { TARGET, Tap } from './chat-tap';

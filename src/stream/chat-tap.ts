@@ -6,7 +6,8 @@ import type { ChatCompletion, ChatCompletionChunk } from '../generated/types.gen
 import { APIUserAbortError, InferenceError } from '../errors/api';
 import type { StreamObserver } from './stream';
 import { ChatCompletionAccumulator } from './accumulate';
-import { ChatEvents, type Events } from './chat-events';
+import { ChatEvents } from './chat-events';
+import type { Events } from './chat-event-types';
 import { EventSurface, outcomeOf } from './event-surface';
 
 /** What a stream's own errors name. */

@@ -10,7 +10,7 @@
 import type { ChatCompletionChunk } from '../generated/types.gen';
 import { APIUserAbortError, EventNotEmittedError } from '../errors/api';
 import type { Listeners } from './listeners';
-import type { Events, FunctionToolCall } from './chat-events';
+import type { Events, FunctionToolCall } from './chat-event-types';
 
 /** How a stream or a run ended. */
 export type Outcome = 'ok' | 'error' | 'aborted';

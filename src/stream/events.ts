@@ -7,7 +7,9 @@
  * with no chunk at all, or with only usage chunks (`choices: []`); a stream without events (keep-alive comments only) ends after its idle
  * timeout; `break`, `return()` and `cancel()` abort the HTTP request at once.
  *
- * One iterator does it, not a chain of async generators: an item already read is handed over
+ * One iterator does it (`EventIterator`; `readStream`, stream/read-stream.ts, opens it; what a
+ * response or an event says besides its chunks is in stream/event-body.ts), not a chain of async
+ * generators: an item already read is handed over
  * without waiting (one promise per item, the least `for await` allows), and a stream's
  * accumulation is told of each item directly (`observe`), not through another layer.
  */
@@ -24,11 +26,12 @@ import type { Log } from '../util/log';
 import { mask } from '../util/mask';
 import type { ValidationMode } from '../options/types';
 import { jsonOrText } from '../util/json';
-import { readText, type Reader, type Sent } from '../core/response';
+import type { Sent } from '../core/response';
 import type { ValidationContext } from '../core/validate';
 import type { EventSourceMessage } from './sse';
 import type * as Sse from './sse';
 import type { ObservableIterator, Stream, StreamObserver } from './stream';
+import { hasChoice, hasFinishReason, inBandError, isErrorEvent, openEvents } from './event-body';
 
 /**
  * How a stream's events are read: called once per stream with where the events come from, it
@@ -53,42 +56,9 @@ export interface StreamSettings<T> {
   untilContent?: boolean | undefined;
 }
 
-/**
- * The SSE reader and its parser (eventsource-parser), loaded by the first stream: an import of the
- * SDK that never streams neither resolves the package nor compiles it (a cold start's cost).
- */
-let sse: Promise<typeof Sse> | undefined;
-
-/**
- * A `Reader` (see core/response.ts) that opens the event stream and reads up to its first item inside
- * the attempt, so that a failure before anything was yielded (reset, stall, in-band error) gets
- * the retry policy; after the first item, nothing is retried.
- */
-export function readStream<T>(settings: StreamSettings<T>): Reader<Stream<T>> {
-  return async (sent) => {
-    // Loaded while the attempt's timeout still runs, so that no moment is left without a limit.
-    const reader = await (sse ??= import('./sse'));
-    // The attempt's timeout (or the caller's signal) fired while the reader loaded: thrown as it
-    // is, the request path names it (`APIConnectionTimeoutError`, `APIUserAbortError`); read on,
-    // the body's abort would come back as a plain connection error.
-    if (sent.signal.aborted) throw sent.signal.reason;
-    sent.clearTimer(); // `timeout` covered the headers; the idle timeout covers the rest.
-    const controller = new AbortController();
-    const events = new EventIterator(sent, settings, controller, reader);
-    await events.prime(settings.untilContent === true);
-    // A stream dropped unread gives its turn in the limiter back once collected. Watched here,
-    // not on the Stream: a loop holds the iterator, not the Stream.
-    if (sent.done)
-      (unread ??= new FinalizationRegistry((done) => done())).register(events, sent.done);
-    return settings.wrap(() => events, controller);
-  };
-}
-
-let unread: FinalizationRegistry<() => void> | undefined;
-
 const DONE: IteratorResult<never> = { done: true, value: undefined };
 
-class EventIterator<T> implements ObservableIterator<T> {
+export class EventIterator<T> implements ObservableIterator<T> {
   readonly #sent: Sent;
   readonly #target: RequestTarget;
   readonly #response: Response;
@@ -241,7 +211,7 @@ class EventIterator<T> implements ObservableIterator<T> {
   /** Read bytes until an item (or the end) comes out of them. */
   async #fill(): Promise<IteratorResult<T>> {
     try {
-      this.#batches ??= await this.#open();
+      this.#batches ??= await openEvents(this.#sent, this.#idle, this.#sse);
       // The events of the read in hand first (a stream with fallbacks primes several), then reads.
       const held = this.#take();
       if (held !== undefined) return held;
@@ -257,38 +227,6 @@ class EventIterator<T> implements ObservableIterator<T> {
     } catch (error) {
       throw this.#fail(error);
     }
-  }
-
-  async #open(): Promise<AsyncGenerator<EventSourceMessage[]>> {
-    const response = this.#response;
-    const target = this.#target;
-    if (!response.body)
-      throw new APIConnectionError(target, {
-        message: `${target.method} ${target.path}: the response has no body`,
-      });
-    const type = response.headers.get('content-type') ?? '';
-    if (/^application\/json/i.test(type)) {
-      // A server that ignored `stream: true`, or answered an error with a 200 JSON body.
-      throw await notAStream(this.#sent);
-    }
-    // A proxy's or login page's 200 HTML: read as SSE it holds no events, and would end as "no
-    // finish_reason" (a connection error, retried). Other types (text/plain, none) are still read
-    // as a stream: some servers send events under them.
-    if (MARKUP.test(type)) throw await markupPage(this.#sent, type);
-    const tooLarge = () =>
-      bodyError(
-        target,
-        response,
-        `a stream event is larger than maxEventSize (${this.#sent.call.maxEventSize} characters)`,
-        undefined,
-        'stream event',
-      );
-    return this.#sse.readEventBatches(response.body, {
-      idle: this.#idle,
-      maxEventSize: this.#sent.call.maxEventSize,
-      tooLarge,
-      signal: this.#sent.signal,
-    });
   }
 
   /**
@@ -440,69 +378,4 @@ class EventIterator<T> implements ObservableIterator<T> {
     void this.#batches?.return(undefined).catch(() => {});
     this.#sent.trace?.streamEnd(this.#count, this.#started, ending);
   }
-}
-
-/** A JSON body where a stream was asked for: its error, or a typed error saying so. */
-async function notAStream(sent: Sent): Promise<InferenceError> {
-  const { response } = sent;
-  const { target } = sent.call;
-  const { text } = await readText(response, sent.call.maxBodySize, sent.signal);
-  const body = jsonOrText(text);
-  if (isErrorEvent(body))
-    return APIError.fromResponse(target, response.status, response.headers, body);
-  return bodyError(
-    target,
-    response,
-    'expected an event stream (text/event-stream), got a JSON body',
-    body,
-  );
-}
-
-/** Content types of a page, not of an event stream. */
-const MARKUP = /^\s*(?:text\/html|application\/xhtml\+xml|text\/xml|application\/xml)\b/i;
-
-/** How much of a page an error keeps: its start says what it is (a proxy's, a login's). */
-const MAX_PAGE = 64 * 1024;
-
-/** An HTML (or XML) page where a stream was asked for: a typed error naming the type, with the page's start. */
-async function markupPage(sent: Sent, type: string): Promise<InferenceError> {
-  const { response } = sent;
-  const { target } = sent.call;
-  const { text, truncated } = await readText(response, MAX_PAGE, sent.signal);
-  return bodyError(
-    target,
-    response,
-    `expected an event stream (text/event-stream), got HTML or XML (${type}), probably from a proxy`,
-    truncated ? `${text}…` : text,
-    'stream',
-  );
-}
-
-/** `{"error": …}` (OpenRouter, Groq, vercel's structured error parts), also beside `choices: []`. */
-function isErrorEvent(value: unknown): value is { error: unknown } {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    (value as { error?: unknown }).error != null
-  );
-}
-
-/** Shape an `event: error` payload so that the error-body reader finds its message and code. */
-function inBandError(value: unknown): unknown {
-  if (isErrorEvent(value)) return value;
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return { error: value };
-  return value === '' || value === null ? 'the server sent an error event without details' : value;
-}
-
-function hasChoice(item: unknown): boolean {
-  const choices = (item as { choices?: unknown[] | null }).choices;
-  return Array.isArray(choices) && choices.length > 0;
-}
-
-function hasFinishReason(item: unknown): boolean {
-  const choices = (item as { choices?: { finish_reason?: unknown }[] | null }).choices;
-  if (!Array.isArray(choices)) return false;
-  for (const choice of choices) if (choice?.finish_reason != null) return true;
-  return false;
 }

@@ -4,7 +4,7 @@
  * what the run or stream added), not from what was told as it went. Loaded with `import()` by the
  * first call of either, so that code that never asks does not carry it.
  */
-import type { FunctionToolCall } from './chat-events';
+import type { FunctionToolCall } from './chat-event-types';
 
 /**
  * A message of a conversation, as far as these read it (a request's or a reply's; `undefined`, a

@@ -16,16 +16,12 @@ import type {
   ChatCompletionMessageParam,
   CompletionUsage,
 } from '../generated/types.gen';
-import {
-  ChatEvents,
-  type Events,
-  type FunctionToolCall,
-  type StreamParser,
-} from '../stream/chat-events';
+import { ChatEvents } from '../stream/chat-events';
+import type { Events, FunctionToolCall, StreamParser } from '../stream/chat-event-types';
 import type { Listeners } from '../stream/listeners';
 import type { ParsedChatCompletion, ParsedChatCompletionMessage } from '../parse/completion';
 
-export type { FunctionToolCall } from '../stream/chat-events';
+export type { FunctionToolCall } from '../stream/chat-event-types';
 
 /**
  * What a run reports, in order. `round` counts requests from 1. `chunk`s come in a streaming run

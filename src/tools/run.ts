@@ -19,7 +19,7 @@ import { checkRequestOptions, checkTimeout } from '../options/check';
 import type { ChatCompletionsResource as ChatCompletions } from '../resources/chat';
 import { checkBody } from '../resources/check-body';
 import { follow } from '../util/signals';
-import type { Events } from '../stream/chat-events';
+import type { Events } from '../stream/chat-event-types';
 import { EventSurface, Evented, outcomeOf } from '../stream/event-surface';
 import { Listeners } from '../stream/listeners';
 import type { ParsedChatCompletion } from '../parse/completion';

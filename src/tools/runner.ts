@@ -11,7 +11,7 @@
  * they share is in tools/abstract-runner.ts and tools/run.ts; the loop in tools/loop.ts.
  */
 import type { ChatCompletionChunk } from '../generated/types.gen';
-import type { ChatCompletionStreamEvents } from '../stream/chat-events';
+import type { ChatCompletionStreamEvents } from '../stream/chat-event-types';
 import { Stream } from '../stream/stream';
 import { ChatCompletionStream } from '../stream/chat-stream';
 import type { ParsedFunctionToolCall } from '../parse/completion';
