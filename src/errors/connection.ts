@@ -120,7 +120,8 @@ export class APIUserAbortError extends APIError<undefined> {
   }
 }
 
-function describeCause(cause: unknown): string {
+// An arrow in a const, as the helpers of errors/api-error.ts: the classes keep one `var` in a bundle.
+const describeCause = (cause: unknown): string => {
   if (cause instanceof Error) {
     // undici hides the useful part (ECONNREFUSED, ECONNRESET) in cause.cause.
     const inner = (cause as { cause?: { code?: unknown; message?: unknown } }).cause;
@@ -128,4 +129,4 @@ function describeCause(cause: unknown): string {
     return `${cause.message}${code}`;
   }
   return String(cause);
-}
+};

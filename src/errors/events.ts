@@ -96,11 +96,12 @@ export class EventNotEmittedError extends InferenceError {
   }
 }
 
-function messageOf(thrown: unknown): string {
+// An arrow in a const, as the helpers of errors/api-error.ts: the classes keep one `var` in a bundle.
+const messageOf = (thrown: unknown): string => {
   if (thrown instanceof Error) return thrown.message;
   try {
     return String(thrown);
   } catch {
     return 'a value that cannot be shown as text'; // an object without toString
   }
-}
+};
