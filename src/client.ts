@@ -10,7 +10,6 @@ import {
   AuthenticationError,
   BadRequestError,
   ConflictError,
-  InferenceError,
   InternalServerError,
   NotFoundError,
   PermissionDeniedError,
@@ -20,7 +19,8 @@ import {
 import type { Preflight } from './core/preflight';
 import { Log, type LogLevel } from './util/log';
 import type { ClientOptions, RequestOptions as RequestOptionsType } from './options/types';
-import { assertHeaderValue, resolveClientOptions } from './options/check';
+import { resolveClientOptions } from './options/check';
+import { callKeyFunction } from './options/key';
 import type { RequestContext } from './core/request';
 import { snapshotOf } from './core/limits/limits';
 import type { RateLimitSnapshot } from './core/limits/snapshot';
@@ -203,28 +203,6 @@ export class Client {
 
 /** Set by `withOptions()` for the constructor of the copy: what it may share. */
 let copying: { ctx: RequestContext; cap: boolean } | undefined;
-
-/**
- * Resolve an `apiKey` function, checking what it returns (without ever quoting it). Its own
- * failure becomes an `InferenceError` with the original as `cause`. The request path races
- * this against the call's signal and timeout.
- */
-async function callKeyFunction(fn: () => string | Promise<string>): Promise<string> {
-  let key: unknown;
-  try {
-    key = await fn();
-  } catch (error) {
-    throw new InferenceError(
-      `The \`apiKey\` function failed: ${error instanceof Error ? error.message : String(error)}`,
-      { cause: error },
-    );
-  }
-  if (typeof key !== 'string' || key === '') {
-    throw new InferenceError('The `apiKey` function must return a non-empty string.');
-  }
-  assertHeaderValue('apiKey', key, false);
-  return key;
-}
 
 // The error classes as types too, for `OpenAI.APIError` in a type (in the `openai` client they are
 // values only). Exported from the namespace under another local name: a type alias named like the

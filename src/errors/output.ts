@@ -6,7 +6,7 @@
 import { InferenceError } from './api';
 import type { ValidationIssue } from './validation';
 
-/** The parts of a chat completion these errors carry (kept structural: errors/api.ts imports no resource types). */
+/** The parts of a chat completion these errors carry (kept structural: errors/ imports no resource types). */
 interface CompletionLike {
   choices: readonly { finish_reason: string | null }[];
 }

@@ -87,7 +87,7 @@ export interface Hooks {
   onEnd?(summary: CallSummary, info: HookInfo): void | Promise<void>;
 }
 
-// HookName is declared beside HookError (errors/api.ts), which names its hook: errors/api.ts is below this file.
+// HookName is declared beside HookError (errors/events.ts), which names its hook: errors/ is below this file.
 export type { HookName } from '../errors/api';
 
 /**

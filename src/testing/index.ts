@@ -46,6 +46,6 @@ export { generateChatReply, generateCompletion } from './model';
 export type { ChatReplyOptions, GeneratedToolCall, Generation } from './model';
 
 // Record and replay
-export type { RecordOptions } from './record';
+export type { RecordOptions } from './record-options';
 export type { ReplayOptions } from './replay';
 export type { Cassette, CassetteInteraction, CassetteRequest, CassetteResponse } from './cassette';

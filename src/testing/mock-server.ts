@@ -19,7 +19,7 @@ import { createEngine } from './engine';
 import type { Outcome } from './engine';
 import type { CassetteMode } from './playback';
 import { createRecorder } from './record';
-import type { RecordOptions } from './record';
+import type { RecordOptions } from './record-options';
 import { createReplayer } from './replay';
 import type { ReplayOptions } from './replay';
 import type { MockControls, MockServiceOptions } from './scripted';

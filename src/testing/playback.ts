@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { bodyPieces } from './cassette';
+import { bodyPieces } from './cassette-body';
 import type { CassetteResponse } from './cassette';
 import { concat, sse } from './engine/sse';
 import type { Backend, Outcome } from './engine';

@@ -8,13 +8,17 @@
  * upstream URL's query) is replaced by `***` (`redact.ts`). The recording client gets the answer
  * masked the same way, a stream as it comes.
  *
+ * Here: the proxy, a stream passed on as it comes, and the file written. The options checked:
+ * `record-options.ts`; the headers sent upstream and kept: `record-headers.ts`; the masking:
+ * `redact.ts`.
+ *
  * @module
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { parseJSON } from '../util/json';
-import { isCredentialName, isCredentialParam, maskText, MASK } from '../util/mask';
-import { cassetteText, requestBody, responseBody } from './cassette';
+import { maskText } from '../util/mask';
+import { cassetteText } from './cassette';
+import { requestBody, responseBody } from './cassette-body';
 import type { CassetteInteraction, CassetteResponse } from './cassette';
 import type { Exchange, Outcome } from './engine';
 import { errorResponse, respondWith } from './engine/outcome';
@@ -23,54 +27,16 @@ import type { CassetteMode } from './playback';
 import {
   bytePatterns,
   createByteMasker,
+  escapedSecret,
   maskBytes,
   maskCredentialQuery,
   maskSplitSecrets,
+  scrub,
   secretForms,
 } from './redact';
+import { credentialValues, forwarded, kept } from './record-headers';
+import { checkOptions, type RecordOptions } from './record-options';
 
-/**
- * What to record: the real server, its key, and the file to write.
- *
- * @example
- * ```ts
- * import { startMockServer, type RecordOptions } from 'model-inference-sdk/testing';
- *
- * const record: RecordOptions = {
- *   upstream: 'https://api.example.com/v1',
- *   apiKey: process.env['INFERENCE_API_KEY'] ?? '',
- *   cassette: 'test/cassettes/summarize.json',
- * };
- * const server = await startMockServer({ record });
- * ```
- */
-export interface RecordOptions {
-  /** The real server's base URL, as a client's `baseURL` (ending in `/v1`). */
-  upstream: string;
-  /** Sent to the upstream as `Authorization: Bearer <apiKey>` (the client's own key is for the mock). Never written. Leave it out for a server without auth. */
-  apiKey?: string;
-  /** The cassette file to write (created, or replaced), with its folders. Written after every answer, and when the server closes. */
-  cassette: string;
-  /** Also keep when each stream event came (`delays`), so that a replay with `timing: true` keeps the pace; default false. */
-  timing?: boolean;
-}
-
-/** Per-connection headers, and what the proxy's own fetch sets again. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-  'content-length',
-  'accept-encoding',
-  'content-encoding',
-]);
 /** How long `close()` lets answers still coming (a stream the client left early) finish. */
 const CLOSE_GRACE_MS = 5_000;
 
@@ -293,115 +259,4 @@ async function readAll(
     offset += chunk.byteLength;
   }
   return { bytes, arrivals, cut };
-}
-
-/** The options checked, the upstream as it is called and as it is shown, and the secrets to mask. */
-function checkOptions(options: RecordOptions) {
-  const fail = (why: string): never => {
-    throw new TypeError(`model-inference-sdk/testing: record.${why}`);
-  };
-  if (typeof options !== 'object' || options === null)
-    fail('options must be an object: { upstream, apiKey, cassette }.');
-  if (typeof options.cassette !== 'string' || options.cassette === '')
-    fail('cassette must be the path of the file to write.');
-  if (options.apiKey !== undefined && typeof options.apiKey !== 'string')
-    fail('apiKey must be a string.');
-  let url: URL | undefined;
-  try {
-    url = new URL(options.upstream);
-  } catch {
-    // reported below
-  }
-  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
-    return fail(
-      `upstream must be an absolute http(s) URL such as https://api.example.com/v1, got ${JSON.stringify(options.upstream)}.`,
-    );
-
-  const secrets = [options.apiKey ?? ''];
-  const shown = new URL(url.href);
-  if (url.username !== '' || url.password !== '')
-    secrets.push(decodeURIComponent(url.username), decodeURIComponent(url.password));
-  shown.username = '';
-  shown.password = '';
-  for (const [name, value] of url.searchParams) {
-    if (!isCredentialParam(name)) continue;
-    secrets.push(value);
-    shown.searchParams.set(name, MASK);
-  }
-  const base = url.pathname.replace(/\/+$/, '');
-  return {
-    file: options.cassette,
-    secrets: secrets.filter((s) => s !== ''),
-    upstream: {
-      // A gateway that takes its key in the path (`https://gateway.example/<key>/v1`): masked too.
-      shown: maskText(shown.href, secretForms(secrets)).replace(/\/+$/, ''),
-      /** The upstream URL of a request: its path under the upstream's, the upstream's query and then the request's. */
-      target(path: string, search: string): string {
-        const target = new URL(url.href);
-        target.pathname = `${base}${path}`;
-        for (const [name, value] of new URLSearchParams(search))
-          target.searchParams.append(name, value);
-        return target.href;
-      },
-    },
-  };
-}
-
-/** The client's headers as sent upstream: per-connection ones dropped, the upstream key instead of the mock's. */
-function forwarded(headers: Headers, apiKey: string | undefined): Headers {
-  const out = new Headers();
-  headers.forEach((value, name) => {
-    if (!HOP_BY_HOP.has(name) && name !== 'authorization') out.set(name, value);
-  });
-  if (apiKey !== undefined && apiKey !== '') out.set('authorization', `Bearer ${apiKey}`);
-  return out;
-}
-
-/** Headers as a cassette keeps them: no credential, nothing per-connection, no credential in a URL's query (a redirect's `location`). */
-function kept(headers: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    if (!HOP_BY_HOP.has(name) && !isCredentialName(name))
-      out[name] =
-        name === 'location' || name === 'content-location' ? maskCredentialQuery(value) : value;
-  });
-  return out;
-}
-
-/**
- * A JSON text that holds a secret only in JSON's own escapes (`sk\u002d…`, which every reader
- * turns back into the key, while the bytes hold no copy of it): its value masked, to be stored as
- * the `body`; `undefined` for any other text, stored as it is.
- */
-function escapedSecret(text: string, forms: readonly string[]): { body: unknown } | undefined {
-  const parsed = parseJSON(text);
-  if (!parsed) return undefined;
-  const body = scrub(parsed.value, forms);
-  return JSON.stringify(body) === JSON.stringify(parsed.value) ? undefined : { body };
-}
-
-/**
- * Every string of a JSON value (keys too) with the secrets replaced by `***`, by the SDK's own
- * `maskText`. Unlike `mask()`, which leaves identifier fields (`code`, `type`, …) alone in errors,
- * nothing here is exempt: a file may hold no secret anywhere.
- */
-function scrub<T>(value: T, secrets: readonly string[]): T {
-  if (typeof value === 'string') return maskText(value, secrets) as T;
-  if (Array.isArray(value)) return value.map((item: unknown) => scrub(item, secrets)) as T;
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [maskText(key, secrets), scrub(item, secrets)]),
-  ) as T;
-}
-
-/** The values of the credential headers sent upstream (and the token of `Bearer <token>`), to mask wherever they occur. */
-function credentialValues(headers: Headers): string[] {
-  const values: string[] = [];
-  headers.forEach((value, name) => {
-    if (!isCredentialName(name)) return;
-    values.push(value);
-    const token = /^\w+\s+(\S+)$/.exec(value)?.[1];
-    if (token !== undefined) values.push(token);
-  });
-  return values;
 }

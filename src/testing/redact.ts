@@ -11,10 +11,13 @@
  *   joined per field across the events, and where they make up a key, the events are rewritten.
  * - In URLs (the upstream, the recorded request paths): the values of credential-looking query
  *   parameters, by the rule `isCredentialParam` (src/mask.ts).
+ * - In a recorded interaction as JSON: every string, keys too (`scrub`), and a text body that
+ *   holds the key only in JSON's own escapes, stored as its masked value (`escapedSecret`).
  *
  * @module
  */
-import { isCredentialParam, MASK } from '../util/mask';
+import { parseJSON } from '../util/json';
+import { isCredentialParam, maskText, MASK } from '../util/mask';
 
 /** Shorter secrets are not masked (util/mask.ts does the same): they occur in ordinary text. */
 const MIN_SECRET = 4;
@@ -305,4 +308,33 @@ function decodeName(name: string): string {
   } catch {
     return name;
   }
+}
+
+/**
+ * A JSON text that holds a secret only in JSON's own escapes (`sk\u002d…`, which every reader
+ * turns back into the key, while the bytes hold no copy of it): its value masked, to be stored as
+ * the `body`; `undefined` for any other text, stored as it is.
+ */
+export function escapedSecret(
+  text: string,
+  forms: readonly string[],
+): { body: unknown } | undefined {
+  const parsed = parseJSON(text);
+  if (!parsed) return undefined;
+  const body = scrub(parsed.value, forms);
+  return JSON.stringify(body) === JSON.stringify(parsed.value) ? undefined : { body };
+}
+
+/**
+ * Every string of a JSON value (keys too) with the secrets replaced by `***`, by the SDK's own
+ * `maskText`. Unlike `mask()`, which leaves identifier fields (`code`, `type`, …) alone in errors,
+ * nothing here is exempt: a file may hold no secret anywhere.
+ */
+export function scrub<T>(value: T, secrets: readonly string[]): T {
+  if (typeof value === 'string') return maskText(value, secrets) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => scrub(item, secrets)) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [maskText(key, secrets), scrub(item, secrets)]),
+  ) as T;
 }

@@ -6,7 +6,8 @@
  * @module
  */
 import { readFile } from 'node:fs/promises';
-import { parseCassette, requestBody } from './cassette';
+import { requestBody } from './cassette-body';
+import { parseCassette } from './cassette-check';
 import type { Cassette, CassetteRequest } from './cassette';
 import type { Exchange, Outcome } from './engine';
 import { jsonResponse, respondWith } from './engine/outcome';
