@@ -9,7 +9,7 @@ import { APIError, type RequestTarget } from '../errors/api';
 import { bodyError } from '../errors/validation';
 import type { Trace } from './debug';
 import { jsonOrText } from '../util/json';
-import { cancelOnAbort } from '../util/body';
+import { bodyText } from '../util/body';
 import type { Log } from '../util/log';
 
 /** A response whose status was 2xx, handed to a `Reader` inside its attempt. */
@@ -107,9 +107,9 @@ function describeNonJSON(text: string, headers: Headers): string {
 }
 
 /**
- * The text of a body, or `undefined` with `truncated: true` past `maxBytes` (the body is
- * cancelled). When `signal` aborts, the body is cancelled and the read throws its reason, even
- * for a body that does not listen to the signal (its pending read then ends as if done).
+ * The text of a body, cut at `maxBytes` with `truncated: true` past it (the body is cancelled).
+ * When `signal` aborts, the body is cancelled and the read throws its reason, even for a body
+ * that does not listen to the signal.
  */
 export async function readText(
   response: Response,
@@ -117,28 +117,12 @@ export async function readText(
   signal?: AbortSignal,
 ): Promise<{ text: string; truncated: boolean; bytes: number }> {
   if (!response.body) return { text: '', truncated: false, bytes: 0 };
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
+  const body = bodyText(response.body, signal, maxBytes);
   let text = '';
-  let bytes = 0;
-  const unlink = cancelOnAbort(reader, signal);
   try {
-    for (;;) {
-      if (signal?.aborted) throw signal.reason;
-      const { done, value } = await reader.read();
-      if (signal?.aborted) throw signal.reason;
-      if (done) return { text: text + decoder.decode(), truncated: false, bytes };
-      bytes += value.byteLength;
-      if (bytes > maxBytes) {
-        const keep = value.byteLength - (bytes - maxBytes);
-        text += decoder.decode(value.subarray(0, Math.max(0, keep)));
-        void reader.cancel().catch(() => {}); // not awaited: a body that was tee'd (msw, a cloning fetch) cancels only when every copy does
-        return { text, truncated: true, bytes };
-      }
-      text += decoder.decode(value, { stream: true });
-    }
+    for (let read; (read = await body.next()) !== undefined;) text += read;
+    return { text: text + body.flush(), truncated: body.truncated, bytes: body.bytes };
   } finally {
-    unlink();
-    reader.releaseLock();
+    body.close();
   }
 }

@@ -20,6 +20,7 @@ import {
 import type { HookName } from '../options/hooks';
 import type { Log } from '../util/log';
 import { mask } from '../util/mask';
+import { bounded } from '../util/wait';
 import type { CallDescription } from '../core/call-description';
 import type { Entry } from './check';
 
@@ -59,44 +60,24 @@ export class HookLimits {
     threw: (error: unknown) => HookError,
   ): Promise<Awaited<R>> {
     const { signals, ms, option } = this.#bounds(hook);
-    return new Promise<Awaited<R>>((resolve, reject) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const done = () => {
-        clearTimeout(timer);
-        for (const signal of signals) signal?.removeEventListener('abort', onAbort);
-      };
-      const onAbort = () => {
-        done();
-        reject(this.#aborted(entry, hook));
-      };
-      // Handlers first: a hook given up on must not end as an unhandled rejection later.
-      Promise.resolve(out).then(
-        (value) => {
-          done();
-          resolve(value as Awaited<R>);
-        },
-        (error: unknown) => {
-          done();
-          reject(threw(error));
-        },
-      );
-      if (signals.some((signal) => signal?.aborted)) return onAbort();
-      for (const signal of signals) signal?.addEventListener('abort', onAbort, { once: true });
-      if (ms !== undefined) {
-        timer = setTimeout(() => {
-          done();
-          reject(
-            mask(
-              new APIConnectionTimeoutError(this.#call.target, ms, {
-                hook: `${hook} hook of ${entry.source}`,
-                option: option ?? 'timeout',
-              }),
-              this.#log.secrets,
-            ),
-          );
-        }, ms);
-      }
+    // `Promise.resolve`: a thenable's own `then` may throw, or call back twice.
+    const settled = Promise.resolve(out).catch((error: unknown) => {
+      throw threw(error);
     });
+    return bounded(
+      settled,
+      signals,
+      ms,
+      () => this.#aborted(entry, hook),
+      () =>
+        mask(
+          new APIConnectionTimeoutError(this.#call.target, ms!, {
+            hook: `${hook} hook of ${entry.source}`,
+            option: option ?? 'timeout',
+          }),
+          this.#log.secrets,
+        ),
+    ).then((got) => got!.value);
   }
 
   /**

@@ -8,7 +8,7 @@
  * not count the consumer's own pauses.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { cancelOnAbort, nextText } from '../util/body';
+import { bodyText } from '../util/body';
 
 export type { EventSourceMessage };
 
@@ -156,10 +156,8 @@ export async function* readEventBatches(
     tooLarge = () => new RangeError(`An event exceeded ${maxEventSize} characters`),
     signal,
   } = options;
-  const reader = body.getReader();
-  const unlink = cancelOnAbort(reader, signal);
-  // Strips a leading BOM, as the SSE spec asks; `stream: true` keeps split UTF-8 sequences whole.
-  const decoder = new TextDecoder();
+  // Strips a leading BOM, as the SSE spec asks; keeps split UTF-8 sequences whole.
+  const reader = bodyText(body, signal);
   let batch: EventSourceMessage[] = [];
   let overflow = false;
   const parser = createParser({
@@ -185,12 +183,11 @@ export async function* readEventBatches(
   try {
     for (;;) {
       idle?.waiting();
-      const text = await nextText(reader, decoder);
-      if (signal?.aborted) throw signal.reason; // a body cancelled by the abort reads as done: that is no end
+      const text = await reader.next();
       if (text === undefined) {
         idle?.received();
         // A server that closes without the final blank line still sent its last event.
-        parser.feed(`${decoder.decode()}\n\n`);
+        parser.feed(`${reader.flush()}\n\n`);
         finished = true;
       } else {
         // A large read (a fast server: hundreds of events) is parsed a slice at a time, as the
@@ -215,8 +212,6 @@ export async function* readEventBatches(
       if (finished) return;
     }
   } finally {
-    unlink();
-    if (!finished) void reader.cancel().catch(() => {}); // not awaited: a body that was tee'd (msw, a cloning fetch) cancels only when every copy does
-    reader.releaseLock();
+    reader.close();
   }
 }

@@ -7,7 +7,7 @@ import { APIConnectionError, APIUserAbortError, InferenceError } from '../errors
 import { ResponseValidationError } from '../errors/validation';
 import { DEFAULTS } from '../options/types';
 import type { ObservableIterator, StreamObserver } from '../util/iterator';
-import { cancelOnAbort, nextText } from '../util/body';
+import { bodyText } from '../util/body';
 import { asyncDispose } from '../util/dispose';
 
 // The iterator types live below this file (options/hooks.ts needs them, and options/types.ts needs options/hooks.ts).
@@ -237,23 +237,22 @@ export class Stream<T> implements AsyncIterable<T> {
     async function* lines(): AsyncGenerator<T> {
       reading = true;
       controller.signal.removeEventListener('abort', cancelUnread);
-      const reader = body.getReader();
-      const unlink = cancelOnAbort(reader, controller.signal);
-      const decoder = new TextDecoder();
+      const reader = bodyText(body, controller.signal);
       // The unfinished line, as the reads that brought it: joined once, when its line end comes.
       // (One string grown read by read and searched for its line end is searched whole each time:
       // a line of n characters in reads of k cost n²/k.)
       let parts: string[] = [];
       let partLength = 0;
-      let finished = false;
       try {
         for (;;) {
           let text: string | undefined;
           try {
-            text = await nextText(reader, decoder);
+            text = await reader.next();
           } catch (error) {
-            // The page aborted its own fetch (the body errors with the fetch signal's AbortError),
-            // or `controller`, when the page passed the one of its fetch: an abort, not a failure.
+            // `controller` aborted (the read throws its reason: a body it cancelled reads as done,
+            // and that is no end), or the page aborted its own fetch (the body errors with the fetch
+            // signal's AbortError), or `controller`, when the page passed the one of its fetch: an
+            // abort, not a failure.
             if (controller.signal.aborted || (error as Error | undefined)?.name === 'AbortError')
               throw new APIUserAbortError(
                 WHERE,
@@ -266,10 +265,7 @@ export class Stream<T> implements AsyncIterable<T> {
             });
           }
           const done = text === undefined;
-          // An abort cancels the body, which then reads as done: the loop must not end as if complete.
-          if (controller.signal.aborted)
-            throw new APIUserAbortError(WHERE, controller.signal.reason);
-          if (done) text = decoder.decode();
+          if (done) text = reader.flush();
           let start = 0;
           let newline: number;
           // Only the new text is searched: what came before holds no line end.
@@ -297,14 +293,11 @@ export class Stream<T> implements AsyncIterable<T> {
             const last = parts.join('').trim();
             parts = [];
             if (last) yield parse(last);
-            finished = true;
             return;
           }
         }
       } finally {
-        unlink();
-        if (!finished) void reader.cancel().catch(() => {}); // not awaited: a body that was tee'd (msw, a cloning fetch) cancels only when every copy does
-        reader.releaseLock();
+        reader.close();
       }
     }
     return new Stream(() => lines(), controller);

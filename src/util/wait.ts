@@ -1,6 +1,7 @@
 /**
- * Waits that end early: an abortable sleep, and a promise bounded by a signal and a timeout. Each
- * leaves no timer or listener behind.
+ * Waits that end early: `bounded()`, the one wait bounded by signals and a timeout, and what is
+ * made of it (an abortable sleep, a promise bounded by a signal and a timeout, a `fetch` that ends
+ * with its signal, a hook's wait in hooks/limits.ts). Each leaves no timer or listener behind.
  */
 
 /** What bounds a wait before anything is sent: the caller's signal and the call's timeout. */
@@ -11,22 +12,58 @@ export interface Wait {
 }
 
 /**
+ * The one bounded wait: `{ value }` of `promise` (none: a wait that only the bounds end), or
+ * `undefined` once `ms` pass first (no timer without `ms`; with `timedOut`, its error instead),
+ * and its error when it rejects; a rejection as soon as one of `signals` aborts, whether or not
+ * `promise` listens to it: with `aborted()` when given, else with the signal's reason. Leaves no
+ * timer or listener behind whichever way it ends, and a promise given up on never ends as an
+ * unhandled rejection.
+ */
+export function bounded<T>(
+  promise: Promise<T> | undefined,
+  signals: readonly (AbortSignal | undefined)[],
+  ms?: number,
+  aborted?: () => unknown,
+  timedOut?: () => unknown,
+): Promise<{ value: T } | undefined> {
+  return new Promise((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const done = () => {
+      clearTimeout(timer);
+      for (const signal of signals) signal?.removeEventListener('abort', onAbort);
+    };
+    const onAbort = () => {
+      done();
+      reject(aborted ? aborted() : signals.find((signal) => signal?.aborted)!.reason);
+    };
+    // Handlers first: a promise given up on must not end as an unhandled rejection later.
+    promise?.then(
+      (value) => {
+        done();
+        resolve({ value });
+      },
+      (error: unknown) => {
+        done();
+        reject(error);
+      },
+    );
+    if (signals.some((signal) => signal?.aborted)) return onAbort();
+    for (const signal of signals) signal?.addEventListener('abort', onAbort, { once: true });
+    if (ms !== undefined)
+      timer = setTimeout(() => {
+        done();
+        if (timedOut) reject(timedOut());
+        else resolve(undefined);
+      }, ms);
+  });
+}
+
+/**
  * Wait `ms`, or reject with `signal.reason` as soon as the signal aborts. Leaves no timer or
  * listener behind either way.
  */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  return bounded(undefined, [signal], ms) as Promise<unknown> as Promise<void>;
 }
 
 /**
@@ -39,33 +76,7 @@ export function within<T>(
   ms: number,
   signal?: AbortSignal,
 ): Promise<{ value: T } | undefined> {
-  return new Promise((resolve, reject) => {
-    // Handlers first: a promise given up on must not end as an unhandled rejection later.
-    promise.then(
-      (value) => {
-        done();
-        resolve({ value });
-      },
-      (error: unknown) => {
-        done();
-        reject(error);
-      },
-    );
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    };
-    const onAbort = () => {
-      done();
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      done();
-      resolve(undefined);
-    }, ms);
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  return bounded(promise, [signal], ms);
 }
 
 /**
@@ -79,25 +90,11 @@ export function untilAborted(
   signal: AbortSignal | null | undefined,
 ): Promise<Response> {
   if (!signal) return promise;
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      reject(signal.reason);
-      promise.then(
-        (late) => void late.body?.cancel().catch(() => {}),
-        () => {},
-      );
-    };
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
+  return bounded(promise, [signal], undefined, () => {
     promise.then(
-      (response) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(response);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
+      (late) => void late.body?.cancel().catch(() => {}),
+      () => {},
     );
-  });
+    return signal.reason;
+  }).then((got) => got!.value);
 }

@@ -27,6 +27,8 @@
  * its `signal` or at its deadline, taking its listener with it, and one timer serves them all,
  * cleared when nobody waits. A call that could only go after its deadline fails at once. When
  * nothing holds an attempt, `take()` answers at once: a map lookup and a few comparisons.
+ *
+ * What it knows of each model, and what follows from that, is in bucket.ts.
  */
 import type { CallDescription } from '../call-description';
 import {
@@ -35,16 +37,21 @@ import {
   RateLimitError,
   type APIError,
 } from '../../errors/api';
-import { estimateTextTokens, requestedCompletionTokens } from '../../cost/tokens';
-import { hasLimits, readLimits, type Window } from './headers';
-import { MAX_RETRY_AFTER_MS, retryAfterMs } from './retry-after';
+import { hasLimits, readLimits } from './headers';
+import { MAX_RETRY_AFTER_MS } from './retry-after';
 import type { Pool, Turn } from './turn';
 import type { ModelRateLimits, RateLimitSnapshot } from './snapshot';
+import {
+  estimate,
+  firstContact,
+  holds,
+  merge,
+  newBucket,
+  refresh,
+  wait,
+  type Bucket,
+} from './bucket';
 
-/** Calls of a model in flight before its first response, at most, at first. */
-const FIRST_CONTACT = 8;
-/** Without a response, the first contact's bound doubles after each this many ms; after four, none. */
-const FIRST_CONTACT_MS = 1000;
 /** After a 429, the calls in flight allowed grow by doubling; from this many on, no bound. */
 const OPEN = 64;
 /**
@@ -52,31 +59,6 @@ const OPEN = 64;
  * server that answers 429 with a 1 ms `retry-after` for ever cannot make a call loop for ever.
  */
 const FREE_WAITS = 8;
-
-/** What the limiter knows of one model (`''`: calls without one, `models.list` and `retrieve`). */
-interface Bucket {
-  key: string;
-  /** When the first contact began (epoch ms); 0 once a response came. */
-  first: number;
-  /** Calls in flight allowed: after a 429 one, doubling with each answer (`Infinity`: no bound). */
-  window: number;
-  /** The server's pace once known (ms between two admissions while calls wait); 0: none. */
-  gap: number;
-  /** The earliest next admission while paced (epoch ms). */
-  next: number;
-  inFlight: number;
-  queued: number;
-  /** Attempts admitted so far; an attempt's number among them tells what its response may not count. */
-  sent: number;
-  /** `sent` when the last 429 or 503 was learned: calls admitted before it do not tell the pace. */
-  limited: number;
-  /** Held until (epoch ms): a 429's or 503's `retry-after`. */
-  until: number;
-  /** The headers of the response that set `until`, for the error of a call that cannot wait. */
-  headers: Headers | undefined;
-  requests: Window | undefined;
-  tokens: Window | undefined;
-}
 
 interface Waiter extends Turn {
   bucket: Bucket;
@@ -123,7 +105,7 @@ export class Slot {
       (status === 429 || status === 503) &&
       free < FREE_WAITS &&
       maxRetries
-      ? Math.max(wait(headers, now) ?? 0, this.limiter.holds(this.bucket, now) - now)
+      ? Math.max(wait(headers, now) ?? 0, holds(this.bucket, now) - now)
       : 0;
   }
 }
@@ -177,8 +159,7 @@ export class Limiter {
     const limited = status === 429 || status === 503;
     // A first answer without a count of what remains says only that one more call may go: the
     // calls that wait follow the first contact's bound up, one more with each answer.
-    if (bucket.first && !limited && bucket.queued)
-      bucket.window = this.#firstContact(bucket, now, true);
+    if (bucket.first && !limited && bucket.queued) bucket.window = firstContact(bucket, now, true);
     bucket.first = 0;
     if (hasLimits(headers)) {
       const { requests, tokens } = readLimits(headers, now);
@@ -222,21 +203,6 @@ export class Limiter {
     if (this.#queue.length) this.#drain();
   }
 
-  /**
-   * Until when the server's announced limits hold the model (epoch ms), or 0: a `retry-after`, no
-   * request left, or fewer tokens left than `tokens`, each while its reset is close enough to wait
-   * for.
-   */
-  holds(bucket: Bucket, now: number, tokens = 0): number {
-    let at = bucket.until > now ? bucket.until : 0;
-    const requests = refresh(bucket, 'requests', now);
-    if (requests && requests.remaining < 1) at = Math.max(at, near(requests.reset, now));
-    const budget = refresh(bucket, 'tokens', now);
-    if (budget && tokens > budget.remaining && tokens <= (budget.limit ?? Infinity))
-      at = Math.max(at, near(budget.reset, now));
-    return at;
-  }
-
   snapshot(pool: Pool | undefined): RateLimitSnapshot {
     const now = Date.now();
     const models: Record<string, ModelRateLimits> = {};
@@ -268,28 +234,12 @@ export class Limiter {
     const bucket = waiter.bucket;
     if (!waiter.respect) return 0;
     return (
-      this.holds(bucket, now, waiter.tokens) ||
+      holds(bucket, now, waiter.tokens) ||
       (bucket.gap && now < bucket.next ? bucket.next : 0) ||
       // No request left and its reset passed: an answer in flight will say more.
       (bucket.requests?.remaining === 0 && bucket.inFlight ? Infinity : 0) ||
-      (bucket.first
-        ? this.#firstContact(bucket, now)
-        : bucket.inFlight >= bucket.window
-          ? Infinity
-          : 0)
+      (bucket.first ? firstContact(bucket, now) : bucket.inFlight >= bucket.window ? Infinity : 0)
     );
-  }
-
-  /**
-   * While no response came: 0 when one more call may go, else when the bound next doubles; with
-   * `bound`, the bound itself (`Infinity`: none).
-   */
-  #firstContact(bucket: Bucket, now: number, bound = false): number {
-    const step = Math.floor((now - bucket.first) / FIRST_CONTACT_MS);
-    if (bound) return step < 4 ? FIRST_CONTACT << step : Infinity;
-    return step < 4 && bucket.inFlight >= FIRST_CONTACT << step
-      ? bucket.first + (step + 1) * FIRST_CONTACT_MS
-      : 0;
   }
 
   #admit(waiter: Waiter): Slot {
@@ -333,7 +283,7 @@ export class Limiter {
         waiter.go(this.#admit(waiter));
         continue;
       }
-      const limit = respect ? this.holds(bucket, now, waiter.tokens) : 0;
+      const limit = respect ? holds(bucket, now, waiter.tokens) : 0;
       if (limit > waiter.deadline || now >= waiter.deadline) {
         waiter.fail(
           waiter.reason ??
@@ -368,25 +318,7 @@ export class Limiter {
     const key =
       call.operation === 'chat' || call.operation === 'completions' ? (call.model ?? '') : '';
     let bucket = this.#buckets.get(key);
-    if (!bucket)
-      this.#buckets.set(
-        key,
-        (bucket = {
-          key,
-          first: Date.now(),
-          window: Infinity,
-          gap: 0,
-          next: 0,
-          inFlight: 0,
-          queued: 0,
-          sent: 0,
-          limited: 0,
-          until: 0,
-          headers: undefined,
-          requests: undefined,
-          tokens: undefined,
-        }),
-      );
+    if (!bucket) this.#buckets.set(key, (bucket = newBucket(key)));
     return bucket;
   }
 }
@@ -394,47 +326,4 @@ export class Limiter {
 /** Whether a pool is at its cap. */
 function full(pool: Pool | undefined): boolean {
   return pool !== undefined && pool.inFlight >= pool.cap;
-}
-
-/** A 429's or 503's `retry-after` in ms, when it is one the client waits for (0 < ms ≤ the cap). */
-function wait(headers: Headers | undefined, now: number): number | undefined {
-  const ms = headers && retryAfterMs(headers, now);
-  return ms && ms <= MAX_RETRY_AFTER_MS ? ms : undefined;
-}
-
-/**
- * A call's token estimate: its body as sent (the prompt, tools, response format; the JSON around
- * them too, so that it errs high), and the most it may generate (`max_tokens`).
- */
-function estimate(call: CallDescription): number {
-  return estimateTextTokens(call.json ?? '') + (requestedCompletionTokens(call.body) ?? 0);
-}
-
-/** `at`, when it is close enough to wait for; else 0 (a limit that far away holds nothing). */
-function near(at: number | undefined, now: number): number {
-  return at !== undefined && at - now <= MAX_RETRY_AFTER_MS ? at : 0;
-}
-
-/** The model's window of that kind as it is now: whole again once its reset passed. */
-function refresh(bucket: Bucket, kind: 'requests' | 'tokens', now: number): Window | undefined {
-  const window = bucket[kind];
-  if (window?.reset === undefined || window.reset > now) return window;
-  if (window.limit === undefined) return (bucket[kind] = undefined);
-  window.remaining = window.limit;
-  window.reset = undefined;
-  return window;
-}
-
-/**
- * A new response's window over the one known: the same window (not reset yet) keeps the fewest
- * remaining and the latest reset, since responses arrive out of order; a new window replaces it.
- */
-function merge(known: Window | undefined, got: Window, now: number): Window {
-  return known?.reset && known.reset > now
-    ? {
-        limit: got.limit ?? known.limit,
-        remaining: Math.min(known.remaining, got.remaining),
-        reset: Math.max(known.reset, got.reset ?? 0),
-      }
-    : got;
 }
