@@ -12,13 +12,37 @@ import {
   REQUEST_OPTIONS,
   type ClientOptions,
   type HeadersInit,
+  type PreflightMode,
   type QueryInit,
   type RequestOptions,
   type ResolvedOptions,
   type ValidationMode,
 } from './types';
 
+// In the order the messages list them.
 const VALIDATION_MODES: readonly ValidationMode[] = ['error', 'warn', 'off'];
+const PREFLIGHT_MODES: readonly PreflightMode[] = ['off', 'warn', 'error'];
+
+/** `value` if it is one of `allowed`; else "`name` must be one of …; got …". */
+function oneOf<T extends string>(name: string, value: T, allowed: readonly T[]): T {
+  if (!allowed.includes(value)) {
+    throw new InferenceError(
+      `\`${name}\` must be one of ${allowed.join(', ')}; got ${JSON.stringify(value)}.`,
+    );
+  }
+  return value;
+}
+
+/** The numeric options a client and a request both take, each with its check (see below). */
+type NumberOption = 'timeout' | 'maxRetries' | 'streamIdleTimeout' | 'maxBodySize' | 'maxEventSize';
+const NUMBER_CHECKS: Record<NumberOption, (value: number, name: string) => number> = {
+  timeout: checkTimeout,
+  maxRetries: checkRetries,
+  streamIdleTimeout: checkTimeout,
+  maxBodySize: checkSize,
+  maxEventSize: checkSize,
+};
+const NUMBER_OPTIONS = Object.keys(NUMBER_CHECKS) as NumberOption[];
 
 /** Check the options and fill in defaults. Throws `InferenceError` saying how to fix a mistake. */
 export function resolveClientOptions(options: ClientOptions): {
@@ -68,24 +92,17 @@ export function resolveClientOptions(options: ClientOptions): {
   }
 
   const logger = options.logger ?? console;
-  const logLevel = options.logLevel ?? envLogLevel(logger) ?? DEFAULTS.logLevel;
-  if (!LOG_LEVELS.includes(logLevel)) {
-    throw new InferenceError(
-      `\`logLevel\` must be one of ${LOG_LEVELS.join(', ')}; got ${JSON.stringify(logLevel)}.`,
-    );
-  }
-  const validation = options.validation ?? DEFAULTS.validation;
-  if (!VALIDATION_MODES.includes(validation)) {
-    throw new InferenceError(
-      `\`validation\` must be one of ${VALIDATION_MODES.join(', ')}; got ${JSON.stringify(validation)}.`,
-    );
-  }
-  const preflight = options.preflight ?? DEFAULTS.preflight;
-  if (!(['off', 'warn', 'error'] as const).includes(preflight)) {
-    throw new InferenceError(
-      `\`preflight\` must be one of off, warn, error; got ${JSON.stringify(preflight)}.`,
-    );
-  }
+  const logLevel = oneOf(
+    'logLevel',
+    options.logLevel ?? envLogLevel(logger) ?? DEFAULTS.logLevel,
+    LOG_LEVELS,
+  );
+  const validation = oneOf(
+    'validation',
+    options.validation ?? DEFAULTS.validation,
+    VALIDATION_MODES,
+  );
+  const preflight = oneOf('preflight', options.preflight ?? DEFAULTS.preflight, PREFLIGHT_MODES);
   if (options.fetch !== undefined && typeof options.fetch !== 'function') {
     throw new InferenceError('`fetch` must be a function with the signature of the global fetch.');
   }
@@ -103,19 +120,15 @@ export function resolveClientOptions(options: ClientOptions): {
   const cap = options.maxConcurrency;
   const maxConcurrency =
     cap === undefined || cap === Infinity ? undefined : checkSize(cap, 'maxConcurrency');
+  const numbers = {} as Pick<ResolvedOptions, NumberOption>;
+  for (const name of NUMBER_OPTIONS)
+    numbers[name] = NUMBER_CHECKS[name](options[name] ?? DEFAULTS[name], name);
 
   return {
     apiKey,
     resolved: {
       baseURL: resolvedBaseURL,
-      timeout: checkTimeout(options.timeout ?? DEFAULTS.timeout, 'timeout'),
-      maxRetries: checkRetries(options.maxRetries ?? DEFAULTS.maxRetries, 'maxRetries'),
-      streamIdleTimeout: checkTimeout(
-        options.streamIdleTimeout ?? DEFAULTS.streamIdleTimeout,
-        'streamIdleTimeout',
-      ),
-      maxBodySize: checkSize(options.maxBodySize ?? DEFAULTS.maxBodySize, 'maxBodySize'),
-      maxEventSize: checkSize(options.maxEventSize ?? DEFAULTS.maxEventSize, 'maxEventSize'),
+      ...numbers,
       fetch: options.fetch,
       fetchOptions: options.fetchOptions,
       defaultHeaders: options.defaultHeaders,
@@ -146,12 +159,10 @@ export function checkRequestOptions(
     throw new InferenceError(`${method}: request options must be an object.`);
   }
   rejectUnknown(options, Object.keys(REQUEST_OPTIONS), method);
-  if (options.timeout !== undefined) checkTimeout(options.timeout, 'timeout');
-  if (options.maxRetries !== undefined) checkRetries(options.maxRetries, 'maxRetries');
-  if (options.streamIdleTimeout !== undefined)
-    checkTimeout(options.streamIdleTimeout, 'streamIdleTimeout');
-  if (options.maxBodySize !== undefined) checkSize(options.maxBodySize, 'maxBodySize');
-  if (options.maxEventSize !== undefined) checkSize(options.maxEventSize, 'maxEventSize');
+  for (const name of NUMBER_OPTIONS) {
+    const value = options[name];
+    if (value !== undefined) NUMBER_CHECKS[name](value, name);
+  }
   if (options.idempotencyKey !== undefined && options.idempotencyKey !== false) {
     if (typeof options.idempotencyKey !== 'string' || options.idempotencyKey === '') {
       throw new InferenceError(
@@ -324,30 +335,52 @@ function normaliseBaseURL(value: string, page: string | undefined): string {
   return url.search === '' ? url.href.replace(/\/+$/, '') : url.href;
 }
 
-/** A timeout option: milliseconds that `setTimeout` can wait (`where` names the call, if any). */
-export function checkTimeout(value: number, name: string, where?: string): number {
-  if (typeof value !== 'number' || !(value >= 0) || value > 2_147_483_647) {
+/**
+ * `value` if `ok`; else "`name` must be `what`; got `value`." (after "`where`: " when the call is
+ * named): the one message of every numeric option.
+ */
+function checkNumber(
+  value: number,
+  name: string,
+  ok: boolean,
+  what: string,
+  where?: string,
+): number {
+  if (!ok) {
     throw new InferenceError(
-      `${where === undefined ? '' : `${where}: `}\`${name}\` must be a number of milliseconds from 0 to 2147483647; got ${String(value)}.`,
+      `${where === undefined ? '' : `${where}: `}\`${name}\` must be ${what}; got ${String(value)}.`,
     );
   }
   return value;
+}
+
+/** A timeout option: milliseconds that `setTimeout` can wait (`where` names the call, if any). */
+export function checkTimeout(value: number, name: string, where?: string): number {
+  return checkNumber(
+    value,
+    name,
+    typeof value === 'number' && value >= 0 && value <= 2_147_483_647,
+    'a number of milliseconds from 0 to 2147483647',
+    where,
+  );
 }
 
 function checkSize(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new InferenceError(`\`${name}\` must be a whole number above 0; got ${String(value)}.`);
-  }
-  return value;
+  return checkNumber(
+    value,
+    name,
+    Number.isSafeInteger(value) && value >= 1,
+    'a whole number above 0',
+  );
 }
 
 function checkRetries(value: number, name: string): number {
-  if (!Number.isInteger(value) || value < 0) {
-    throw new InferenceError(
-      `\`${name}\` must be a whole number, 0 or more; got ${String(value)}.`,
-    );
-  }
-  return value;
+  return checkNumber(
+    value,
+    name,
+    Number.isInteger(value) && value >= 0,
+    'a whole number, 0 or more',
+  );
 }
 
 /** INFERENCE_LOG values already warned about: a typo is reported once, not per client. */

@@ -49,6 +49,9 @@ const ESCAPES: Record<string, string> = {
   t: '\t',
 };
 
+/** A JSON number's longest valid prefix (each part starts with its own character: no ambiguity). */
+const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/;
+
 /** Absent: no value to show yet. */
 const NONE: unique symbol = Symbol('none');
 
@@ -158,15 +161,15 @@ export class PartialJSON {
           this.#dirty = true; // "" is a value already
           return;
         }
-        if (code === 0x2d || (code >= 0x30 && code <= 0x39)) {
-          this.#state = State.Number;
-          this.#token = String.fromCharCode(code);
-          this.#shown = NONE;
-          this.#tokenChanged();
-          return;
-        }
-        if (code === 0x74 || code === 0x66 || code === 0x6e) {
-          this.#state = State.Literal;
+        // A number starts with `-` or a digit, a literal with the `t`, `f` or `n` of its word.
+        if (
+          code === 0x2d ||
+          (code >= 0x30 && code <= 0x39) ||
+          code === 0x74 ||
+          code === 0x66 ||
+          code === 0x6e
+        ) {
+          this.#state = code > 0x39 ? State.Literal : State.Number;
           this.#token = String.fromCharCode(code);
           this.#shown = NONE;
           this.#tokenChanged();
@@ -240,20 +243,14 @@ export class PartialJSON {
   /** Decode `#escape` if it is complete; false when it is not (or is invalid: then failed). */
   #takeEscape(): boolean {
     const escape = this.#escape;
-    if (escape.length < 2) return false;
-    if (escape[1] === 'u') {
-      if (escape.length < 6) return false;
-      const code = /^\\u[0-9a-fA-F]{4}$/.test(escape) ? parseInt(escape.slice(2), 16) : NaN;
-      this.#escape = '';
-      if (Number.isNaN(code)) {
-        this.#fail();
-        return false;
-      }
-      this.#append(String.fromCharCode(code));
-      return true;
-    }
-    const decoded = ESCAPES[escape[1]!];
+    const unicode = escape[1] === 'u';
+    if (escape.length < (unicode ? 6 : 2)) return false;
     this.#escape = '';
+    const decoded = !unicode
+      ? ESCAPES[escape[1]!]
+      : /^\\u[0-9a-fA-F]{4}$/.test(escape)
+        ? String.fromCharCode(parseInt(escape.slice(2), 16))
+        : undefined;
     if (decoded === undefined) {
       this.#fail();
       return false;
@@ -294,7 +291,7 @@ export class PartialJSON {
       for (const word in LITERALS) if (word.startsWith(this.#token)) return LITERALS[word];
       return NONE;
     }
-    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(this.#token);
+    const match = NUMBER.exec(this.#token);
     return match ? Number(match[0]) : NONE;
   }
 
@@ -305,7 +302,8 @@ export class PartialJSON {
       if (!(token in LITERALS)) return this.#fail();
       return this.#commit(LITERALS[token]);
     }
-    if (!/^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(token)) return this.#fail();
+    // The longest valid prefix is the whole token only when the token is a valid number.
+    if (NUMBER.exec(token)?.[0] !== token) return this.#fail();
     this.#commit(Number(token));
   }
 

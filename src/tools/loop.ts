@@ -22,7 +22,12 @@ import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionsResource as ChatCompletions,
 } from '../resources/chat';
-import { parseChatCompletion, settleParsing, type ParsedChatCompletion } from '../parse/completion';
+import {
+  parseChatCompletion,
+  settleParsing,
+  type ParsedChatCompletion,
+  type ParsedChatCompletionMessage,
+} from '../parse/completion';
 import type { RunSink, RunToolsParams } from './params';
 import type { ToolEntry } from './table';
 import { toAssistantMessage } from './messages';
@@ -46,39 +51,56 @@ export class Loop<ParsedT> {
    */
   readonly #replies = new WeakSet<object>();
 
+  readonly #runner: RunSink<ParsedT>;
+  readonly #completions: ChatCompletions;
+  readonly #body: RunToolsParams;
+  readonly #tools: Map<string, ToolEntry>;
+  readonly #options: RequestOptions & { signal: AbortSignal };
+  readonly #maxRounds: number;
+  /** Longest one tool may take to settle (ms). */
+  readonly #toolTimeout: number;
+
+  // Private fields rather than parameter properties: a bundler shortens `#names`, not public ones.
   constructor(
-    private readonly runner: RunSink<ParsedT>,
-    private readonly completions: ChatCompletions,
-    private readonly body: RunToolsParams,
-    private readonly tools: Map<string, ToolEntry>,
-    private readonly options: RequestOptions & { signal: AbortSignal },
-    private readonly maxRounds: number,
-    /** Longest one tool may take to settle (ms). */
-    private readonly toolTimeout: number,
-  ) {}
+    runner: RunSink<ParsedT>,
+    completions: ChatCompletions,
+    body: RunToolsParams,
+    tools: Map<string, ToolEntry>,
+    options: RequestOptions & { signal: AbortSignal },
+    maxRounds: number,
+    toolTimeout: number,
+  ) {
+    this.#runner = runner;
+    this.#completions = completions;
+    this.#body = body;
+    this.#tools = tools;
+    this.#options = options;
+    this.#maxRounds = maxRounds;
+    this.#toolTimeout = toolTimeout;
+  }
 
   async run(): Promise<void> {
     // `toolContext` is for the tools (runOne), not the server: strict servers reject unknown fields.
-    const { tools: _tools, stream, toolContext: _context, ...rest } = this.body;
-    const definitions = [...this.tools.values()].map((t) => t.definition);
+    const { tools: _tools, stream, toolContext: _context, ...rest } = this.#body;
+    const definitions = [...this.#tools.values()].map((t) => t.definition);
     // With a forced choice the model would call tools forever: the run ends after that round's tools.
     // A `null` choice is no choice (`typeof null` is 'object').
     const choice = rest.tool_choice;
     const forced = choice === 'required' || (typeof choice === 'object' && choice !== null);
-    for (let round = 1; round <= this.maxRounds; round++) {
-      this.throwIfAborted();
+    for (let round = 1; round <= this.#maxRounds; round++) {
+      this.#throwIfAborted();
       const params: ChatCompletionCreateParams = {
         ...rest,
         tools: definitions,
-        messages: this.runner.messages.map((m) =>
+        messages: this.#runner.messages.map((m) =>
           this.#replies.has(m) ? toAssistantMessage(m as ChatCompletionMessage) : m,
         ),
       };
-      const options = this.optionsFor(round);
+      const options = this.#optionsFor(round);
       const raw =
         stream === true
-          ? await this.streamed(params, round, options)
-          : await this.completions.create(
+          ? await this.#streamed(params, round, options)
+          : await this.#completions.create(
               params as ChatCompletionCreateParamsNonStreaming,
               options,
             );
@@ -88,63 +110,69 @@ export class Loop<ParsedT> {
       try {
         const parsing = parseChatCompletion(
           raw,
-          { ...params, tools: this.body.tools as ChatCompletionTool[] },
-          { badArguments: 'skip', boundArguments: (p, name) => this.bounded(p, name) },
+          { ...params, tools: this.#body.tools as ChatCompletionTool[] },
+          { badArguments: 'skip', boundArguments: (p, name) => this.#bounded(p, name) },
         );
         completion = (await settleParsing(
           parsing,
-          this.completions.waitOf(this.options),
+          this.#completions.waitOf(this.#options),
           TARGET,
         )) as unknown as ParsedChatCompletion<ParsedT>;
       } catch (error) {
         // The reply arrived, and the run was aborted while a schema validated it: it is kept (in
         // `allChatCompletions()` and `messages`, as the official runner keeps a reply that came
         // before the abort), its parsing left undone; no tool runs.
-        if (error instanceof APIUserAbortError && this.options.signal.aborted) {
+        if (error instanceof APIUserAbortError && this.#options.signal.aborted) {
           const unparsed = unparsedCompletion(raw) as ParsedChatCompletion<ParsedT>;
-          namedCalls(unparsed, round);
-          this.runner.emit({ type: 'completion', round, completion: unparsed });
-          const message = unparsed.choices[0]?.message;
-          if (message) {
-            this.#replies.add(message);
-            this.runner.emit({
-              type: 'message',
-              round,
-              message: message as ChatCompletionMessageParam,
-            });
-          }
+          this.#received(unparsed, round);
           throw error;
         }
         // OutputParseError quotes the reply, which may repeat the key.
-        throw this.completions.masked(error);
+        throw this.#completions.masked(error);
       }
-      namedCalls(completion, round);
-      this.runner.emit({ type: 'completion', round, completion });
-      const message = completion.choices[0]?.message ?? {
+      // No message (no choice): an empty one, so that the run's messages still show the round.
+      const message = this.#received(completion, round, {
         role: 'assistant',
         content: null,
         refusal: null,
         parsed: null,
-      };
-      this.#replies.add(message);
-      this.runner.emit({ type: 'message', round, message: message as ChatCompletionMessageParam });
+      })!; // never undefined: there is a fallback
       // A listener of those events (`functionToolCall` …) may have called abort(): no tool runs then.
-      this.throwIfAborted();
+      this.#throwIfAborted();
       const calls = message.tool_calls ?? [];
       // The last round's tools run too (as the official client's runner does): `maxRounds` caps
       // the requests, and the run ends after that round's results are in `messages`.
       if (calls.length === 0) return;
-      const results = await this.runTools(calls);
+      const results = await this.#runTools(calls);
       for (const [i, call] of calls.entries()) {
-        this.runner.emit({
+        this.#runner.emit({
           type: 'message',
           round,
           message: { role: 'tool', tool_call_id: call.id, content: results[i]! },
         });
       }
-      this.throwIfAborted();
+      this.#throwIfAborted();
       if (forced) return;
     }
+  }
+
+  /**
+   * A round's reply is in: its calls named, then the completion and its message (`fallback` when it
+   * has none) emitted, the message kept as a reply. Returns the message.
+   */
+  #received(
+    completion: ParsedChatCompletion<ParsedT>,
+    round: number,
+    fallback?: ParsedChatCompletionMessage<ParsedT>,
+  ) {
+    namedCalls(completion, round);
+    this.#runner.emit({ type: 'completion', round, completion });
+    const message = completion.choices[0]?.message ?? fallback;
+    if (message) {
+      this.#replies.add(message);
+      this.#runner.emit({ type: 'message', round, message: message as ChatCompletionMessageParam });
+    }
+    return message;
   }
 
   /**
@@ -153,24 +181,24 @@ export class Loop<ParsedT> {
    * answer to every round. Round 1 sends the key as given, round n `<key>-round-<n>`, so a run
    * retried with the same key is recognised round by round.
    */
-  optionsFor(round: number): RequestOptions & { signal: AbortSignal } {
-    const key = this.options.idempotencyKey;
-    if (typeof key !== 'string' || round === 1) return this.options;
-    return { ...this.options, idempotencyKey: `${key}-round-${round}` };
+  #optionsFor(round: number): RequestOptions & { signal: AbortSignal } {
+    const key = this.#options.idempotencyKey;
+    if (typeof key !== 'string' || round === 1) return this.#options;
+    return { ...this.#options, idempotencyKey: `${key}-round-${round}` };
   }
 
-  async streamed(
+  async #streamed(
     params: ChatCompletionCreateParams,
     round: number,
     options: RequestOptions & { signal: AbortSignal },
   ) {
-    const stream = await this.completions.create({ ...params, stream: true }, options);
+    const stream = await this.#completions.create({ ...params, stream: true }, options);
     const snapshot = () => stream.currentChatCompletionSnapshot!;
     for await (const chunk of stream) {
-      this.runner.emit({ type: 'chunk', round, chunk }, snapshot);
+      this.#runner.emit({ type: 'chunk', round, chunk }, snapshot);
       // A body that is read slowly holds the request back, as a plain stream's body does: the
       // upstream waits in the connection, not in memory.
-      const paced = this.runner.paced();
+      const paced = this.#runner.paced();
       if (paced) await paced;
     }
     return stream.finalChatCompletion();
@@ -182,39 +210,39 @@ export class Loop<ParsedT> {
    * model for one call at a time may rely on the tools not overlapping). The first tool that
    * throws stops the others (their signal aborts) and the run.
    */
-  async runTools(calls: ChatCompletionMessageToolCall[]): Promise<string[]> {
-    this.throwIfAborted(); // an abort listener would never fire for a signal that has already aborted
+  async #runTools(calls: ChatCompletionMessageToolCall[]): Promise<string[]> {
+    this.#throwIfAborted(); // an abort listener would never fire for a signal that has already aborted
     const round = new AbortController();
     let onAbort!: () => void;
     // An abort ends the run at once, even while a tool that ignores its signal is still busy.
     const aborted = new Promise<never>((_, reject) => {
       onAbort = () => {
-        round.abort(this.options.signal.reason);
-        reject(this.abortError());
+        round.abort(this.#options.signal.reason);
+        reject(this.#abortError());
       };
     });
     aborted.catch(() => {});
-    this.options.signal.addEventListener('abort', onAbort, { once: true });
+    this.#options.signal.addEventListener('abort', onAbort, { once: true });
     try {
       const one = (call: ChatCompletionMessageToolCall) =>
-        this.runOne(call, round.signal).catch((error: unknown) => {
+        this.#runOne(call, round.signal).catch((error: unknown) => {
           round.abort(error);
           throw error;
         });
       const all =
-        this.body.parallel_tool_calls === false
+        this.#body.parallel_tool_calls === false
           ? (async () => {
               const results: string[] = [];
               for (const call of calls) {
                 results.push(await one(call));
-                if (round.signal.aborted) throw this.abortError();
+                if (round.signal.aborted) throw this.#abortError();
               }
               return results;
             })()
           : Promise.all(calls.map(one));
       return await Promise.race([all, aborted]);
     } finally {
-      this.options.signal.removeEventListener('abort', onAbort);
+      this.#options.signal.removeEventListener('abort', onAbort);
     }
   }
 
@@ -223,51 +251,51 @@ export class Loop<ParsedT> {
    * within `toolTimeout` (a schema may validate asynchronously too). No timer outlives the call, or
    * the round: its signal aborts when another tool fails or the run is aborted.
    */
-  async runOne(call: ChatCompletionMessageToolCall, signal: AbortSignal): Promise<string> {
+  async #runOne(call: ChatCompletionMessageToolCall, signal: AbortSignal): Promise<string> {
     const name = call.function.name;
-    const tool = this.tools.get(name);
+    const tool = this.#tools.get(name);
     if (!tool) {
       // Word for word the official client's answer: prompts and evals written for it carry over.
-      const names = [...this.tools.keys()].map((n) => JSON.stringify(n)).join(', ');
+      const names = [...this.#tools.keys()].map((n) => JSON.stringify(n)).join(', ');
       return `Invalid tool_call: ${JSON.stringify(name)}. Available options are: ${names}. Please try again`;
     }
     const answer = async (): Promise<string> => {
       const args = await tool.parse(call.function.arguments ?? '');
       if (!args.ok)
         return `Error: invalid arguments for ${name}: ${args.message}. Call it again with arguments that match its parameters.`;
-      if (signal.aborted) throw this.abortError(); // stopped while the arguments were checked
+      if (signal.aborted) throw this.#abortError(); // stopped while the arguments were checked
       const result = await tool.run(
         args.value,
         {
           signal,
           toolCall: { id: call.id, function: { name, arguments: call.function.arguments ?? '' } },
         },
-        this.body.toolContext,
+        this.#body.toolContext,
       );
       return toolContent(name, result);
     };
-    const settled = await within(answer(), this.toolTimeout, signal);
-    if (settled === undefined) throw this.toolTimedOut(name);
+    const settled = await within(answer(), this.#toolTimeout, signal);
+    if (settled === undefined) throw this.#toolTimedOut(name);
     return settled.value;
   }
 
   /** A tool's asynchronous argument validation, within its `toolTimeout`. */
-  async bounded<T>(parsing: Promise<T>, name: string): Promise<T> {
-    const settled = await within(parsing, this.toolTimeout);
-    if (settled === undefined) throw this.toolTimedOut(name);
+  async #bounded<T>(parsing: Promise<T>, name: string): Promise<T> {
+    const settled = await within(parsing, this.#toolTimeout);
+    if (settled === undefined) throw this.#toolTimedOut(name);
     return settled.value;
   }
 
-  toolTimedOut(name: string): ToolTimeoutError {
-    return new ToolTimeoutError(TARGET, this.toolTimeout, name);
+  #toolTimedOut(name: string): ToolTimeoutError {
+    return new ToolTimeoutError(TARGET, this.#toolTimeout, name);
   }
 
-  throwIfAborted(): void {
-    if (this.options.signal.aborted) throw this.abortError();
+  #throwIfAborted(): void {
+    if (this.#options.signal.aborted) throw this.#abortError();
   }
 
-  abortError(): APIUserAbortError {
-    return new APIUserAbortError(TARGET, this.options.signal.reason);
+  #abortError(): APIUserAbortError {
+    return new APIUserAbortError(TARGET, this.#options.signal.reason);
   }
 }
 
