@@ -161,18 +161,33 @@ function streamingForms(schema: Schema, name: string, namespace: string, at: str
  * The `openai` client's names as its default export carries them (`OpenAI.ChatCompletionChunk`,
  * `OpenAI.Chat.ChatCompletionMessageParam`, `OpenAI.Chat.Completions.ChatCompletionTool`), as a
  * type-only namespace merged with the `Client` class in src/client.ts: every type of
- * types.gen.ts at the top; those that start with `ChatCompletion` in `Chat` and
- * `Chat.Completions` too (openai's chat module), `Completion` in `Completions`, `Model` in
+ * types.gen.ts at the top; those that start with `ChatCompletion` in `Chat`, which
+ * `Chat.Completions` names again (openai's chat module), `Completion` in `Completions`, `Model` in
  * `Models`. Returns the import and the namespace, for the generated region of client.ts.
  */
 export function clientNamespace(names: readonly string[]): string {
   const sorted = [...new Set(names)].sort();
+  // The lists are written several names to a line and kept so (`prettier-ignore`): one name per
+  // line made this region 268 of client.ts's lines, most of the file, for 72 names.
+  const wrap = (words: string[], indent: string): string => {
+    const lines: string[] = [];
+    for (const word of words) {
+      const last = lines.length - 1;
+      if (last >= 0 && `${lines[last]} ${word}`.length <= 100) lines[last] += ` ${word}`;
+      else lines.push(`${indent}${word}`);
+    }
+    return lines.join('\n');
+  };
   const list = (prefix: string, indent: string): string => {
-    const picked = sorted.filter((n) => n.startsWith(prefix));
-    return `${indent}export { ${picked.map((n) => `type ${n}`).join(', ')} };`;
+    const picked = sorted.filter((n) => n.startsWith(prefix)).map((n) => `type ${n},`);
+    return [`${indent}// prettier-ignore`, `${indent}export {`, wrap(picked, `${indent}  `), `${indent}};`].join('\n');
   };
   return [
-    `import type { ${sorted.join(', ')} } from './generated/types.gen';`,
+    // A block comment: a line comment here would read as part of the region's opening marker.
+    '/* prettier-ignore */',
+    'import type {',
+    wrap(sorted.map((n) => `${n},`), '  '),
+    "} from './generated/types.gen';",
     '',
     // A line comment: the class's doc comment is the one TypeDoc and editors show for `Client`.
     "// The `openai` client's type names, reachable through the class as through that client's default",
@@ -185,10 +200,8 @@ export function clientNamespace(names: readonly string[]): string {
     '  /** `OpenAI.Chat`: the chat completion types. */',
     '  export namespace Chat {',
     list('ChatCompletion', '    '),
-    '    /** `OpenAI.Chat.Completions`: the same types. */',
-    '    export namespace Completions {',
-    list('ChatCompletion', '      '),
-    '    }',
+    '    /** `OpenAI.Chat.Completions`: the same types (the same namespace). */',
+    '    export import Completions = Chat;',
     '  }',
     '  /** `OpenAI.Completions`: the legacy completion types. */',
     '  export namespace Completions {',
