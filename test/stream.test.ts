@@ -14,6 +14,7 @@ import {
   type ChatCompletionChunk,
   InferenceError,
   InternalServerError,
+  ListenerError,
   RateLimitError,
   ResponseValidationError,
   Stream,
@@ -381,6 +382,42 @@ describe('tee and readable streams', () => {
     } finally {
       await route.close();
     }
+  });
+
+  it("a body read back that holds two completions (a streaming run's): each chunk id its own, the events told for each, finalChatCompletion() the last", async () => {
+    const chunk = (id: string, content: string, finish: 'stop' | null) =>
+      ({ id, object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content }, finish_reason: finish }] });
+    const body = (lines: object[], onCancel = () => {}, close = true) =>
+      new ReadableStream<Uint8Array>({
+        start(c) {
+          for (const line of lines) c.enqueue(new TextEncoder().encode(`${JSON.stringify(line)}\n`));
+          if (close) c.close();
+        },
+        cancel: onCancel,
+      });
+    const stream = ChatCompletionStream.fromReadableStream(body([chunk('a', 'x', null), chunk('a', 'y', null), chunk('b', 'z', 'stop')]));
+    const told: string[] = [];
+    stream.on('connect', () => told.push('connect'));
+    stream.on('content.done', ({ content }) => told.push(`done ${content}`));
+    const final = await stream.finalChatCompletion();
+    expect(final.choices[0]?.message.content).toBe('z');
+    expect(told).toEqual(['connect', 'done xy', 'connect', 'done z']);
+
+    // A listener that throws at the boundary (the first completion's done events) ends the stream
+    // with its error, and the body is released.
+    let cancelled = false;
+    const failing = ChatCompletionStream.fromReadableStream(body([chunk('a', 'x', null), chunk('b', 'z', null)], () => void (cancelled = true), false));
+    failing.on('content.done', ({ content }) => {
+      if (content === 'x') throw new Error('the listener failed');
+    });
+    const errors: unknown[] = [];
+    failing.on('error', (e) => errors.push(e));
+    const error = await failing.finalChatCompletion().then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ListenerError);
+    expect(((error as Error).cause as Error).message).toBe('the listener failed');
+    expect(errors).toEqual([error]);
+    expect(cancelled).toBe(true);
+    expect(failing.errored).toBe(true);
   });
 
   it('a consumed stream refuses toReadableStream()', async () => {

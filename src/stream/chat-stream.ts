@@ -275,10 +275,8 @@ export class ChatCompletionStream<
   ): ChatCompletionStream & Stream<T> {
     // Made now, not at the first read: an abort before anything reads the stream cancels the body.
     const lines = Stream.fromReadableStream<unknown>(body, controller, options);
-    const stream = new ChatCompletionStream(
-      () => readBack(lines, () => stream.#tap.restart()),
-      controller,
-    );
+    const stream = new ChatCompletionStream(() => readBack(lines), controller);
+    stream.#tap.byId = true; // a streaming run's body holds each request's completion
     return stream as ChatCompletionStream & Stream<T>;
   }
 

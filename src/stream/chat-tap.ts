@@ -51,7 +51,21 @@ export class Tap implements StreamObserver<ChatCompletionChunk> {
     this.surface = new EventSurface(this.events.listeners, 'stream', this.ended);
   }
 
+  /**
+   * A body read back (`ChatCompletionStream.fromReadableStream()`): each chunk `id` is a completion
+   * of its own, and a chunk of another `id` begins the next (a streaming run's body holds every
+   * request's chunks). Not for a server's stream: some servers give each chunk an `id` of its own.
+   */
+  byId = false;
+  /** The `id` of the completion being read, when `byId`. */
+  #id: string | undefined;
+
   item(chunk: ChatCompletionChunk): void {
+    if (this.byId && chunk.id) {
+      // A listener of the last completion's done events may throw here: the stream ends with it.
+      if (this.#id !== undefined && chunk.id !== this.#id) this.#next();
+      this.#id = chunk.id;
+    }
     this.accumulator.add(chunk);
     const events = this.events;
     if (events.listening) {
@@ -60,8 +74,8 @@ export class Tap implements StreamObserver<ChatCompletionChunk> {
     }
   }
 
-  /** Another request's chunks follow (a streaming run's body read back): a new completion begins. */
-  restart(): void {
+  /** The next completion begins (`byId`): the one read so far joins the conversation. */
+  #next(): void {
     this.messages = [...this.messages, this.accumulator.result().choices[0]?.message];
     this.accumulator = new ChatCompletionAccumulator();
     if (this.events.listening) this.events.finish();

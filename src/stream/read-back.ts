@@ -2,7 +2,8 @@
  * `ChatCompletionStream.fromReadableStream()`'s reading (imported by chat-stream.ts): the NDJSON lines
  * of a body made by `toReadableStream()` (stream.ts reads them), each checked as a chunk from a
  * server is (the generated normalizer), with the end of the body and a failed connection told
- * apart, and each new request of a streaming run's body noticed.
+ * apart. (A streaming run's body holds each request's chunks: the stream's tap starts a new
+ * completion at each new chunk `id`, stream/chat-tap.ts.)
  */
 import type { ChatCompletionChunk } from '../generated/types.gen';
 import { normalizeChatCompletionChunk } from '../generated/normalize.gen';
@@ -16,13 +17,9 @@ const WHERE = { method: 'read', path: 'ChatCompletionStream.fromReadableStream' 
 /**
  * The chunks of `body` (`Stream.fromReadableStream()`'s lines). A line that is not a chunk is a `ResponseValidationError`; a body that
  * ends before any `finish_reason`, or whose reading fails (the route handler's upstream failed, the
- * connection dropped), is an `APIConnectionError`. `restart` is called when a chunk of another
- * request (another `id`) follows: a streaming run's body holds every request's chunks.
+ * connection dropped), is an `APIConnectionError`.
  */
-export function readBack(
-  body: Stream<unknown>,
-  restart: () => void,
-): AsyncIterator<ChatCompletionChunk> {
+export function readBack(body: Stream<unknown>): AsyncIterator<ChatCompletionChunk> {
   const lines = body[Symbol.asyncIterator]();
   // The client's `validation` option does not reach here: a line that is not a chunk always throws.
   const check = validator(normalizeChatCompletionChunk, {
@@ -32,7 +29,6 @@ export function readBack(
     status: 200,
     what: 'stream line',
   });
-  let id: string | undefined;
   let finished = false;
   return {
     async next() {
@@ -46,8 +42,6 @@ export function readBack(
           });
         }
         chunk = check(line.value);
-        // A listener of the last request's done events may throw here: the body is then released too.
-        if (chunk.id && id !== undefined && chunk.id !== id) restart();
       } catch (error) {
         await lines.return?.();
         throw error instanceof InferenceError
@@ -57,7 +51,6 @@ export function readBack(
               cause: error,
             });
       }
-      if (chunk.id) id = chunk.id;
       finished ||= chunk.choices.some((c) => c.finish_reason !== null);
       return { done: false, value: chunk };
     },
