@@ -159,11 +159,13 @@ export class ChatCompletions extends ChatCompletionsResource {
       return ChatCompletionStream.deferred(() => Promise.reject(error));
     }
     return ChatCompletionStream.deferred(
+      // Checked above: `true`, not again by create().
       (signal) =>
         this.create(
           { ...body, stream: true },
           { ...options, signal: options?.signal ? anyOf([options.signal, signal]) : signal },
-        ),
+          true,
+        ) as Promise<ChatCompletionStream>,
       () =>
         import('../parse/stream-parser').then(
           ({ StreamParsing }) => new StreamParsing(body, false, this.waitOf(options).timeout, this),

@@ -5,7 +5,8 @@
  * splits code (Vite, webpack, Rollup, esbuild with splitting).
  */
 import { APIPromise, type Later } from '../core/api-promise';
-import type { ChatCompletionCreateParams } from '../generated/types.gen';
+import type { ChatCompletion, ChatCompletionCreateParams } from '../generated/types.gen';
+import type { ChatCompletionStream } from '../stream/chat-stream';
 import type { RequestOptions } from '../options/types';
 import { checkRequestOptions } from '../options/check';
 import type {
@@ -29,8 +30,9 @@ export function parseCall<Params extends ChatCompletionCreateParamsNonStreaming>
 ): APIPromise<ParsedChatCompletionFor<Params>> {
   check(body, options);
   return new APIPromise(async (raw) => {
-    // Made here, not before: `asResponse()` must reach the inner call before it starts.
-    const request = completions.create(body, options);
+    // Made here, not before: `asResponse()` must reach the inner call before it starts. The
+    // arguments were checked above: `true`, not again.
+    const request = completions.create(body, options, true) as APIPromise<ChatCompletion>;
     const parsed = async () => {
       const [{ data, response }, { parseChatCompletion, settleParsing }] = await Promise.all([
         request.withResponse(),
@@ -65,7 +67,7 @@ export function parseStreamCall<S extends ParsedChatCompletionStream<never, neve
 ): APIPromise<S> {
   check(body, options);
   return new APIPromise(async (raw) => {
-    const request = completions.create(body, options);
+    const request = completions.create(body, options, true) as APIPromise<ChatCompletionStream>;
     const parsed = async () => {
       const [{ data, response }, { ParsedChatCompletionStream }] = await Promise.all([
         request.withResponse(),

@@ -101,19 +101,31 @@ export class ChatCompletionsResource {
     body: ChatCompletionCreateParams,
     options?: RequestOptions,
   ): APIPromise<ChatCompletion | ChatCompletionStream>;
+  /**
+   * A helper's `create()` (`parse()`, `stream()`): `checked`, the body and the options were
+   * checked at the helper's own call site, and are not checked a second time.
+   * @internal
+   */
+  create(
+    body: ChatCompletionCreateParams,
+    options: RequestOptions | undefined,
+    checked: true,
+  ): APIPromise<ChatCompletion | ChatCompletionStream>;
   create(
     body: ChatCompletionCreateParams,
     options?: RequestOptions,
+    checked?: true,
   ): APIPromise<ChatCompletion | ChatCompletionStream> {
     let call: CallDescription;
     try {
-      checkBody(body, 'chat.completions.create', 'messages');
+      if (!checked) checkBody(body, 'chat.completions.create', 'messages');
       call = describeCall(this.#ctx, {
         operation: 'chat',
         name: 'chat.completions.create',
         method: 'POST',
         path: '/chat/completions',
         options,
+        checked,
         body,
         // A reply's message pushed back goes without the fields the SDK added (sent-messages.ts).
         wire: (sent) => {

@@ -28,12 +28,14 @@ export interface CallSite {
   wire?: (body: object) => unknown;
   /** The model, when not `body.model` (`models.retrieve`: its id). */
   model?: string;
+  /** The options were checked at a helper's call site (`parse()`, `stream()`): not again here. */
+  checked?: boolean | undefined;
 }
 
 export function describeCall(ctx: RequestContext, site: CallSite): CallDescription {
   const { options: client } = ctx;
   const options = site.options ?? {};
-  checkRequestOptions(site.options, site.name, site.body !== undefined);
+  if (!site.checked) checkRequestOptions(site.options, site.name, site.body !== undefined);
   const body =
     site.body === undefined
       ? undefined
