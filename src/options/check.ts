@@ -354,13 +354,16 @@ function checkNumber(
   return value;
 }
 
-/** A timeout option: milliseconds that `setTimeout` can wait (`where` names the call, if any). */
-export function checkTimeout(value: number, name: string, where?: string): number {
+/**
+ * A timeout option: milliseconds that `setTimeout` can wait, `min` at least (`where` names the
+ * call, if any). Above 2^31 − 1, timers fire at once.
+ */
+export function checkTimeout(value: number, name: string, where?: string, min = 0): number {
   return checkNumber(
     value,
     name,
-    typeof value === 'number' && value >= 0 && value <= 2_147_483_647,
-    'a number of milliseconds from 0 to 2147483647',
+    typeof value === 'number' && value >= min && value <= 2_147_483_647,
+    `a number of milliseconds from ${min} to 2147483647`,
     where,
   );
 }

@@ -209,27 +209,19 @@ export function parseContent(
   if (message.refusal !== null) return null;
   const text = jsonText(message.content ?? undefined);
   if (text === undefined || text.trim() === '') return null;
+  const fail = (reason: 'json' | 'schema', issues: OutputParseIssues) =>
+    new OutputParseError({ reason, raw: text, issues, completion });
   const parser = parserOf(format);
   if (parser) {
     return andThen(parser(text), (outcome) => {
       if (outcome.ok) return outcome.value;
-      throw new OutputParseError({
-        reason: outcome.reason,
-        raw: text,
-        issues: outcome.issues,
-        completion,
-      });
+      throw fail(outcome.reason, outcome.issues);
     });
   }
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new OutputParseError({
-      reason: 'json',
-      raw: text,
-      issues: [jsonIssue(text, error)],
-      completion,
-    });
+    throw fail('json', [jsonIssue(text, error)]);
   }
 }
 

@@ -9,6 +9,7 @@ import { PagePromise, type APIPromise } from '../core/api-promise';
 import type { RequestOptions } from '../options/types';
 import type { RequestContext } from '../core/request';
 import { describeCall } from './describe';
+import { checkTimeout } from '../options/check';
 
 /**
  * `client.models`: the models your key may use.
@@ -101,8 +102,13 @@ export class Models {
    */
   async waitUntilReady(slug: string, options: WaitUntilReadyOptions = {}): Promise<Model> {
     const path = `/models/${encodeSlug(slug, 'models.waitUntilReady')}`;
-    const timeout = checkMs(options.timeout ?? 600_000, 'timeout', 0);
-    let pause = checkMs(options.pollInterval ?? 1_000, 'pollInterval', 1);
+    const timeout = checkTimeout(options.timeout ?? 600_000, 'timeout', 'models.waitUntilReady');
+    let pause = checkTimeout(
+      options.pollInterval ?? 1_000,
+      'pollInterval',
+      'models.waitUntilReady',
+      1,
+    );
     const userSignal = options.signal;
     if (userSignal?.aborted)
       throw new APIUserAbortError({ method: 'GET', path }, userSignal.reason);
@@ -163,16 +169,6 @@ export interface WaitUntilReadyOptions {
   signal?: AbortSignal | undefined;
   /** The first pause between polls, in ms: 1 to 2147483647. It doubles up to 30 s (or stays, if longer). Default 1 000. */
   pollInterval?: number | undefined;
-}
-
-/** A number of ms a timer can wait (2^31 − 1 at most: above it, timers fire at once). */
-function checkMs(value: unknown, name: string, min: number): number {
-  if (typeof value !== 'number' || !(value >= min) || value > 2_147_483_647) {
-    throw new InferenceError(
-      `models.waitUntilReady: \`${name}\` must be a number of milliseconds from ${min} to 2147483647; got ${String(value)}.`,
-    );
-  }
-  return value;
 }
 
 /**
