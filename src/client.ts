@@ -341,8 +341,34 @@ export declare namespace Client {
       type ChatCompletionToolMessageParam, type ChatCompletionTopLogprob,
       type ChatCompletionUserMessageParam,
     };
-    /** `OpenAI.Chat.Completions`: the same types (the same namespace). */
-    export import Completions = Chat;
+    /** `OpenAI.Chat.Completions`: the same types. */
+    export namespace Completions {
+      // prettier-ignore
+      export {
+        type ChatCompletion, type ChatCompletionAnnotation,
+        type ChatCompletionAssistantMessageParam, type ChatCompletionAudioParam,
+        type ChatCompletionChoice, type ChatCompletionChoiceLogprobs, type ChatCompletionChunk,
+        type ChatCompletionChunkChoice, type ChatCompletionChunkDelta,
+        type ChatCompletionChunkToolCall, type ChatCompletionChunkToolCallFunction,
+        type ChatCompletionContentPart, type ChatCompletionContentPartFile,
+        type ChatCompletionContentPartImage, type ChatCompletionContentPartInputAudio,
+        type ChatCompletionContentPartRefusal, type ChatCompletionContentPartText,
+        type ChatCompletionCreateParams, type ChatCompletionCreateParamsBase,
+        type ChatCompletionCreateParamsNonStreaming, type ChatCompletionCreateParamsStreaming,
+        type ChatCompletionDeveloperMessageParam, type ChatCompletionFunctionCallOption,
+        type ChatCompletionFunctionMessageParam, type ChatCompletionFunctionTool,
+        type ChatCompletionMessage, type ChatCompletionMessageFunctionToolCall,
+        type ChatCompletionMessageParam, type ChatCompletionMessageToolCall,
+        type ChatCompletionMessageToolCallFunction, type ChatCompletionModality,
+        type ChatCompletionNamedToolChoice, type ChatCompletionPredictionContent,
+        type ChatCompletionReasoningEffort, type ChatCompletionResponseContentPart,
+        type ChatCompletionRole, type ChatCompletionStreamOptions,
+        type ChatCompletionSystemMessageParam, type ChatCompletionTokenLogprob,
+        type ChatCompletionTool, type ChatCompletionToolChoiceOption,
+        type ChatCompletionToolMessageParam, type ChatCompletionTopLogprob,
+        type ChatCompletionUserMessageParam,
+      };
+    }
   }
   /** `OpenAI.Completions`: the legacy completion types. */
   export namespace Completions {

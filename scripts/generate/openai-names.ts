@@ -161,8 +161,8 @@ function streamingForms(schema: Schema, name: string, namespace: string, at: str
  * The `openai` client's names as its default export carries them (`OpenAI.ChatCompletionChunk`,
  * `OpenAI.Chat.ChatCompletionMessageParam`, `OpenAI.Chat.Completions.ChatCompletionTool`), as a
  * type-only namespace merged with the `Client` class in src/client.ts: every type of
- * types.gen.ts at the top; those that start with `ChatCompletion` in `Chat`, which
- * `Chat.Completions` names again (openai's chat module), `Completion` in `Completions`, `Model` in
+ * types.gen.ts at the top; those that start with `ChatCompletion` in `Chat` and
+ * `Chat.Completions` too (openai's chat module), `Completion` in `Completions`, `Model` in
  * `Models`. Returns the import and the namespace, for the generated region of client.ts.
  */
 export function clientNamespace(names: readonly string[]): string {
@@ -200,8 +200,12 @@ export function clientNamespace(names: readonly string[]): string {
     '  /** `OpenAI.Chat`: the chat completion types. */',
     '  export namespace Chat {',
     list('ChatCompletion', '    '),
-    '    /** `OpenAI.Chat.Completions`: the same types (the same namespace). */',
-    '    export import Completions = Chat;',
+    // Listed again, not `export import Completions = Chat`: the types bundler (rollup-plugin-dts)
+    // cannot write a namespace alias.
+    '    /** `OpenAI.Chat.Completions`: the same types. */',
+    '    export namespace Completions {',
+    list('ChatCompletion', '      '),
+    '    }',
     '  }',
     '  /** `OpenAI.Completions`: the legacy completion types. */',
     '  export namespace Completions {',
