@@ -4,7 +4,7 @@
  * signal and timeout).
  */
 import { InferenceError } from '../errors/api';
-import { assertHeaderValue } from './check';
+import { assertHeaderValue } from './check-fields';
 
 /**
  * Resolve an `apiKey` function, checking what it returns (without ever quoting it). Its own

@@ -1,5 +1,5 @@
 import { InferenceError } from '../errors/api';
-import { bodyHazard } from '../options/check';
+import { bodyHazard } from '../options/check-fields';
 
 /**
  * The checks worth doing before a request: the ones whose failure would otherwise come back as
