@@ -1,8 +1,11 @@
 // Emits src/generated/normalize.gen.ts: one function per response object schema that reads a
 // parsed JSON value into the schema's declared shape, in place, following the schema's
 // extensions (see spec/openapi.yaml's description), and records an issue where a value the
-// contract needs cannot be derived. Straight-line code, no allocation on the common path: it
-// runs on every event of every stream.
+// contract needs cannot be derived. The readers of stream chunks (`readChatCompletionChunk…`, run
+// on every event of every stream) are straight-line code, field by field, with no allocation on the
+// common path; the others read each field with one call of the runtime's `field()` (fewer bytes,
+// the same effect; see fieldCall()), except the fields it does not cover (aliases, synonyms,
+// text parts, an object in place of an array, items that may be null), written out as well.
 import { isNullable, withoutNull, type Json, type Node, type ObjectNode, type Prop, type Schema } from './model';
 
 /** The response schemas the SDK reads, exported as `normalize<Name>`. */
