@@ -1,8 +1,11 @@
 // Emits src/generated/normalize.gen.ts: one function per response object schema that reads a
 // parsed JSON value into the schema's declared shape, in place, following the schema's
 // extensions (see spec/openapi.yaml's description), and records an issue where a value the
-// contract needs cannot be derived. Straight-line code, no allocation on the common path: it
-// runs on every event of every stream.
+// contract needs cannot be derived. The readers of stream chunks (`readChatCompletionChunk…`, run
+// on every event of every stream) are straight-line code, field by field, with no allocation on the
+// common path; the others read each field with one call of the runtime's `field()` (fewer bytes,
+// the same effect; see fieldCall()), except the fields it does not cover (aliases, synonyms,
+// text parts, an object in place of an array, items that may be null), written out as well.
 import { isNullable, withoutNull, type Json, type Node, type ObjectNode, type Prop, type Schema } from './model';
 
 /** The response schemas the SDK reads, exported as `normalize<Name>`. */
@@ -118,6 +121,10 @@ function emitObject(emitter: Emitter, fn: string, node: ObjectNode): string {
     else lines.push(`  else if (o[${key}] !== undefined) delete o[${key}];`);
   });
   lines.push('}');
+  // `x` and `n` only where a written-out field uses them (not in a function of `field()` calls alone).
+  const code = lines.slice(3).filter((line) => !line.trimStart().startsWith('//')).join('\n');
+  if (!/\bn = /.test(code)) lines.splice(2, 1);
+  if (!/\bx\b/.test(code)) lines.splice(1, 1);
   return lines.join('\n');
 }
 
@@ -160,7 +167,11 @@ function emitProp(emitter: Emitter, prop: Prop, fn: string): string[] {
   if (prop.fixed) {
     const value = (valueNode as { values: readonly string[] }).values[0]!;
     if (prop.required) {
-      lines.push(`  if (x !== ${literal(value)}) o[${key}] = ${literal(value)};`);
+      if (compact(fn)) {
+        if (!prop.aliases) lines.splice(1, 1);
+        lines.push(`  fixed(o, ${key}, ${literal(value)});`);
+      }
+      else lines.push(`  if (x !== ${literal(value)}) o[${key}] = ${literal(value)};`);
     } else {
       lines.push(`  if (x === undefined || x === null${absentTests(prop, 'x')}) { if (x !== undefined) delete o[${key}]; }`);
       lines.push(`  else if (x !== ${literal(value)}) o[${key}] = ${literal(value)};`);
@@ -170,6 +181,13 @@ function emitProp(emitter: Emitter, prop: Prop, fn: string): string[] {
   if (synonyms) {
     emitter.synonymTables.add(synonyms);
     lines.push(`  if (typeof x === 'string') { const s = ${synonyms}Synonym(x); if (s !== undefined) { x = s; o[${key}] = s; } }`);
+  }
+  const call = compact(fn) ? fieldCall(emitter, prop, resolvedNode, key, fn) : undefined;
+  if (call) {
+    // `field()` reads `o[key]` itself (which the aliases and synonyms above kept equal to `x`).
+    if (!prop.aliases && !synonyms) lines.splice(1, 1);
+    lines.push(`  ${call};`);
+    return lines;
   }
   // "None": absent, a null the type does not allow, or one of x-absent's values.
   const noneTest = `x === undefined${nullable ? '' : ' || x === null'}${absentTests(prop, 'x')}`;
@@ -204,6 +222,81 @@ function emitProp(emitter: Emitter, prop: Prop, fn: string): string[] {
   lines.push(...indent(emitValue(emitter, valueNode, prop, key, fn), 4));
   lines.push('  }');
   return lines;
+}
+
+/** Whether the fields of `fn` are read by calls of the runtime's `field()` (all but the stream's chunks, kept written out for speed). */
+function compact(fn: string): boolean {
+  return !fn.startsWith('readChatCompletionChunk');
+}
+
+/**
+ * The `field(o, cx, key, mode, fill, want, check, …)` call that reads `prop` as emitProp's
+ * written-out statements do, or `undefined` for a field it does not cover (written out then).
+ */
+function fieldCall(emitter: Emitter, prop: Prop, resolvedNode: Node, key: string, fn: string): string | undefined {
+  const nullable = isNullable(resolvedNode);
+  const valueNode = withoutNull(resolvedNode);
+  let mode = nullable ? 4 : 0;
+  absentTests(prop, 'x'); // throws on a value it cannot test
+  for (const value of prop.absent ?? []) mode |= value === '' ? 8 : 16;
+  let fill = '0';
+  if (prop.default !== undefined) {
+    const value = prop.default.value;
+    mode |= 1;
+    if (isObjectRef(emitter, valueNode) && typeof value === 'object' && value !== null && !Array.isArray(value)) mode |= 32;
+    fill = literal(value);
+  } else if (prop.defaultPosition) {
+    mode |= 1;
+    fill = 'pos';
+  } else if (prop.required) {
+    mode |= 2;
+    fill = literal(expected(emitter, prop.node));
+  }
+  const check = fieldCheck(emitter, valueNode, prop, fn);
+  if (!check) return undefined;
+  const convert = new Set(prop.convert ?? []);
+  const want = literal(expected(emitter, prop.wire ?? valueNode, convert));
+  return `field(o, cx, ${key}, ${mode}, ${fill}, ${want}, ${check.join(', ')})`;
+}
+
+/** The check (and its arguments) of a present value of `node`, as emitValue writes it out; `undefined` when there is none. */
+function fieldCheck(emitter: Emitter, node: Node, prop: Prop, fn: string): string[] | undefined {
+  const convert = new Set(prop.convert ?? []);
+  if (convert.has('text-parts')) return undefined;
+  switch (node.kind) {
+    case 'string':
+      if (convert.has('number-decimal')) return ['decimalStr'];
+      if (convert.has('json-text')) return ['jsonStr'];
+      return ['str'];
+    case 'integer':
+      return [convert.has('unix-seconds') ? 'unix' : 'int'];
+    case 'number':
+      return ['num'];
+    case 'boolean':
+      return ['bool'];
+    case 'unknown':
+      return ['anyValue'];
+    case 'array': {
+      if (convert.has('object-in-array')) return undefined;
+      const { node: item } = resolve(emitter, node.items);
+      if (isNullable(item)) return undefined;
+      const value = withoutNull(item);
+      const want = literal(expected(emitter, node.items));
+      const isMap = value.kind === 'object' && value.props.length === 0 && typeof value.extra === 'object';
+      if (isObjectRef(emitter, value) || (value.kind === 'object' && !isMap)) {
+        const child = value.kind === 'ref' ? objectFunction(emitter, value.name) : objectFunction(emitter, liftName(emitter, fn, 'item'), value as ObjectNode);
+        return prop.sortBy ? ['objs', child, want, literal(prop.sortBy)] : ['objs', child, want];
+      }
+      if (prop.sortBy) return undefined;
+      const check = { "typeof y === 'string'": 'str', 'Number.isSafeInteger(y)': 'int', "typeof y === 'number'": 'num', "typeof y === 'boolean'": 'bool' }[test(emitter, value, 'y')];
+      return check ? ['vals', check, want] : undefined;
+    }
+    case 'ref':
+    case 'object':
+      return ['obj', node.kind === 'ref' ? objectFunction(emitter, node.name) : objectFunction(emitter, liftName(emitter, fn, prop.name), node)];
+    default:
+      return undefined;
+  }
 }
 
 /** A test (with `$` for the value) of what an alias may hold: the field's type or its converted forms. */

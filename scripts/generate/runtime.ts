@@ -166,5 +166,122 @@ function sortBy(items: Obj[], key: string): void {
   }
 }
 
+// The field readers: each field of an object that is not on the stream's path (the
+// `readChatCompletionChunk…` functions stay written out, field by field, for speed) is one call of
+// `field()` with the check of its type; the code is the same as the written-out form, once.
+
+/** The object reader of a schema, as generated: `pos` is the object's index in its array. */
+type Reader = (o: Obj, cx: NormalizeContext, pos: number) => void;
+
+/**
+ * A check of the present, non-null value `x` of `o[key]`, which records an issue under `key`
+ * (`want`: the type's name) or writes a converted value back; `a`, `b`, `c` are its own.
+ */
+type Check = (o: Obj, cx: NormalizeContext, key: string, x: unknown, want: string, a?: unknown, b?: unknown, c?: unknown) => void;
+
+/**
+ * Read `o[key]`. It is none when absent, `null` (unless `mode & 4`: the type allows null),
+ * `''` (`mode & 8`) or `[]` (`mode & 16`): then, with `mode & 1`, `fill` is written (and, with
+ * `mode & 32`, read as an object by `a`); with `mode & 2`, it is required (`fill`: the type's
+ * name); else a present none is deleted. A value (not null) is checked by `check`.
+ */
+function field(o: Obj, cx: NormalizeContext, key: string, mode: number, fill: unknown, want: string, check: Check, a?: unknown, b?: unknown, c?: unknown): void {
+  const x = o[key];
+  if (x === undefined || (x === null && !(mode & 4)) || ((mode & 8) !== 0 && x === '') || ((mode & 16) !== 0 && Array.isArray(x) && x.length === 0)) {
+    if (mode & 1) {
+      o[key] = fill;
+      if (mode & 32) (a as Reader)(fill as Obj, cx, 0);
+    } else if (mode & 2) issue(cx, key, fill as string, undefined);
+    else if (x !== undefined) delete o[key];
+  } else if (x !== null) check(o, cx, key, x, want, a, b, c);
+}
+
+/** `x-fixed` (required): the field always holds `value`. */
+function fixed(o: Obj, key: string, value: string): void {
+  if (o[key] !== value) o[key] = value;
+}
+
+function str(_o: Obj, cx: NormalizeContext, key: string | number, x: unknown, want: string): void {
+  if (typeof x !== 'string') issue(cx, key, want, x);
+}
+
+/** A string, or a number read as its `decimal()` string. */
+function decimalStr(o: Obj, cx: NormalizeContext, key: string, x: unknown, want: string): void {
+  if (typeof x !== 'string') {
+    if (typeof x === 'number') o[key] = decimal(x);
+    else issue(cx, key, want, x);
+  }
+}
+
+/** A string, or any other value as its JSON text (`json-text`). */
+function jsonStr(o: Obj, _cx: NormalizeContext, key: string, x: unknown): void {
+  if (typeof x !== 'string') o[key] = JSON.stringify(x);
+}
+
+function int(_o: Obj, cx: NormalizeContext, key: string | number, x: unknown, want: string): void {
+  if (!Number.isSafeInteger(x)) issue(cx, key, want, x);
+}
+
+/** An integer of Unix seconds, converted by `seconds()` from milliseconds or a fraction. */
+function unix(o: Obj, cx: NormalizeContext, key: string, x: unknown, want: string): void {
+  if (typeof x !== 'number') issue(cx, key, want, x);
+  else if (!Number.isSafeInteger(x) || x >= 1e11) {
+    const s = seconds(x);
+    if (s === undefined) issue(cx, key, want, x);
+    else o[key] = s;
+  }
+}
+
+function num(_o: Obj, cx: NormalizeContext, key: string | number, x: unknown, want: string): void {
+  if (typeof x !== 'number') issue(cx, key, want, x);
+}
+
+function bool(_o: Obj, cx: NormalizeContext, key: string | number, x: unknown, want: string): void {
+  if (typeof x !== 'boolean') issue(cx, key, want, x);
+}
+
+/** Any value. */
+function anyValue(): void {}
+
+/** An object read by `read`; its issues go under `key`. */
+function obj(_o: Obj, cx: NormalizeContext, key: string, x: unknown, want: string, read?: unknown): void {
+  if (isObj(x)) {
+    const n = cx.issues.length;
+    (read as Reader)(x, cx, 0);
+    if (cx.issues.length !== n) at(cx, n, key);
+  } else issue(cx, key, want, x);
+}
+
+/**
+ * An array of objects, each read by `read` (`item`: their type's name), with the issues under
+ * the index, then `key`; without issues, ordered by `sort` (`x-sort-by`) when given.
+ */
+function objs(_o: Obj, cx: NormalizeContext, key: string, x: unknown, want: string, read?: unknown, item?: unknown, sort?: unknown): void {
+  if (Array.isArray(x)) {
+    const n = cx.issues.length;
+    for (let i = 0; i < x.length; i++) {
+      const y: unknown = x[i];
+      if (isObj(y)) {
+        const m = cx.issues.length;
+        (read as Reader)(y, cx, i);
+        if (cx.issues.length !== m) at(cx, m, i);
+      } else issue(cx, i, item as string, y);
+    }
+    if (cx.issues.length !== n) at(cx, n, key);
+    else if (sort !== undefined && x.length > 1) sortBy(x as Obj[], sort as string);
+  } else issue(cx, key, want, x);
+}
+
+/** An array of values, each checked by `check` (`item`: their type's name), with the issues under the index, then `key`. */
+function vals(o: Obj, cx: NormalizeContext, key: string, x: unknown, want: string, check?: unknown, item?: unknown): void {
+  if (Array.isArray(x)) {
+    const n = cx.issues.length;
+    for (let i = 0; i < x.length; i++) (check as (o: Obj, cx: NormalizeContext, key: number, x: unknown, want: string) => void)(o, cx, i, x[i], item as string);
+    if (cx.issues.length !== n) at(cx, n, key);
+  } else issue(cx, key, want, x);
+}
+
 // Used by the generated functions below; exported for the tests of the rules themselves.
+// The field readers, used only by the generated functions (exported so that this file, linted on its own, uses them).
+export { anyValue, bool, decimalStr, field, fixed, int, jsonStr, num, obj, objs, str, unix, vals };
 export { at, contentParts, decimal, isObj, issue, partsText, reasoning, reasoningRaw, seconds, sortBy, totalTokens, typeName };

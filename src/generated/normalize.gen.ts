@@ -196,7 +196,180 @@ function sortBy(items: Obj[], key: string): void {
   }
 }
 
+// The field readers: each field of an object that is not on the stream's path (the
+// `readChatCompletionChunk…` functions stay written out, field by field, for speed) is one call of
+// `field()` with the check of its type; the code is the same as the written-out form, once.
+
+/** The object reader of a schema, as generated: `pos` is the object's index in its array. */
+type Reader = (o: Obj, cx: NormalizeContext, pos: number) => void;
+
+/**
+ * A check of the present, non-null value `x` of `o[key]`, which records an issue under `key`
+ * (`want`: the type's name) or writes a converted value back; `a`, `b`, `c` are its own.
+ */
+type Check = (
+  o: Obj,
+  cx: NormalizeContext,
+  key: string,
+  x: unknown,
+  want: string,
+  a?: unknown,
+  b?: unknown,
+  c?: unknown,
+) => void;
+
+/**
+ * Read `o[key]`. It is none when absent, `null` (unless `mode & 4`: the type allows null),
+ * `''` (`mode & 8`) or `[]` (`mode & 16`): then, with `mode & 1`, `fill` is written (and, with
+ * `mode & 32`, read as an object by `a`); with `mode & 2`, it is required (`fill`: the type's
+ * name); else a present none is deleted. A value (not null) is checked by `check`.
+ */
+function field(
+  o: Obj,
+  cx: NormalizeContext,
+  key: string,
+  mode: number,
+  fill: unknown,
+  want: string,
+  check: Check,
+  a?: unknown,
+  b?: unknown,
+  c?: unknown,
+): void {
+  const x = o[key];
+  if (
+    x === undefined ||
+    (x === null && !(mode & 4)) ||
+    ((mode & 8) !== 0 && x === '') ||
+    ((mode & 16) !== 0 && Array.isArray(x) && x.length === 0)
+  ) {
+    if (mode & 1) {
+      o[key] = fill;
+      if (mode & 32) (a as Reader)(fill as Obj, cx, 0);
+    } else if (mode & 2) issue(cx, key, fill as string, undefined);
+    else if (x !== undefined) delete o[key];
+  } else if (x !== null) check(o, cx, key, x, want, a, b, c);
+}
+
+/** `x-fixed` (required): the field always holds `value`. */
+function fixed(o: Obj, key: string, value: string): void {
+  if (o[key] !== value) o[key] = value;
+}
+
+function str(_o: Obj, cx: NormalizeContext, key: string | number, x: unknown, want: string): void {
+  if (typeof x !== 'string') issue(cx, key, want, x);
+}
+
+/** A string, or a number read as its `decimal()` string. */
+function decimalStr(o: Obj, cx: NormalizeContext, key: string, x: unknown, want: string): void {
+  if (typeof x !== 'string') {
+    if (typeof x === 'number') o[key] = decimal(x);
+    else issue(cx, key, want, x);
+  }
+}
+
+/** A string, or any other value as its JSON text (`json-text`). */
+function jsonStr(o: Obj, _cx: NormalizeContext, key: string, x: unknown): void {
+  if (typeof x !== 'string') o[key] = JSON.stringify(x);
+}
+
+function int(_o: Obj, cx: NormalizeContext, key: string | number, x: unknown, want: string): void {
+  if (!Number.isSafeInteger(x)) issue(cx, key, want, x);
+}
+
+/** An integer of Unix seconds, converted by `seconds()` from milliseconds or a fraction. */
+function unix(o: Obj, cx: NormalizeContext, key: string, x: unknown, want: string): void {
+  if (typeof x !== 'number') issue(cx, key, want, x);
+  else if (!Number.isSafeInteger(x) || x >= 1e11) {
+    const s = seconds(x);
+    if (s === undefined) issue(cx, key, want, x);
+    else o[key] = s;
+  }
+}
+
+function num(_o: Obj, cx: NormalizeContext, key: string | number, x: unknown, want: string): void {
+  if (typeof x !== 'number') issue(cx, key, want, x);
+}
+
+function bool(_o: Obj, cx: NormalizeContext, key: string | number, x: unknown, want: string): void {
+  if (typeof x !== 'boolean') issue(cx, key, want, x);
+}
+
+/** Any value. */
+function anyValue(): void {}
+
+/** An object read by `read`; its issues go under `key`. */
+function obj(
+  _o: Obj,
+  cx: NormalizeContext,
+  key: string,
+  x: unknown,
+  want: string,
+  read?: unknown,
+): void {
+  if (isObj(x)) {
+    const n = cx.issues.length;
+    (read as Reader)(x, cx, 0);
+    if (cx.issues.length !== n) at(cx, n, key);
+  } else issue(cx, key, want, x);
+}
+
+/**
+ * An array of objects, each read by `read` (`item`: their type's name), with the issues under
+ * the index, then `key`; without issues, ordered by `sort` (`x-sort-by`) when given.
+ */
+function objs(
+  _o: Obj,
+  cx: NormalizeContext,
+  key: string,
+  x: unknown,
+  want: string,
+  read?: unknown,
+  item?: unknown,
+  sort?: unknown,
+): void {
+  if (Array.isArray(x)) {
+    const n = cx.issues.length;
+    for (let i = 0; i < x.length; i++) {
+      const y: unknown = x[i];
+      if (isObj(y)) {
+        const m = cx.issues.length;
+        (read as Reader)(y, cx, i);
+        if (cx.issues.length !== m) at(cx, m, i);
+      } else issue(cx, i, item as string, y);
+    }
+    if (cx.issues.length !== n) at(cx, n, key);
+    else if (sort !== undefined && x.length > 1) sortBy(x as Obj[], sort as string);
+  } else issue(cx, key, want, x);
+}
+
+/** An array of values, each checked by `check` (`item`: their type's name), with the issues under the index, then `key`. */
+function vals(
+  o: Obj,
+  cx: NormalizeContext,
+  key: string,
+  x: unknown,
+  want: string,
+  check?: unknown,
+  item?: unknown,
+): void {
+  if (Array.isArray(x)) {
+    const n = cx.issues.length;
+    for (let i = 0; i < x.length; i++)
+      (check as (o: Obj, cx: NormalizeContext, key: number, x: unknown, want: string) => void)(
+        o,
+        cx,
+        i,
+        x[i],
+        item as string,
+      );
+    if (cx.issues.length !== n) at(cx, n, key);
+  } else issue(cx, key, want, x);
+}
+
 // Used by the generated functions below; exported for the tests of the rules themselves.
+// The field readers, used only by the generated functions (exported so that this file, linted on its own, uses them).
+export { anyValue, bool, decimalStr, field, fixed, int, jsonStr, num, obj, objs, str, unix, vals };
 export {
   at,
   contentParts,
@@ -300,110 +473,29 @@ export function normalizeModelList(value: unknown, cx: NormalizeContext): ModelL
 }
 
 function readChatCompletion(o: Obj, cx: NormalizeContext, _pos: number): void {
-  let x: unknown;
-  let n: number;
   // id
-  x = o['id'];
-  if (x === undefined || x === null) {
-    o['id'] = '';
-  } else {
-    if (typeof x !== 'string') {
-      issue(cx, 'id', 'string', x);
-    }
-  }
+  field(o, cx, 'id', 1, '', 'string', str);
   // object
-  x = o['object'];
-  if (x !== 'chat.completion') o['object'] = 'chat.completion';
+  fixed(o, 'object', 'chat.completion');
   // created
-  x = o['created'];
-  if (x === undefined || x === null) {
-    o['created'] = 0;
-  } else {
-    if (typeof x !== 'number') issue(cx, 'created', 'number', x);
-    else if (!Number.isSafeInteger(x) || x >= 1e11) {
-      const s = seconds(x);
-      if (s === undefined) issue(cx, 'created', 'number', x);
-      else o['created'] = s;
-    }
-  }
+  field(o, cx, 'created', 1, 0, 'number', unix);
   // model
-  x = o['model'];
-  if (x === undefined || x === null) {
-    o['model'] = '';
-  } else {
-    if (typeof x !== 'string') {
-      issue(cx, 'model', 'string', x);
-    }
-  }
+  field(o, cx, 'model', 1, '', 'string', str);
   // choices
-  x = o['choices'];
-  if (x === undefined || x === null) {
-    issue(cx, 'choices', 'array', undefined);
-  } else {
-    if (Array.isArray(x)) {
-      n = cx.issues.length;
-      for (let i = 0; i < x.length; i++) {
-        const y = x[i];
-        if (isObj(y)) {
-          const m = cx.issues.length;
-          readChatCompletionChoice(y, cx, i);
-          if (cx.issues.length !== m) at(cx, m, i);
-        } else issue(cx, i, 'object', y);
-      }
-      if (cx.issues.length !== n) at(cx, n, 'choices');
-      else if (x.length > 1) sortBy(x as Obj[], 'index');
-    } else issue(cx, 'choices', 'array', x);
-  }
+  field(o, cx, 'choices', 2, 'array', 'array', objs, readChatCompletionChoice, 'object', 'index');
   // usage
-  x = o['usage'];
-  if (x === undefined) {
-    o['usage'] = null;
-  } else if (x !== null) {
-    if (isObj(x)) {
-      n = cx.issues.length;
-      readCompletionUsage(x, cx, 0);
-      if (cx.issues.length !== n) at(cx, n, 'usage');
-    } else issue(cx, 'usage', 'object', x);
-  }
+  field(o, cx, 'usage', 5, null, 'object', obj, readCompletionUsage);
   // system_fingerprint
-  x = o['system_fingerprint'];
-  if (x !== undefined && x !== null) {
-    if (typeof x !== 'string') {
-      issue(cx, 'system_fingerprint', 'string', x);
-    }
-  }
+  field(o, cx, 'system_fingerprint', 4, 0, 'string', str);
   // service_tier
-  x = o['service_tier'];
-  if (x !== undefined && x !== null) {
-    if (typeof x !== 'string') {
-      issue(cx, 'service_tier', 'string', x);
-    }
-  }
+  field(o, cx, 'service_tier', 4, 0, 'string', str);
 }
 
 function readChatCompletionAnnotation(o: Obj, cx: NormalizeContext, _pos: number): void {
-  let x: unknown;
-  let n: number;
   // type
-  x = o['type'];
-  if (x === undefined || x === null) {
-    issue(cx, 'type', 'string', undefined);
-  } else {
-    if (typeof x !== 'string') {
-      issue(cx, 'type', 'string', x);
-    }
-  }
+  field(o, cx, 'type', 2, 'string', 'string', str);
   // url_citation
-  x = o['url_citation'];
-  if (x === undefined || x === null) {
-    if (o['url_citation'] !== undefined) delete o['url_citation'];
-  } else {
-    if (isObj(x)) {
-      n = cx.issues.length;
-      readChatCompletionAnnotation_url_citation(x, cx, 0);
-      if (cx.issues.length !== n) at(cx, n, 'url_citation');
-    } else issue(cx, 'url_citation', 'object', x);
-  }
+  field(o, cx, 'url_citation', 0, 0, 'object', obj, readChatCompletionAnnotation_url_citation);
 }
 
 function readChatCompletionAnnotation_url_citation(
@@ -411,65 +503,22 @@ function readChatCompletionAnnotation_url_citation(
   cx: NormalizeContext,
   _pos: number,
 ): void {
-  let x: unknown;
-  let n: number;
   // url
-  x = o['url'];
-  if (x === undefined || x === null) {
-    if (o['url'] !== undefined) delete o['url'];
-  } else {
-    if (typeof x !== 'string') {
-      issue(cx, 'url', 'string', x);
-    }
-  }
+  field(o, cx, 'url', 0, 0, 'string', str);
   // title
-  x = o['title'];
-  if (x === undefined || x === null) {
-    if (o['title'] !== undefined) delete o['title'];
-  } else {
-    if (typeof x !== 'string') {
-      issue(cx, 'title', 'string', x);
-    }
-  }
+  field(o, cx, 'title', 0, 0, 'string', str);
   // start_index
-  x = o['start_index'];
-  if (x === undefined || x === null) {
-    if (o['start_index'] !== undefined) delete o['start_index'];
-  } else {
-    if (!Number.isSafeInteger(x)) issue(cx, 'start_index', 'integer', x);
-  }
+  field(o, cx, 'start_index', 0, 0, 'integer', int);
   // end_index
-  x = o['end_index'];
-  if (x === undefined || x === null) {
-    if (o['end_index'] !== undefined) delete o['end_index'];
-  } else {
-    if (!Number.isSafeInteger(x)) issue(cx, 'end_index', 'integer', x);
-  }
+  field(o, cx, 'end_index', 0, 0, 'integer', int);
 }
 
 function readChatCompletionChoice(o: Obj, cx: NormalizeContext, pos: number): void {
   let x: unknown;
-  let n: number;
   // index
-  x = o['index'];
-  if (x === undefined || x === null) {
-    o['index'] = pos;
-  } else {
-    if (!Number.isSafeInteger(x)) issue(cx, 'index', 'integer', x);
-  }
+  field(o, cx, 'index', 1, pos, 'integer', int);
   // message
-  x = o['message'];
-  if (x === undefined || x === null) {
-    const y: Obj = {};
-    o['message'] = y;
-    readChatCompletionMessage(y, cx, 0);
-  } else {
-    if (isObj(x)) {
-      n = cx.issues.length;
-      readChatCompletionMessage(x, cx, 0);
-      if (cx.issues.length !== n) at(cx, n, 'message');
-    } else issue(cx, 'message', 'object', x);
-  }
+  field(o, cx, 'message', 33, {}, 'object', obj, readChatCompletionMessage);
   // finish_reason
   x = o['finish_reason'];
   if (typeof x === 'string') {
@@ -479,65 +528,16 @@ function readChatCompletionChoice(o: Obj, cx: NormalizeContext, pos: number): vo
       o['finish_reason'] = s;
     }
   }
-  if (x === undefined) {
-    o['finish_reason'] = null;
-  } else if (x !== null) {
-    if (typeof x !== 'string') {
-      issue(cx, 'finish_reason', 'string', x);
-    }
-  }
+  field(o, cx, 'finish_reason', 5, null, 'string', str);
   // logprobs
-  x = o['logprobs'];
-  if (x === undefined) {
-    o['logprobs'] = null;
-  } else if (x !== null) {
-    if (isObj(x)) {
-      n = cx.issues.length;
-      readChatCompletionChoiceLogprobs(x, cx, 0);
-      if (cx.issues.length !== n) at(cx, n, 'logprobs');
-    } else issue(cx, 'logprobs', 'object', x);
-  }
+  field(o, cx, 'logprobs', 5, null, 'object', obj, readChatCompletionChoiceLogprobs);
 }
 
 function readChatCompletionChoiceLogprobs(o: Obj, cx: NormalizeContext, _pos: number): void {
-  let x: unknown;
-  let n: number;
   // content
-  x = o['content'];
-  if (x === undefined) {
-    o['content'] = null;
-  } else if (x !== null) {
-    if (Array.isArray(x)) {
-      n = cx.issues.length;
-      for (let i = 0; i < x.length; i++) {
-        const y = x[i];
-        if (isObj(y)) {
-          const m = cx.issues.length;
-          readChatCompletionTokenLogprob(y, cx, i);
-          if (cx.issues.length !== m) at(cx, m, i);
-        } else issue(cx, i, 'object', y);
-      }
-      if (cx.issues.length !== n) at(cx, n, 'content');
-    } else issue(cx, 'content', 'array', x);
-  }
+  field(o, cx, 'content', 5, null, 'array', objs, readChatCompletionTokenLogprob, 'object');
   // refusal
-  x = o['refusal'];
-  if (x === undefined) {
-    o['refusal'] = null;
-  } else if (x !== null) {
-    if (Array.isArray(x)) {
-      n = cx.issues.length;
-      for (let i = 0; i < x.length; i++) {
-        const y = x[i];
-        if (isObj(y)) {
-          const m = cx.issues.length;
-          readChatCompletionTokenLogprob(y, cx, i);
-          if (cx.issues.length !== m) at(cx, m, i);
-        } else issue(cx, i, 'object', y);
-      }
-      if (cx.issues.length !== n) at(cx, n, 'refusal');
-    } else issue(cx, 'refusal', 'array', x);
-  }
+  field(o, cx, 'refusal', 5, null, 'array', objs, readChatCompletionTokenLogprob, 'object');
 }
 
 function readChatCompletionChunk(o: Obj, cx: NormalizeContext, _pos: number): void {
@@ -844,7 +844,6 @@ function readChatCompletionChunkToolCall(o: Obj, cx: NormalizeContext, pos: numb
 
 function readChatCompletionChunkToolCallFunction(o: Obj, cx: NormalizeContext, _pos: number): void {
   let x: unknown;
-  let n: number;
   // name
   x = o['name'];
   if (x === undefined || x === null || x === '') {
@@ -869,28 +868,9 @@ function readChatCompletionMessage(o: Obj, cx: NormalizeContext, _pos: number): 
   let x: unknown;
   let n: number;
   // reasoning_content
-  x = o['reasoning_content'];
-  if (x !== undefined && x !== null) {
-    if (typeof x !== 'string') {
-      issue(cx, 'reasoning_content', 'string', x);
-    }
-  }
+  field(o, cx, 'reasoning_content', 4, 0, 'string', str);
   // reasoning_details
-  x = o['reasoning_details'];
-  if (x !== undefined && x !== null) {
-    if (Array.isArray(x)) {
-      n = cx.issues.length;
-      for (let i = 0; i < x.length; i++) {
-        const y = x[i];
-        if (isObj(y)) {
-          const m = cx.issues.length;
-          readReasoningDetail(y, cx, i);
-          if (cx.issues.length !== m) at(cx, m, i);
-        } else issue(cx, i, 'object', y);
-      }
-      if (cx.issues.length !== n) at(cx, n, 'reasoning_details');
-    } else issue(cx, 'reasoning_details', 'array', x);
-  }
+  field(o, cx, 'reasoning_details', 4, 0, 'array', objs, readReasoningDetail, 'object');
   // reasoning: x-derive reasoning
   x = o['reasoning'];
   if (x !== undefined && x !== null && !(typeof x === 'string'))
@@ -906,8 +886,7 @@ function readChatCompletionMessage(o: Obj, cx: NormalizeContext, _pos: number): 
   if (x !== undefined && x !== null && !Array.isArray(x)) issue(cx, 'content_parts', 'array', x);
   const d2 = contentParts(o);
   // role
-  x = o['role'];
-  if (x !== 'assistant') o['role'] = 'assistant';
+  fixed(o, 'role', 'assistant');
   // content
   x = o['content'];
   if (x === undefined) {
@@ -931,59 +910,13 @@ function readChatCompletionMessage(o: Obj, cx: NormalizeContext, _pos: number): 
     } else if (typeof x !== 'string') issue(cx, 'content', 'string, null or array', x);
   }
   // refusal
-  x = o['refusal'];
-  if (x === undefined || x === '') {
-    o['refusal'] = null;
-  } else if (x !== null) {
-    if (typeof x !== 'string') {
-      issue(cx, 'refusal', 'string', x);
-    }
-  }
+  field(o, cx, 'refusal', 13, null, 'string', str);
   // tool_calls
-  x = o['tool_calls'];
-  if (x === undefined || x === null || (Array.isArray(x) && x.length === 0)) {
-    if (o['tool_calls'] !== undefined) delete o['tool_calls'];
-  } else {
-    if (Array.isArray(x)) {
-      n = cx.issues.length;
-      for (let i = 0; i < x.length; i++) {
-        const y = x[i];
-        if (isObj(y)) {
-          const m = cx.issues.length;
-          readChatCompletionMessageToolCall(y, cx, i);
-          if (cx.issues.length !== m) at(cx, m, i);
-        } else issue(cx, i, 'object', y);
-      }
-      if (cx.issues.length !== n) at(cx, n, 'tool_calls');
-    } else issue(cx, 'tool_calls', 'array', x);
-  }
+  field(o, cx, 'tool_calls', 16, 0, 'array', objs, readChatCompletionMessageToolCall, 'object');
   // function_call
-  x = o['function_call'];
-  if (x !== undefined && x !== null) {
-    if (isObj(x)) {
-      n = cx.issues.length;
-      readChatCompletionMessageToolCallFunction(x, cx, 0);
-      if (cx.issues.length !== n) at(cx, n, 'function_call');
-    } else issue(cx, 'function_call', 'object', x);
-  }
+  field(o, cx, 'function_call', 4, 0, 'object', obj, readChatCompletionMessageToolCallFunction);
   // annotations
-  x = o['annotations'];
-  if (x === undefined || x === null) {
-    if (o['annotations'] !== undefined) delete o['annotations'];
-  } else {
-    if (Array.isArray(x)) {
-      n = cx.issues.length;
-      for (let i = 0; i < x.length; i++) {
-        const y = x[i];
-        if (isObj(y)) {
-          const m = cx.issues.length;
-          readChatCompletionAnnotation(y, cx, i);
-          if (cx.issues.length !== m) at(cx, m, i);
-        } else issue(cx, i, 'object', y);
-      }
-      if (cx.issues.length !== n) at(cx, n, 'annotations');
-    } else issue(cx, 'annotations', 'array', x);
-  }
+  field(o, cx, 'annotations', 0, 0, 'array', objs, readChatCompletionAnnotation, 'object');
   if (d0 !== undefined) {
     if (o['reasoning'] !== d0) o['reasoning'] = d0;
   } else if (o['reasoning'] !== undefined) delete o['reasoning'];
@@ -996,31 +929,12 @@ function readChatCompletionMessage(o: Obj, cx: NormalizeContext, _pos: number): 
 }
 
 function readChatCompletionMessageToolCall(o: Obj, cx: NormalizeContext, _pos: number): void {
-  let x: unknown;
-  let n: number;
   // id
-  x = o['id'];
-  if (x === undefined || x === null) {
-    o['id'] = '';
-  } else {
-    if (typeof x !== 'string') {
-      issue(cx, 'id', 'string', x);
-    }
-  }
+  field(o, cx, 'id', 1, '', 'string', str);
   // type
-  x = o['type'];
-  if (x !== 'function') o['type'] = 'function';
+  fixed(o, 'type', 'function');
   // function
-  x = o['function'];
-  if (x === undefined || x === null) {
-    issue(cx, 'function', 'object', undefined);
-  } else {
-    if (isObj(x)) {
-      n = cx.issues.length;
-      readChatCompletionMessageToolCallFunction(x, cx, 0);
-      if (cx.issues.length !== n) at(cx, n, 'function');
-    } else issue(cx, 'function', 'object', x);
-  }
+  field(o, cx, 'function', 2, 'object', 'object', obj, readChatCompletionMessageToolCallFunction);
 }
 
 function readChatCompletionMessageToolCallFunction(
@@ -1028,233 +942,62 @@ function readChatCompletionMessageToolCallFunction(
   cx: NormalizeContext,
   _pos: number,
 ): void {
-  let x: unknown;
-  let n: number;
   // name
-  x = o['name'];
-  if (x === undefined || x === null) {
-    issue(cx, 'name', 'string', undefined);
-  } else {
-    if (typeof x !== 'string') {
-      issue(cx, 'name', 'string', x);
-    }
-  }
+  field(o, cx, 'name', 2, 'string', 'string', str);
   // arguments
-  x = o['arguments'];
-  if (x === undefined || x === null || x === '') {
-    o['arguments'] = '{}';
-  } else {
-    if (typeof x !== 'string') {
-      o['arguments'] = JSON.stringify(x);
-    }
-  }
+  field(o, cx, 'arguments', 9, '{}', 'string', jsonStr);
 }
 
 function readChatCompletionResponseContentPart(o: Obj, cx: NormalizeContext, _pos: number): void {
-  let x: unknown;
-  let n: number;
   // type
-  x = o['type'];
-  if (x === undefined || x === null) {
-    issue(cx, 'type', 'string', undefined);
-  } else {
-    if (typeof x !== 'string') {
-      issue(cx, 'type', 'string', x);
-    }
-  }
+  field(o, cx, 'type', 2, 'string', 'string', str);
   // text
-  x = o['text'];
-  if (x === undefined || x === null) {
-    if (o['text'] !== undefined) delete o['text'];
-  } else {
-    if (typeof x !== 'string') {
-      issue(cx, 'text', 'string', x);
-    }
-  }
+  field(o, cx, 'text', 0, 0, 'string', str);
 }
 
 function readChatCompletionTokenLogprob(o: Obj, cx: NormalizeContext, _pos: number): void {
-  let x: unknown;
-  let n: number;
   // token
-  x = o['token'];
-  if (x === undefined || x === null) {
-    issue(cx, 'token', 'string', undefined);
-  } else {
-    if (typeof x !== 'string') {
-      issue(cx, 'token', 'string', x);
-    }
-  }
+  field(o, cx, 'token', 2, 'string', 'string', str);
   // logprob
-  x = o['logprob'];
-  if (x === undefined || x === null) {
-    issue(cx, 'logprob', 'number', undefined);
-  } else {
-    if (typeof x !== 'number') issue(cx, 'logprob', 'number', x);
-  }
+  field(o, cx, 'logprob', 2, 'number', 'number', num);
   // bytes
-  x = o['bytes'];
-  if (x === undefined) {
-    o['bytes'] = null;
-  } else if (x !== null) {
-    if (Array.isArray(x)) {
-      n = cx.issues.length;
-      for (let i = 0; i < x.length; i++) {
-        const y = x[i];
-        if (!Number.isSafeInteger(y)) issue(cx, i, 'integer', y);
-      }
-      if (cx.issues.length !== n) at(cx, n, 'bytes');
-    } else issue(cx, 'bytes', 'array', x);
-  }
+  field(o, cx, 'bytes', 5, null, 'array', vals, int, 'integer');
   // top_logprobs
-  x = o['top_logprobs'];
-  if (x === undefined || x === null) {
-    o['top_logprobs'] = [];
-  } else {
-    if (Array.isArray(x)) {
-      n = cx.issues.length;
-      for (let i = 0; i < x.length; i++) {
-        const y = x[i];
-        if (isObj(y)) {
-          const m = cx.issues.length;
-          readChatCompletionTopLogprob(y, cx, i);
-          if (cx.issues.length !== m) at(cx, m, i);
-        } else issue(cx, i, 'object', y);
-      }
-      if (cx.issues.length !== n) at(cx, n, 'top_logprobs');
-    } else issue(cx, 'top_logprobs', 'array', x);
-  }
+  field(o, cx, 'top_logprobs', 1, [], 'array', objs, readChatCompletionTopLogprob, 'object');
 }
 
 function readChatCompletionTopLogprob(o: Obj, cx: NormalizeContext, _pos: number): void {
-  let x: unknown;
-  let n: number;
   // token
-  x = o['token'];
-  if (x === undefined || x === null) {
-    issue(cx, 'token', 'string', undefined);
-  } else {
-    if (typeof x !== 'string') {
-      issue(cx, 'token', 'string', x);
-    }
-  }
+  field(o, cx, 'token', 2, 'string', 'string', str);
   // logprob
-  x = o['logprob'];
-  if (x === undefined || x === null) {
-    issue(cx, 'logprob', 'number', undefined);
-  } else {
-    if (typeof x !== 'number') issue(cx, 'logprob', 'number', x);
-  }
+  field(o, cx, 'logprob', 2, 'number', 'number', num);
   // bytes
-  x = o['bytes'];
-  if (x === undefined) {
-    o['bytes'] = null;
-  } else if (x !== null) {
-    if (Array.isArray(x)) {
-      n = cx.issues.length;
-      for (let i = 0; i < x.length; i++) {
-        const y = x[i];
-        if (!Number.isSafeInteger(y)) issue(cx, i, 'integer', y);
-      }
-      if (cx.issues.length !== n) at(cx, n, 'bytes');
-    } else issue(cx, 'bytes', 'array', x);
-  }
+  field(o, cx, 'bytes', 5, null, 'array', vals, int, 'integer');
 }
 
 function readCompletion(o: Obj, cx: NormalizeContext, _pos: number): void {
-  let x: unknown;
-  let n: number;
   // id
-  x = o['id'];
-  if (x === undefined || x === null) {
-    o['id'] = '';
-  } else {
-    if (typeof x !== 'string') {
-      issue(cx, 'id', 'string', x);
-    }
-  }
+  field(o, cx, 'id', 1, '', 'string', str);
   // object
-  x = o['object'];
-  if (x !== 'text_completion') o['object'] = 'text_completion';
+  fixed(o, 'object', 'text_completion');
   // created
-  x = o['created'];
-  if (x === undefined || x === null) {
-    o['created'] = 0;
-  } else {
-    if (typeof x !== 'number') issue(cx, 'created', 'number', x);
-    else if (!Number.isSafeInteger(x) || x >= 1e11) {
-      const s = seconds(x);
-      if (s === undefined) issue(cx, 'created', 'number', x);
-      else o['created'] = s;
-    }
-  }
+  field(o, cx, 'created', 1, 0, 'number', unix);
   // model
-  x = o['model'];
-  if (x === undefined || x === null) {
-    o['model'] = '';
-  } else {
-    if (typeof x !== 'string') {
-      issue(cx, 'model', 'string', x);
-    }
-  }
+  field(o, cx, 'model', 1, '', 'string', str);
   // choices
-  x = o['choices'];
-  if (x === undefined || x === null) {
-    issue(cx, 'choices', 'array', undefined);
-  } else {
-    if (Array.isArray(x)) {
-      n = cx.issues.length;
-      for (let i = 0; i < x.length; i++) {
-        const y = x[i];
-        if (isObj(y)) {
-          const m = cx.issues.length;
-          readCompletionChoice(y, cx, i);
-          if (cx.issues.length !== m) at(cx, m, i);
-        } else issue(cx, i, 'object', y);
-      }
-      if (cx.issues.length !== n) at(cx, n, 'choices');
-      else if (x.length > 1) sortBy(x as Obj[], 'index');
-    } else issue(cx, 'choices', 'array', x);
-  }
+  field(o, cx, 'choices', 2, 'array', 'array', objs, readCompletionChoice, 'object', 'index');
   // usage
-  x = o['usage'];
-  if (x === undefined) {
-    o['usage'] = null;
-  } else if (x !== null) {
-    if (isObj(x)) {
-      n = cx.issues.length;
-      readCompletionUsage(x, cx, 0);
-      if (cx.issues.length !== n) at(cx, n, 'usage');
-    } else issue(cx, 'usage', 'object', x);
-  }
+  field(o, cx, 'usage', 5, null, 'object', obj, readCompletionUsage);
   // system_fingerprint
-  x = o['system_fingerprint'];
-  if (x !== undefined && x !== null) {
-    if (typeof x !== 'string') {
-      issue(cx, 'system_fingerprint', 'string', x);
-    }
-  }
+  field(o, cx, 'system_fingerprint', 4, 0, 'string', str);
 }
 
 function readCompletionChoice(o: Obj, cx: NormalizeContext, pos: number): void {
   let x: unknown;
-  let n: number;
   // index
-  x = o['index'];
-  if (x === undefined || x === null) {
-    o['index'] = pos;
-  } else {
-    if (!Number.isSafeInteger(x)) issue(cx, 'index', 'integer', x);
-  }
+  field(o, cx, 'index', 1, pos, 'integer', int);
   // text
-  x = o['text'];
-  if (x === undefined || x === null) {
-    o['text'] = '';
-  } else {
-    if (typeof x !== 'string') {
-      issue(cx, 'text', 'string', x);
-    }
-  }
+  field(o, cx, 'text', 1, '', 'string', str);
   // finish_reason
   x = o['finish_reason'];
   if (typeof x === 'string') {
@@ -1264,43 +1007,16 @@ function readCompletionChoice(o: Obj, cx: NormalizeContext, pos: number): void {
       o['finish_reason'] = s;
     }
   }
-  if (x === undefined) {
-    o['finish_reason'] = null;
-  } else if (x !== null) {
-    if (typeof x !== 'string') {
-      issue(cx, 'finish_reason', 'string', x);
-    }
-  }
+  field(o, cx, 'finish_reason', 5, null, 'string', str);
   // logprobs
-  x = o['logprobs'];
-  if (x === undefined) {
-    o['logprobs'] = null;
-  } else if (x !== null) {
-    if (isObj(x)) {
-      n = cx.issues.length;
-      readCompletionLogprobs(x, cx, 0);
-      if (cx.issues.length !== n) at(cx, n, 'logprobs');
-    } else issue(cx, 'logprobs', 'object', x);
-  }
+  field(o, cx, 'logprobs', 5, null, 'object', obj, readCompletionLogprobs);
 }
 
 function readCompletionLogprobs(o: Obj, cx: NormalizeContext, _pos: number): void {
   let x: unknown;
   let n: number;
   // tokens
-  x = o['tokens'];
-  if (x === undefined || x === null) {
-    if (o['tokens'] !== undefined) delete o['tokens'];
-  } else {
-    if (Array.isArray(x)) {
-      n = cx.issues.length;
-      for (let i = 0; i < x.length; i++) {
-        const y = x[i];
-        if (!(typeof y === 'string')) issue(cx, i, 'string', y);
-      }
-      if (cx.issues.length !== n) at(cx, n, 'tokens');
-    } else issue(cx, 'tokens', 'array', x);
-  }
+  field(o, cx, 'tokens', 0, 0, 'array', vals, str, 'string');
   // token_logprobs
   x = o['token_logprobs'];
   if (x === undefined || x === null) {
@@ -1334,98 +1050,35 @@ function readCompletionLogprobs(o: Obj, cx: NormalizeContext, _pos: number): voi
     } else issue(cx, 'top_logprobs', 'array', x);
   }
   // text_offset
-  x = o['text_offset'];
-  if (x === undefined || x === null) {
-    if (o['text_offset'] !== undefined) delete o['text_offset'];
-  } else {
-    if (Array.isArray(x)) {
-      n = cx.issues.length;
-      for (let i = 0; i < x.length; i++) {
-        const y = x[i];
-        if (!Number.isSafeInteger(y)) issue(cx, i, 'integer', y);
-      }
-      if (cx.issues.length !== n) at(cx, n, 'text_offset');
-    } else issue(cx, 'text_offset', 'array', x);
-  }
+  field(o, cx, 'text_offset', 0, 0, 'array', vals, int, 'integer');
 }
 
 function readCompletionTokensDetails(o: Obj, cx: NormalizeContext, _pos: number): void {
-  let x: unknown;
-  let n: number;
   // reasoning_tokens
-  x = o['reasoning_tokens'];
-  if (x === undefined || x === null) {
-    if (o['reasoning_tokens'] !== undefined) delete o['reasoning_tokens'];
-  } else {
-    if (!Number.isSafeInteger(x)) issue(cx, 'reasoning_tokens', 'integer', x);
-  }
+  field(o, cx, 'reasoning_tokens', 0, 0, 'integer', int);
   // audio_tokens
-  x = o['audio_tokens'];
-  if (x === undefined || x === null) {
-    if (o['audio_tokens'] !== undefined) delete o['audio_tokens'];
-  } else {
-    if (!Number.isSafeInteger(x)) issue(cx, 'audio_tokens', 'integer', x);
-  }
+  field(o, cx, 'audio_tokens', 0, 0, 'integer', int);
   // accepted_prediction_tokens
-  x = o['accepted_prediction_tokens'];
-  if (x === undefined || x === null) {
-    if (o['accepted_prediction_tokens'] !== undefined) delete o['accepted_prediction_tokens'];
-  } else {
-    if (!Number.isSafeInteger(x)) issue(cx, 'accepted_prediction_tokens', 'integer', x);
-  }
+  field(o, cx, 'accepted_prediction_tokens', 0, 0, 'integer', int);
   // rejected_prediction_tokens
-  x = o['rejected_prediction_tokens'];
-  if (x === undefined || x === null) {
-    if (o['rejected_prediction_tokens'] !== undefined) delete o['rejected_prediction_tokens'];
-  } else {
-    if (!Number.isSafeInteger(x)) issue(cx, 'rejected_prediction_tokens', 'integer', x);
-  }
+  field(o, cx, 'rejected_prediction_tokens', 0, 0, 'integer', int);
 }
 
 function readCompletionUsage(o: Obj, cx: NormalizeContext, _pos: number): void {
   let x: unknown;
-  let n: number;
   // total_tokens: x-derive total-tokens
   x = o['total_tokens'];
   if (x !== undefined && x !== null && !Number.isSafeInteger(x))
     issue(cx, 'total_tokens', 'integer', x);
   const d0 = totalTokens(o);
   // prompt_tokens
-  x = o['prompt_tokens'];
-  if (x === undefined || x === null) {
-    issue(cx, 'prompt_tokens', 'integer', undefined);
-  } else {
-    if (!Number.isSafeInteger(x)) issue(cx, 'prompt_tokens', 'integer', x);
-  }
+  field(o, cx, 'prompt_tokens', 2, 'integer', 'integer', int);
   // completion_tokens
-  x = o['completion_tokens'];
-  if (x === undefined || x === null) {
-    issue(cx, 'completion_tokens', 'integer', undefined);
-  } else {
-    if (!Number.isSafeInteger(x)) issue(cx, 'completion_tokens', 'integer', x);
-  }
+  field(o, cx, 'completion_tokens', 2, 'integer', 'integer', int);
   // prompt_tokens_details
-  x = o['prompt_tokens_details'];
-  if (x === undefined || x === null) {
-    if (o['prompt_tokens_details'] !== undefined) delete o['prompt_tokens_details'];
-  } else {
-    if (isObj(x)) {
-      n = cx.issues.length;
-      readPromptTokensDetails(x, cx, 0);
-      if (cx.issues.length !== n) at(cx, n, 'prompt_tokens_details');
-    } else issue(cx, 'prompt_tokens_details', 'object', x);
-  }
+  field(o, cx, 'prompt_tokens_details', 0, 0, 'object', obj, readPromptTokensDetails);
   // completion_tokens_details
-  x = o['completion_tokens_details'];
-  if (x === undefined || x === null) {
-    if (o['completion_tokens_details'] !== undefined) delete o['completion_tokens_details'];
-  } else {
-    if (isObj(x)) {
-      n = cx.issues.length;
-      readCompletionTokensDetails(x, cx, 0);
-      if (cx.issues.length !== n) at(cx, n, 'completion_tokens_details');
-    } else issue(cx, 'completion_tokens_details', 'object', x);
-  }
+  field(o, cx, 'completion_tokens_details', 0, 0, 'object', obj, readCompletionTokensDetails);
   if (d0 !== undefined) {
     if (o['total_tokens'] !== d0) o['total_tokens'] = d0;
   } else if (o['total_tokens'] === undefined || o['total_tokens'] === null)
@@ -1436,47 +1089,15 @@ function readModel(o: Obj, cx: NormalizeContext, _pos: number): void {
   let x: unknown;
   let n: number;
   // id
-  x = o['id'];
-  if (x === undefined || x === null) {
-    issue(cx, 'id', 'string', undefined);
-  } else {
-    if (typeof x !== 'string') {
-      issue(cx, 'id', 'string', x);
-    }
-  }
+  field(o, cx, 'id', 2, 'string', 'string', str);
   // object
-  x = o['object'];
-  if (x !== 'model') o['object'] = 'model';
+  fixed(o, 'object', 'model');
   // created
-  x = o['created'];
-  if (x === undefined || x === null) {
-    if (o['created'] !== undefined) delete o['created'];
-  } else {
-    if (typeof x !== 'number') issue(cx, 'created', 'number', x);
-    else if (!Number.isSafeInteger(x) || x >= 1e11) {
-      const s = seconds(x);
-      if (s === undefined) issue(cx, 'created', 'number', x);
-      else o['created'] = s;
-    }
-  }
+  field(o, cx, 'created', 0, 0, 'number', unix);
   // owned_by
-  x = o['owned_by'];
-  if (x === undefined || x === null) {
-    if (o['owned_by'] !== undefined) delete o['owned_by'];
-  } else {
-    if (typeof x !== 'string') {
-      issue(cx, 'owned_by', 'string', x);
-    }
-  }
+  field(o, cx, 'owned_by', 0, 0, 'string', str);
   // name
-  x = o['name'];
-  if (x === undefined || x === null) {
-    if (o['name'] !== undefined) delete o['name'];
-  } else {
-    if (typeof x !== 'string') {
-      issue(cx, 'name', 'string', x);
-    }
-  }
+  field(o, cx, 'name', 0, 0, 'string', str);
   // context_length
   x = o['context_length'];
   if (o['max_model_len'] !== undefined && o['max_model_len'] !== null) {
@@ -1487,60 +1108,15 @@ function readModel(o: Obj, cx: NormalizeContext, _pos: number): void {
       o['context_length'] = x;
     }
   }
-  if (x === undefined || x === null) {
-    if (o['context_length'] !== undefined) delete o['context_length'];
-  } else {
-    if (!Number.isSafeInteger(x)) issue(cx, 'context_length', 'integer', x);
-  }
+  field(o, cx, 'context_length', 0, 0, 'integer', int);
   // max_output_length
-  x = o['max_output_length'];
-  if (x === undefined || x === null) {
-    if (o['max_output_length'] !== undefined) delete o['max_output_length'];
-  } else {
-    if (!Number.isSafeInteger(x)) issue(cx, 'max_output_length', 'integer', x);
-  }
+  field(o, cx, 'max_output_length', 0, 0, 'integer', int);
   // input_modalities
-  x = o['input_modalities'];
-  if (x === undefined || x === null) {
-    if (o['input_modalities'] !== undefined) delete o['input_modalities'];
-  } else {
-    if (Array.isArray(x)) {
-      n = cx.issues.length;
-      for (let i = 0; i < x.length; i++) {
-        const y = x[i];
-        if (!(typeof y === 'string')) issue(cx, i, 'string', y);
-      }
-      if (cx.issues.length !== n) at(cx, n, 'input_modalities');
-    } else issue(cx, 'input_modalities', 'array', x);
-  }
+  field(o, cx, 'input_modalities', 0, 0, 'array', vals, str, 'string');
   // output_modalities
-  x = o['output_modalities'];
-  if (x === undefined || x === null) {
-    if (o['output_modalities'] !== undefined) delete o['output_modalities'];
-  } else {
-    if (Array.isArray(x)) {
-      n = cx.issues.length;
-      for (let i = 0; i < x.length; i++) {
-        const y = x[i];
-        if (!(typeof y === 'string')) issue(cx, i, 'string', y);
-      }
-      if (cx.issues.length !== n) at(cx, n, 'output_modalities');
-    } else issue(cx, 'output_modalities', 'array', x);
-  }
+  field(o, cx, 'output_modalities', 0, 0, 'array', vals, str, 'string');
   // supported_features
-  x = o['supported_features'];
-  if (x === undefined || x === null) {
-    if (o['supported_features'] !== undefined) delete o['supported_features'];
-  } else {
-    if (Array.isArray(x)) {
-      n = cx.issues.length;
-      for (let i = 0; i < x.length; i++) {
-        const y = x[i];
-        if (!(typeof y === 'string')) issue(cx, i, 'string', y);
-      }
-      if (cx.issues.length !== n) at(cx, n, 'supported_features');
-    } else issue(cx, 'supported_features', 'array', x);
-  }
+  field(o, cx, 'supported_features', 0, 0, 'array', vals, str, 'string');
   // pricing
   x = o['pricing'];
   if (x === undefined || x === null) {
@@ -1564,43 +1140,18 @@ function readModel(o: Obj, cx: NormalizeContext, _pos: number): void {
     } else issue(cx, 'pricing', 'array or object', x);
   }
   // is_ready
-  x = o['is_ready'];
-  if (x === undefined || x === null) {
-    if (o['is_ready'] !== undefined) delete o['is_ready'];
-  } else {
-    if (typeof x !== 'boolean') issue(cx, 'is_ready', 'boolean', x);
-  }
+  field(o, cx, 'is_ready', 0, 0, 'boolean', bool);
 }
 
 function readModelList(o: Obj, cx: NormalizeContext, _pos: number): void {
-  let x: unknown;
-  let n: number;
   // object
-  x = o['object'];
-  if (x !== 'list') o['object'] = 'list';
+  fixed(o, 'object', 'list');
   // data
-  x = o['data'];
-  if (x === undefined || x === null) {
-    issue(cx, 'data', 'array', undefined);
-  } else {
-    if (Array.isArray(x)) {
-      n = cx.issues.length;
-      for (let i = 0; i < x.length; i++) {
-        const y = x[i];
-        if (isObj(y)) {
-          const m = cx.issues.length;
-          readModel(y, cx, i);
-          if (cx.issues.length !== m) at(cx, m, i);
-        } else issue(cx, i, 'object', y);
-      }
-      if (cx.issues.length !== n) at(cx, n, 'data');
-    } else issue(cx, 'data', 'array', x);
-  }
+  field(o, cx, 'data', 2, 'array', 'array', objs, readModel, 'object');
 }
 
 function readModelPricing(o: Obj, cx: NormalizeContext, _pos: number): void {
   let x: unknown;
-  let n: number;
   // prompt
   x = o['prompt'];
   if (o['input'] !== undefined && o['input'] !== null) {
@@ -1611,14 +1162,7 @@ function readModelPricing(o: Obj, cx: NormalizeContext, _pos: number): void {
       o['prompt'] = x;
     }
   }
-  if (x === undefined || x === null) {
-    if (o['prompt'] !== undefined) delete o['prompt'];
-  } else {
-    if (typeof x !== 'string') {
-      if (typeof x === 'number') o['prompt'] = decimal(x);
-      else issue(cx, 'prompt', 'string or number', x);
-    }
-  }
+  field(o, cx, 'prompt', 0, 0, 'string or number', decimalStr);
   // completion
   x = o['completion'];
   if (o['output'] !== undefined && o['output'] !== null) {
@@ -1629,14 +1173,7 @@ function readModelPricing(o: Obj, cx: NormalizeContext, _pos: number): void {
       o['completion'] = x;
     }
   }
-  if (x === undefined || x === null) {
-    if (o['completion'] !== undefined) delete o['completion'];
-  } else {
-    if (typeof x !== 'string') {
-      if (typeof x === 'number') o['completion'] = decimal(x);
-      else issue(cx, 'completion', 'string or number', x);
-    }
-  }
+  field(o, cx, 'completion', 0, 0, 'string or number', decimalStr);
   // input_cache_read
   x = o['input_cache_read'];
   if (o['cache_read'] !== undefined && o['cache_read'] !== null) {
@@ -1647,14 +1184,7 @@ function readModelPricing(o: Obj, cx: NormalizeContext, _pos: number): void {
       o['input_cache_read'] = x;
     }
   }
-  if (x === undefined || x === null) {
-    if (o['input_cache_read'] !== undefined) delete o['input_cache_read'];
-  } else {
-    if (typeof x !== 'string') {
-      if (typeof x === 'number') o['input_cache_read'] = decimal(x);
-      else issue(cx, 'input_cache_read', 'string or number', x);
-    }
-  }
+  field(o, cx, 'input_cache_read', 0, 0, 'string or number', decimalStr);
   // input_cache_write
   x = o['input_cache_write'];
   if (o['cache_write'] !== undefined && o['cache_write'] !== null) {
@@ -1665,66 +1195,23 @@ function readModelPricing(o: Obj, cx: NormalizeContext, _pos: number): void {
       o['input_cache_write'] = x;
     }
   }
-  if (x === undefined || x === null) {
-    if (o['input_cache_write'] !== undefined) delete o['input_cache_write'];
-  } else {
-    if (typeof x !== 'string') {
-      if (typeof x === 'number') o['input_cache_write'] = decimal(x);
-      else issue(cx, 'input_cache_write', 'string or number', x);
-    }
-  }
+  field(o, cx, 'input_cache_write', 0, 0, 'string or number', decimalStr);
   // unit
-  x = o['unit'];
-  if (x === undefined || x === null) {
-    if (o['unit'] !== undefined) delete o['unit'];
-  } else {
-    if (typeof x !== 'string') {
-      issue(cx, 'unit', 'string', x);
-    }
-  }
+  field(o, cx, 'unit', 0, 0, 'string', str);
 }
 
 function readPromptTokensDetails(o: Obj, cx: NormalizeContext, _pos: number): void {
-  let x: unknown;
-  let n: number;
   // cached_tokens
-  x = o['cached_tokens'];
-  if (x === undefined || x === null) {
-    if (o['cached_tokens'] !== undefined) delete o['cached_tokens'];
-  } else {
-    if (!Number.isSafeInteger(x)) issue(cx, 'cached_tokens', 'integer', x);
-  }
+  field(o, cx, 'cached_tokens', 0, 0, 'integer', int);
   // audio_tokens
-  x = o['audio_tokens'];
-  if (x === undefined || x === null) {
-    if (o['audio_tokens'] !== undefined) delete o['audio_tokens'];
-  } else {
-    if (!Number.isSafeInteger(x)) issue(cx, 'audio_tokens', 'integer', x);
-  }
+  field(o, cx, 'audio_tokens', 0, 0, 'integer', int);
 }
 
 function readReasoningDetail(o: Obj, cx: NormalizeContext, _pos: number): void {
-  let x: unknown;
-  let n: number;
   // type
-  x = o['type'];
-  if (x !== undefined && x !== null) {
-    if (typeof x !== 'string') {
-      issue(cx, 'type', 'string', x);
-    }
-  }
+  field(o, cx, 'type', 4, 0, 'string', str);
   // text
-  x = o['text'];
-  if (x !== undefined && x !== null) {
-    if (typeof x !== 'string') {
-      issue(cx, 'text', 'string', x);
-    }
-  }
+  field(o, cx, 'text', 4, 0, 'string', str);
   // summary
-  x = o['summary'];
-  if (x !== undefined && x !== null) {
-    if (typeof x !== 'string') {
-      issue(cx, 'summary', 'string', x);
-    }
-  }
+  field(o, cx, 'summary', 4, 0, 'string', str);
 }
