@@ -115,19 +115,16 @@ class Call implements CallHooks {
       signal,
     });
     let request = original;
-    for (const entry of entries) {
-      const out = await this.#run(entry, 'beforeRequest', () =>
-        entry.hooks.beforeRequest!(request, this.info),
-      );
-      if (out === undefined) continue;
-      if (!isLike<Request>(out, 'url', 'arrayBuffer'))
-        throw this.#error(
+    for (const entry of entries)
+      request =
+        this.#returned(
           entry,
           'beforeRequest',
-          `returned ${describe(out)}; expected a Request or nothing`,
-        );
-      request = out;
-    }
+          await this.#run(entry, 'beforeRequest', [request, this.info]),
+          'Request',
+          'url',
+          'arrayBuffer',
+        ) ?? request;
     const sent = new Headers(request.headers);
     // A hook may set its own credentials (a signature, another scheme): those win.
     for (const [name, value] of withheld) if (!sent.has(name)) sent.set(name, value);
@@ -151,17 +148,15 @@ class Call implements CallHooks {
     if (entries.length > 0) response = maskedResponse(response, this.#log.secrets);
     for (const entry of entries) {
       try {
-        const out = await this.#run(entry, 'afterResponse', () =>
-          entry.hooks.afterResponse!(response, this.info),
-        );
-        if (out === undefined) continue;
-        if (!isLike<Response>(out, 'status', 'headers'))
-          throw this.#error(
+        response =
+          this.#returned(
             entry,
             'afterResponse',
-            `returned ${describe(out)}; expected a Response or nothing`,
-          );
-        response = out;
+            await this.#run(entry, 'afterResponse', [response, this.info]),
+            'Response',
+            'status',
+            'headers',
+          ) ?? response;
       } catch (error) {
         void response.body?.cancel().catch(() => {}); // nobody reads it now
         throw error;
@@ -185,7 +180,7 @@ class Call implements CallHooks {
     info.delay = delay;
     try {
       for (const entry of this.#with('beforeRetry'))
-        await this.#run(entry, 'beforeRetry', () => entry.hooks.beforeRetry!(info as RetryInfo));
+        await this.#run(entry, 'beforeRetry', [info as RetryInfo]);
     } finally {
       delete info.error;
       delete info.delay;
@@ -301,12 +296,9 @@ class Call implements CallHooks {
       error = mask(error, this.#log.secrets);
       const failed = error instanceof Error ? `; the call had failed: ${error.message}` : '';
       for (const entry of this.#with('onError')) {
-        await this.#run(
-          entry,
-          'onError',
-          () => entry.hooks.onError!(error as InferenceError, this.info),
-          failed,
-        ).catch((e: unknown) => (failure ??= e));
+        await this.#run(entry, 'onError', [error as InferenceError, this.info], failed).catch(
+          (e: unknown) => (failure ??= e),
+        );
       }
     }
     const summary = this.#record.summary(
@@ -318,9 +310,7 @@ class Call implements CallHooks {
       this.#log.secrets,
     );
     for (const entry of this.#with('onEnd')) {
-      await this.#run(entry, 'onEnd', () => entry.hooks.onEnd!(summary, this.info)).catch(
-        (e: unknown) => (failure ??= e),
-      );
+      await this.#run(entry, 'onEnd', [summary, this.info]).catch((e: unknown) => (failure ??= e));
     }
     // Hooks given up on because the call was aborted: the abort the call already had stands.
     return failure instanceof APIUserAbortError && error instanceof APIUserAbortError
@@ -333,14 +323,26 @@ class Call implements CallHooks {
   }
 
   /** Run one hook, awaited within the call's limits; what it throws becomes a `HookError` naming it. */
-  async #run<R>(entry: Entry, hook: HookName, call: () => R, suffix = ''): Promise<Awaited<R>> {
-    let out: R;
+  async #run(entry: Entry, hook: HookName, args: unknown[], suffix = ''): Promise<unknown> {
+    let out: unknown;
     try {
-      out = call();
+      out = (entry.hooks[hook] as (...args: unknown[]) => unknown)(...args);
     } catch (error) {
       throw this.#threw(entry, hook, error, suffix);
     }
-    return (isThenable(out) ? this.#settle(out, entry, hook, suffix) : out) as Awaited<R>;
+    return isThenable(out) ? this.#settle(out, entry, hook, suffix) : out;
+  }
+
+  /** What a hook that may replace the request or the response returned: `undefined` or a `kind`. */
+  #returned<T>(
+    entry: Entry,
+    hook: HookName,
+    out: unknown,
+    kind: string,
+    ...keys: string[]
+  ): T | undefined {
+    if (out === undefined || isLike<T>(out, ...keys)) return out;
+    throw this.#error(entry, hook, `returned ${describe(out)}; expected a ${kind} or nothing`);
   }
 
   /** What a hook returned, awaited within the call's limits (hooks/limits.ts). */
