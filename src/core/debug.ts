@@ -34,57 +34,38 @@ export function trace(log: Log, method: string, url: string): Trace {
   const body = (text: string) => maskBody(text, log.secrets);
   return {
     request(attempt, attempts, headers, text) {
-      safely(() =>
-        log.debug(`→ ${where} (attempt ${attempt} of ${attempts})`, {
-          headers: redactHeaders(headers),
-          ...(text === undefined ? {} : { body: body(text) }),
-        }),
-      );
+      log.debug(`→ ${where} (attempt ${attempt} of ${attempts})`, {
+        headers: redactHeaders(headers),
+        ...(text === undefined ? {} : { body: body(text) }),
+      });
     },
     response(response, started) {
       const id = response.headers.get('x-request-id');
-      safely(() =>
-        log.debug(
-          `← ${response.status} ${where} in ${Date.now() - started} ms${id ? ` (request id ${id})` : ''}`,
-          { headers: redactHeaders(response.headers) },
-        ),
+      log.debug(
+        `← ${response.status} ${where} in ${Date.now() - started} ms${id ? ` (request id ${id})` : ''}`,
+        { headers: redactHeaders(response.headers) },
       );
     },
     body(status, bytes, text) {
-      safely(() => log.debug(`${status} ${where} body (${bytes} bytes):`, body(text)));
+      log.debug(`${status} ${where} body (${bytes} bytes):`, body(text));
     },
     errorBody(status, value) {
       // A parsed error body as bounded text too (`preview` stops early and goes no deeper than
       // 32 levels: a body nested as deep as JSON.parse allows would overflow JSON.stringify).
-      safely(() =>
-        log.debug(
-          `${status} ${where} error body:`,
-          body(typeof value === 'string' ? value : preview(value, MAX_BODY + 1)),
-        ),
+      log.debug(
+        `${status} ${where} error body:`,
+        body(typeof value === 'string' ? value : preview(value, MAX_BODY + 1)),
       );
     },
     redirect(status, from, next, to) {
-      safely(() =>
-        log.debug(`${status} redirect: ${method} ${maskQuery(from)} → ${next} ${maskQuery(to)}`),
-      );
+      log.debug(`${status} redirect: ${method} ${maskQuery(from)} → ${next} ${maskQuery(to)}`);
     },
     streamEnd(events, started, ending) {
-      safely(() =>
-        log.debug(
-          `${where}: stream ended: ${events} ${events === 1 ? 'event' : 'events'} in ${Date.now() - started} ms (${ending})`,
-        ),
+      log.debug(
+        `${where}: stream ended: ${events} ${events === 1 ? 'event' : 'events'} in ${Date.now() - started} ms (${ending})`,
       );
     },
   };
-}
-
-/** A debug line that cannot be formatted or written is dropped: logging never changes an outcome. */
-function safely(line: () => void): void {
-  try {
-    line();
-  } catch {
-    // Nowhere to report it: the logger is what failed.
-  }
 }
 
 /** The headers as a plain object for logging, every credential-like header (see util/mask.ts) as `***`. */

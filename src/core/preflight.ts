@@ -45,9 +45,10 @@ export class Preflight {
    */
   async check(
     body: { model?: unknown; max_tokens?: unknown; max_completion_tokens?: unknown },
-    wait?: Wait,
+    wait: Wait,
   ): Promise<void> {
-    if (this.mode === 'off' || typeof body.model !== 'string') return;
+    // Made only for mode 'warn' or 'error' (client.ts).
+    if (typeof body.model !== 'string') return;
     const [param, requested] =
       typeof body.max_completion_tokens === 'number'
         ? (['max_completion_tokens', body.max_completion_tokens] as const)
@@ -72,9 +73,9 @@ export class Preflight {
   }
 
   /** The model's limits, waiting for the shared lookup only as long as this caller may. */
-  async #wait(slug: string, wait: Wait | undefined): Promise<Model | undefined> {
+  async #wait(slug: string, wait: Wait): Promise<Model | undefined> {
     const lookup = this.#lookup(slug);
-    if (lookup.settled || wait === undefined) return lookup.model;
+    if (lookup.settled) return lookup.model;
     lookup.waiting++;
     try {
       const got = await within(lookup.model, wait.timeout, wait.signal);
