@@ -104,14 +104,9 @@ export class Preflight {
       waiting: 0,
       controller,
     };
-    // A model the server cannot describe (another server, no GET /models/{slug}) is not checked.
-    let request: Promise<Model>;
-    try {
-      request = this.retrieve(slug, controller.signal);
-    } catch (error) {
-      request = Promise.reject(error); // a slug models.retrieve() refuses: not checked either
-    }
-    lookup.model = request.then(
+    // A model the server cannot describe (another server, no GET /models/{slug}) is not checked,
+    // nor a slug models.retrieve() refuses (it rejects; it never throws).
+    lookup.model = this.retrieve(slug, controller.signal).then(
       (model) => {
         lookup.settled = true;
         return model;
