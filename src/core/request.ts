@@ -266,13 +266,7 @@ async function fetchFollowingRedirects(
       headers.delete('content-type');
     }
     trace?.redirect(response.status, current.href, method ?? 'GET', next.href);
-    const { body: _previous, ...rest } = request;
-    request = {
-      ...rest,
-      headers,
-      ...(method === undefined ? {} : { method }),
-      ...(body === undefined || body === null ? {} : { body }),
-    };
+    request = { ...request, headers, method, body } as RequestInit;
     current = next;
   }
 }
