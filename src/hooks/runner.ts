@@ -128,16 +128,15 @@ class Call implements CallHooks {
     const sent = new Headers(request.headers);
     // A hook may set its own credentials (a signature, another scheme): those win.
     for (const [name, value] of withheld) if (!sent.has(name)) sent.set(name, value);
-    const { body: _body, ...rest } = init;
     const body =
       request === original
         ? init.body
         : request.body === null
-          ? undefined
+          ? null
           : new Uint8Array(await request.arrayBuffer());
     return {
       url: request.url,
-      init: { ...rest, method: request.method, headers: sent, ...(body == null ? {} : { body }) },
+      init: { ...init, method: request.method, headers: sent, body } as RequestInit,
     };
   }
 
