@@ -103,15 +103,13 @@ class Call implements CallHooks {
     if (entries.length === 0) return { url, init };
     // The key never reaches a hook: credential headers are withheld, and added back after.
     const headers = new Headers(init.headers);
-    const withheld: [string, string][] = [];
-    headers.forEach((value, name) => {
-      if (isCredentialName(name)) withheld.push([name, value]);
-    });
+    const withheld = [...headers].filter(([name]) => isCredentialName(name));
     for (const [name] of withheld) headers.delete(name);
+    // prepare() always sets the method; a GET has no body (undefined: none).
     const original = new Request(url, {
-      method: init.method ?? 'GET',
+      method: init.method!,
       headers,
-      body: init.body ?? null,
+      body: init.body!,
       signal,
     });
     let request = original;
