@@ -83,8 +83,19 @@ export class APIError<
     const effective =
       status >= 400 ? status : (details.status ?? statusFromCode(details.code) ?? status);
     const message = `${effective} ${target.method} ${target.path}: ${details.message}${hint ? ` (${hint})` : ''}`;
-    const Class = classForStatus(effective);
-    return Class ? new Class(effective, message, init) : new APIError(effective, message, init);
+    const Class: StatusErrorClass =
+      (
+        {
+          400: BadRequestError,
+          401: AuthenticationError,
+          403: PermissionDeniedError,
+          404: NotFoundError,
+          409: ConflictError,
+          422: UnprocessableEntityError,
+          429: RateLimitError,
+        } as Record<number, StatusErrorClass | undefined>
+      )[effective] ?? (effective >= 500 ? InternalServerError : APIError);
+    return new Class(effective, message, init);
   }
 }
 
@@ -129,27 +140,6 @@ type StatusErrorClass = new (
 
 // The helpers of errors/ are arrows in consts, not function declarations: between the classes in a
 // bundle, a declaration splits their one `var` statement in two (4 B each).
-const classForStatus = (status: number): StatusErrorClass | undefined => {
-  switch (status) {
-    case 400:
-      return BadRequestError;
-    case 401:
-      return AuthenticationError;
-    case 403:
-      return PermissionDeniedError;
-    case 404:
-      return NotFoundError;
-    case 409:
-      return ConflictError;
-    case 422:
-      return UnprocessableEntityError;
-    case 429:
-      return RateLimitError;
-    default:
-      return status >= 500 ? InternalServerError : undefined;
-  }
-};
-
 /** A provider code such as `429`, `"401"` or `502` names an HTTP error status; `"tool_use_failed"` does not. */
 const statusFromCode = (code: string | number | undefined): number | undefined => {
   const n =
