@@ -88,18 +88,18 @@ export class Client {
   static readonly UnprocessableEntityError = UnprocessableEntityError;
 
   /** `client.models.list()` and `client.models.retrieve(slug)`. */
-  readonly models: Models;
+  declare readonly models: Models;
   /** `client.chat.completions.create(body)`. */
-  readonly chat: Chat;
+  declare readonly chat: Chat;
   /** `client.completions.create(body)`: the legacy endpoint. */
-  readonly completions: Completions;
+  declare readonly completions: Completions;
 
   /** The base URL every path is joined to (ends in `/v1` on the service). */
-  readonly baseURL: string;
+  declare readonly baseURL: string;
   /** Milliseconds before an attempt is abandoned. */
-  readonly timeout: number;
+  declare readonly timeout: number;
   /** Retries after the first attempt. */
-  readonly maxRetries: number;
+  declare readonly maxRetries: number;
   /**
    * The level the client logs at: the `logLevel` option, else `INFERENCE_LOG`, else `'warn'`
    * (as the official client's `client.logLevel`). Read-only: `withOptions({ logLevel })` makes a
@@ -110,7 +110,7 @@ export class Client {
    * if (client.logLevel === 'debug') console.warn('debug logging is on: request lines are printed');
    * ```
    */
-  readonly logLevel: LogLevel;
+  declare readonly logLevel: LogLevel;
 
   readonly #options: ClientOptions;
   /** What the request path is given: the options, the key, the log, the limiter, the cap. */
@@ -129,10 +129,6 @@ export class Client {
     const { resolved, apiKey } = resolveClientOptions(options);
     this.#options = { ...options };
     const shared = from?.ctx.options.baseURL === resolved.baseURL && from.ctx.limits.key === apiKey;
-    this.baseURL = resolved.baseURL;
-    this.timeout = resolved.timeout;
-    this.maxRetries = resolved.maxRetries;
-    this.logLevel = resolved.logLevel;
 
     const log = new Log(resolved.logLevel, resolved.logger);
     const mode = resolved.preflight;
@@ -169,6 +165,10 @@ export class Client {
     this.models = new Models(ctx);
     this.chat = new Chat(ctx);
     this.completions = new Completions(ctx);
+    this.baseURL = resolved.baseURL;
+    this.timeout = resolved.timeout;
+    this.maxRetries = resolved.maxRetries;
+    this.logLevel = resolved.logLevel;
   }
 
   /**

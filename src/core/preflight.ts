@@ -32,12 +32,19 @@ interface Lookup {
 /** Checks bodies against their model's limits; one per client. */
 export class Preflight {
   readonly #cache = new Map<string, Lookup>();
+  declare private readonly mode: PreflightMode;
+  declare private readonly retrieve: (slug: string, signal: AbortSignal) => Promise<Model>;
+  declare private readonly log: Log;
 
   constructor(
-    private readonly mode: PreflightMode,
-    private readonly retrieve: (slug: string, signal: AbortSignal) => Promise<Model>,
-    private readonly log: Log,
-  ) {}
+    mode: PreflightMode,
+    retrieve: (slug: string, signal: AbortSignal) => Promise<Model>,
+    log: Log,
+  ) {
+    this.mode = mode;
+    this.retrieve = retrieve;
+    this.log = log;
+  }
 
   /**
    * Resolves when the body may be sent; rejects with `PreflightError` in mode `'error'`, or with

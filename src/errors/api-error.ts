@@ -25,19 +25,19 @@ export class APIError<
 > extends InferenceError {
   override name = 'APIError';
   /** HTTP status, or `undefined` when no response arrived. */
-  readonly status: TStatus;
+  declare readonly status: TStatus;
   /** Response headers, or `undefined` when no response arrived. */
-  readonly headers: Headers | undefined;
+  declare readonly headers: Headers | undefined;
   /** The `x-request-id` response header, to quote when you contact support. */
-  readonly requestId: string | undefined;
+  declare readonly requestId: string | undefined;
   /** The parsed response body (JSON value, or the text when it is not JSON), as the server sent it. */
-  readonly error: unknown;
+  declare readonly error: unknown;
   /** The error's `type` (e.g. `invalid_request_error`), when the server gave one. */
-  readonly type: string | undefined;
+  declare readonly type: string | undefined;
   /** The error's `code`: a string (`model_not_found`) or a number (`429`, OpenRouter), when given. */
-  readonly code: string | number | undefined;
+  declare readonly code: string | number | undefined;
   /** The request field the error is about (e.g. `model`), when given. */
-  readonly param: string | undefined;
+  declare readonly param: string | undefined;
 
   constructor(
     status: TStatus,

@@ -90,15 +90,13 @@ export class APIConnectionTimeoutError extends APIConnectionError {
  */
 export class ToolTimeoutError extends APIConnectionTimeoutError {
   override name = 'ToolTimeoutError';
+  /** The name of the tool that did not settle. */
+  declare readonly tool: string;
 
   /** @internal */
-  constructor(
-    target: RequestTarget,
-    timeoutMs: number,
-    /** The name of the tool that did not settle. */
-    readonly tool: string,
-  ) {
+  constructor(target: RequestTarget, timeoutMs: number, tool: string) {
     super(target, timeoutMs, { hook: `tool ${JSON.stringify(tool)}`, option: 'toolTimeout' });
+    this.tool = tool;
   }
 }
 

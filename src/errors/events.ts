@@ -57,7 +57,7 @@ export class HookError extends InferenceError {
 export class ListenerError extends InferenceError {
   override name = 'ListenerError';
   /** The event whose listener threw (`'content.delta'`, `'functionToolCall'`, `'end'` …). */
-  readonly event: string;
+  declare readonly event: string;
   /** `after`: what had already gone wrong, when the listener threw while the stream or run was failing. */
   constructor(event: string, thrown: unknown, after?: { what: 'stream' | 'run'; error: unknown }) {
     const had =
@@ -85,7 +85,7 @@ export class ListenerError extends InferenceError {
 export class EventNotEmittedError extends InferenceError {
   override name = 'EventNotEmittedError';
   /** The event that was waited for. */
-  readonly event: string;
+  declare readonly event: string;
   constructor(what: 'stream' | 'run', event: string, already = false) {
     super(
       already

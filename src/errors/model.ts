@@ -21,9 +21,9 @@ import { InferenceError } from './base';
 export class ModelNotReadyError extends InferenceError {
   override name = 'ModelNotReadyError';
   /** The slug that was waited for. */
-  readonly model: string;
+  declare readonly model: string;
   /** How long it was waited for, in ms. */
-  readonly waited: number;
+  declare readonly waited: number;
 
   constructor(model: string, waited: number, why = 'is_ready stayed false', cause?: unknown) {
     super(
@@ -51,18 +51,21 @@ export class ModelNotReadyError extends InferenceError {
  */
 export class PreflightError extends InferenceError {
   override name = 'PreflightError';
-  constructor(
-    /** The model's slug. */
-    readonly model: string,
-    /** The field that asked for too much: `max_tokens` or `max_completion_tokens`. */
-    readonly param: string,
-    /** What was asked for. */
-    readonly requested: number,
-    /** The model's `max_output_length`. */
-    readonly limit: number,
-  ) {
+  /** The model's slug. */
+  declare readonly model: string;
+  /** The field that asked for too much: `max_tokens` or `max_completion_tokens`. */
+  declare readonly param: string;
+  /** What was asked for. */
+  declare readonly requested: number;
+  /** The model's `max_output_length`. */
+  declare readonly limit: number;
+  constructor(model: string, param: string, requested: number, limit: number) {
     super(
       `${param} is ${requested}, but ${JSON.stringify(model)} generates at most ${limit} tokens (max_output_length).`,
     );
+    this.model = model;
+    this.param = param;
+    this.requested = requested;
+    this.limit = limit;
   }
 }

@@ -47,12 +47,12 @@ export interface ValidationIssue {
  */
 export class ResponseValidationError extends InferenceError {
   override name = 'ResponseValidationError';
-  readonly issues: readonly ValidationIssue[];
+  declare readonly issues: readonly ValidationIssue[];
   /** The body (or stream event) as received: parsed JSON, or the text when it was not JSON. */
-  readonly raw: unknown;
-  readonly status: number;
-  readonly headers: Headers | undefined;
-  readonly requestId: string | undefined;
+  declare readonly raw: unknown;
+  declare readonly status: number;
+  declare readonly headers: Headers | undefined;
+  declare readonly requestId: string | undefined;
 
   constructor(
     /** The request whose response it is; `undefined` for a body read without one (`where` says what). */

@@ -35,9 +35,9 @@ interface Bounds {
 /** The limits of one call's hooks (one per call, made by its `Call`). */
 export class HookLimits {
   /** The current attempt's signal (the caller's signal and the attempt's `timeout`), from `beforeRequest`. */
-  attemptSignal: AbortSignal | undefined;
+  declare attemptSignal: AbortSignal | undefined;
   /** The stream's own signal (`stream.abort()`), once the call's stream has begun. */
-  streamSignal: AbortSignal | undefined;
+  declare streamSignal: AbortSignal | undefined;
   /** What the call is and its settings (the timeout, the caller's signal, where it goes). */
   readonly #call: CallDescription;
   readonly #log: Log;

@@ -63,7 +63,7 @@ export async function runCall<T>(
 }
 
 class Call implements CallHooks {
-  readonly info: Info;
+  declare readonly info: Info;
   readonly #entries: Entry[];
   readonly #log: Log;
   readonly #started = performance.now();

@@ -12,12 +12,12 @@ import { mask } from '../util/mask';
 
 /** What one call's summary is made of, kept as the call goes (one per call, made by its `Call`). */
 export class CallRecord {
-  status: number | undefined;
-  data: unknown;
+  declare status: number | undefined;
+  declare data: unknown;
   /** Chunks read, once the call's stream has begun. */
-  chunks: number | undefined;
+  declare chunks: number | undefined;
   /** Milliseconds from the call's start to its stream's first chunk. */
-  firstChunk: number | undefined;
+  declare firstChunk: number | undefined;
   readonly #operation: HookInfo['operation'];
   #id: string | undefined;
   #model: string | undefined;
