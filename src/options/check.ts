@@ -129,23 +129,21 @@ export function resolveClientOptions(options: ClientOptions): {
   for (const name of NUMBER_OPTIONS)
     numbers[name] = NUMBER_CHECKS[name](options[name] ?? DEFAULTS[name], name);
 
+  // The options taken as given (fetch, fetchOptions, defaultHeaders, defaultQuery, defaultBody,
+  // hooks) with the rest checked or defaulted; without the key (see `ResolvedOptions`).
+  const { apiKey: _key, ...given } = options;
   return {
     apiKey,
     resolved: {
+      ...given,
       baseURL: resolvedBaseURL,
       ...numbers,
-      fetch: options.fetch,
-      fetchOptions: options.fetchOptions,
-      defaultHeaders: options.defaultHeaders,
-      defaultQuery: options.defaultQuery,
-      defaultBody: options.defaultBody,
       dangerouslyAllowBrowser,
       logLevel,
       logger,
       validation,
       preflight,
       idempotencyKeys: options.idempotencyKeys ?? true,
-      hooks: options.hooks,
       respectRateLimits: options.respectRateLimits ?? true,
       maxConcurrency,
       fallbacks: options.fallbacks ?? [],

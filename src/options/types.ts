@@ -269,11 +269,12 @@ export interface ResolvedOptions {
   streamIdleTimeout: number;
   maxBodySize: number;
   maxEventSize: number;
-  fetch: typeof fetch | undefined;
-  fetchOptions: FetchOptions | undefined;
-  defaultHeaders: HeadersInit | undefined;
-  defaultQuery: QueryInit | undefined;
-  defaultBody: object | undefined;
+  // These six as given (absent when not given).
+  fetch?: typeof fetch | undefined;
+  fetchOptions?: FetchOptions | undefined;
+  defaultHeaders?: HeadersInit | undefined;
+  defaultQuery?: QueryInit | undefined;
+  defaultBody?: object | undefined;
   dangerouslyAllowBrowser: boolean;
   logLevel: LogLevel;
   logger: Logger;
@@ -281,7 +282,7 @@ export interface ResolvedOptions {
   preflight: PreflightMode;
   idempotencyKeys: boolean;
   /** As given: hooks/check.ts (loaded with hooks/runner.ts) checks them at the first call that has any. */
-  hooks: Hooks | readonly Hooks[] | undefined;
+  hooks?: Hooks | readonly Hooks[] | undefined;
   respectRateLimits: boolean;
   maxConcurrency: number | undefined;
   fallbacks: readonly string[];
