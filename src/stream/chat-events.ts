@@ -46,14 +46,6 @@ export class ChatEvents {
     return this.listeners.any;
   }
 
-  on(event: keyof Events, listener: Events[keyof Events], once: boolean): void {
-    this.listeners.on(event, listener, once);
-  }
-
-  off(event: keyof Events, listener: Events[keyof Events]): void {
-    this.listeners.off(event, listener);
-  }
-
   /** One chunk's events; `snapshot` builds the completion so far (asked only for a `chunk` listener). */
   chunk(chunk: ChatCompletionChunk, snapshot: () => ChatCompletion): void {
     const on = this.listeners;
