@@ -77,7 +77,7 @@ export class EventIterator<T> implements ObservableIterator<T> {
   /** The items read after it inside the attempt (up to the first with content), in order. */
   #ahead: IteratorResult<T>[] | undefined;
   /** A read in progress: a `next()` called meanwhile waits for it. */
-  #busy: Promise<unknown> | undefined;
+  #busy: Promise<IteratorResult<T>> | undefined;
   #finished = false;
   /** The caller closed the stream (a read still in flight then fails as an abort). */
   #closed = false;
@@ -156,12 +156,10 @@ export class EventIterator<T> implements ObservableIterator<T> {
         return Promise.reject(this.#fail(error));
       }
       if (result === undefined) {
-        const filling = this.#fill().then((r) => this.#deliver(r));
-        this.#busy = filling;
-        void filling.then(
-          () => (this.#busy === filling ? (this.#busy = undefined) : undefined),
-          () => (this.#busy === filling ? (this.#busy = undefined) : undefined),
-        );
+        const filling = (this.#busy = this.#fill().then((r) => this.#deliver(r)));
+        // Attached first: cleared before any waiter goes on (none can start another read meanwhile).
+        const idle = () => (this.#busy = undefined);
+        void filling.then(idle, idle);
         return filling;
       }
     }
@@ -177,10 +175,10 @@ export class EventIterator<T> implements ObservableIterator<T> {
     if (!this.#finished) {
       this.#closed = true;
       this.#controller.abort();
-      this.#finish('closed');
+      const closing = this.#finish('closed');
       this.#observer?.closed();
       // The pending read (if any) rejects now that the request is aborted; the body is cancelled.
-      await this.#batches?.return(undefined).catch(() => {});
+      await closing;
     }
     return DONE;
   }
@@ -334,7 +332,6 @@ export class EventIterator<T> implements ObservableIterator<T> {
     if (!this.#finished) {
       this.#finish('error');
       this.#sent.abort(typed);
-      void this.#batches?.return(undefined).catch(() => {});
       try {
         this.#observer?.end(typed);
       } catch (listener) {
@@ -368,14 +365,15 @@ export class EventIterator<T> implements ObservableIterator<T> {
    * body did ([DONE], an in-band error, a bad event), the body is cancelled: a server or gateway
    * may keep the connection open after [DONE] until its own timeout, and nobody reads it any more.
    * (A body already read to its end, or failed, has nothing left to cancel: a no-op then.)
+   * Returns the body's closing, for `return()` to wait on.
    */
-  #finish(ending: string): void {
+  #finish(ending: string): Promise<unknown> | undefined {
     if (this.#finished) return;
     this.#finished = true;
     this.#idle.stop();
     this.#controller.signal.removeEventListener('abort', this.#onAbort);
     this.#sent.release();
-    void this.#batches?.return(undefined).catch(() => {});
     this.#sent.trace?.streamEnd(this.#count, this.#started, ending);
+    return this.#batches?.return(undefined).catch(() => {});
   }
 }
