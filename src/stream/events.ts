@@ -307,7 +307,7 @@ export class EventIterator<T> implements ObservableIterator<T> {
       );
     }
     if (isErrorEvent(value))
-      throw APIError.fromResponse(target, response.status, response.headers, inBandError(value));
+      throw APIError.fromResponse(target, response.status, response.headers, value);
     return this.#read(value, data);
   }
 
