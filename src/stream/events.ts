@@ -65,7 +65,6 @@ export class EventIterator<T> implements ObservableIterator<T> {
   readonly #controller: AbortController;
   readonly #idle: Sse.IdleTimer;
   readonly #sse: typeof Sse;
-  readonly #idleTimeout: number;
   readonly #read: (value: unknown, text: string) => T;
   readonly #started = Date.now();
   readonly #onAbort: () => void;
@@ -99,7 +98,6 @@ export class EventIterator<T> implements ObservableIterator<T> {
     this.#target = sent.call.target;
     this.#response = sent.response;
     this.#controller = controller;
-    this.#idleTimeout = settings.idleTimeout;
     this.#idle = new sse.IdleTimer(settings.idleTimeout, () =>
       sent.abort(new DOMException('Stream idle', 'TimeoutError')),
     );
@@ -347,7 +345,7 @@ export class EventIterator<T> implements ObservableIterator<T> {
     if (this.#idle.fired)
       return new APIConnectionTimeoutError(
         this.#target,
-        this.#idleTimeout,
+        this.#idle.ms,
         this.#idle.keepAliveOnly ? 'keep-alive' : 'stream',
       );
     const user = this.#sent.call.signal;

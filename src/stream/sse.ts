@@ -30,7 +30,7 @@ export class IdleTimer {
 
   /** `onIdle` runs once, after `ms` of waiting without data. */
   constructor(
-    private readonly ms: number,
+    readonly ms: number,
     private readonly onIdle: () => void,
   ) {
     this.#schedule(ms);
