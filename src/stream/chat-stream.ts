@@ -154,7 +154,7 @@ export class ChatCompletionStream<
           throw error;
         }
         follow(controller.signal, inner.controller);
-        return ChatCompletionStream.chunksOf(inner);
+        return inner.take();
       }));
     };
     const iterator: ObservableIterator<ChatCompletionChunk> = {
