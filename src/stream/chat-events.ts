@@ -2,8 +2,8 @@
  * The events of a `ChatCompletionStream`, named and passed as the official `openai` client's
  * stream passes them (`content`, `content.delta`, `tool_calls.function.arguments.delta`,
  * `logprobs.content.delta`, `chatCompletion`, `message`, `finalChatCompletion`, …), for the first
- * choice. Nothing is computed for events nobody listens to: the stream asks `listening` before it
- * hands a chunk over, and an argument that costs something (the snapshot of `chunk`, a parsed
+ * choice. Nothing is computed for events nobody listens to: the stream asks `listeners.any` before
+ * it hands a chunk over, and an argument that costs something (the snapshot of `chunk`, a parsed
  * value) is built only when its event has a listener. The streaming tool runner tells the same
  * events, request by request, through its own listeners (tools/events.ts). Their names and
  * arguments, as types, are in stream/chat-event-types.ts.
@@ -40,18 +40,6 @@ export class ChatEvents {
   /** `listeners`: the runner's own, for a streaming run. */
   constructor(listeners: Listeners<Events> = new Listeners<Events>()) {
     this.listeners = listeners;
-  }
-
-  get listening(): boolean {
-    return this.listeners.any;
-  }
-
-  on(event: keyof Events, listener: Events[keyof Events], once: boolean): void {
-    this.listeners.on(event, listener, once);
-  }
-
-  off(event: keyof Events, listener: Events[keyof Events]): void {
-    this.listeners.off(event, listener);
   }
 
   /** One chunk's events; `snapshot` builds the completion so far (asked only for a `chunk` listener). */

@@ -44,9 +44,7 @@ export class ChatCompletionStream<
   /** Removes the watch on an abort before the first read (see the constructor). */
   #unwatch: (() => void) | undefined;
   /** The stream's own read, while nobody else reads it (`#runAlone()`). */
-  #alone:
-    | { iterator: AsyncIterator<ChatCompletionChunk>; paused: Promise<void>; stop(): void }
-    | undefined;
+  #alone: { iterator: AsyncIterator<ChatCompletionChunk>; paused: Promise<void> } | undefined;
 
   /** @internal */
   constructor(source: () => ObservableIterator<ChatCompletionChunk>, controller: AbortController) {
@@ -88,8 +86,7 @@ export class ChatCompletionStream<
   override [Symbol.asyncIterator](): AsyncIterator<ChatCompletionChunk> {
     const alone = this.#alone;
     if (!alone) return super[Symbol.asyncIterator]();
-    this.#alone = undefined;
-    alone.stop();
+    this.#alone = undefined; // the stream's own read stops at its next chunk
     const { iterator, paused } = alone;
     return {
       next: async () => {
@@ -154,7 +151,7 @@ export class ChatCompletionStream<
           throw error;
         }
         follow(controller.signal, inner.controller);
-        return ChatCompletionStream.chunksOf(inner);
+        return inner.take();
       }));
     };
     const iterator: ObservableIterator<ChatCompletionChunk> = {
@@ -206,20 +203,17 @@ export class ChatCompletionStream<
   #runAlone(): void {
     if (this.consumed) return;
     const iterator = this[Symbol.asyncIterator]();
-    let handedOver = false;
     this.#alone = {
       iterator,
       paused: (async () => {
         try {
-          while (!handedOver && !(await iterator.next()).done);
+          // Until the end, or until a loop takes over (`#alone` is cleared then).
+          while (!(await iterator.next()).done && this.#alone);
         } catch {
           // The stream's error: told to the listeners, for final…() and done(), and thrown again
           // by the iterator to a loop that takes over.
         }
       })(),
-      stop: () => {
-        handedOver = true;
-      },
     };
   }
 

@@ -68,7 +68,7 @@ export class Tap implements StreamObserver<ChatCompletionChunk> {
     }
     this.accumulator.add(chunk);
     const events = this.events;
-    if (events.listening) {
+    if (events.listeners.any) {
       if (this.accumulator.chunks === 1) events.listeners.emit('connect');
       events.chunk(chunk, this.#snapshot);
     }
@@ -78,7 +78,7 @@ export class Tap implements StreamObserver<ChatCompletionChunk> {
   #next(): void {
     this.messages = [...this.messages, this.accumulator.result().choices[0]?.message];
     this.accumulator = new ChatCompletionAccumulator();
-    if (this.events.listening) this.events.finish();
+    this.events.finish(); // nothing is told without listeners
     this.events.reset();
   }
 
@@ -139,7 +139,7 @@ export class Tap implements StreamObserver<ChatCompletionChunk> {
   /** The last events; the stream's outcome, set before them (`stream.ended` is true in an `end` listener). */
   #tell(error: unknown): unknown {
     this.surface.outcome = outcomeOf(error);
-    if (!this.events.listening) return error;
+    if (!this.events.listeners.any) return error;
     const final = this.events.end(() => this.parsed ?? this.accumulator.result(), error);
     this.surface.outcome = outcomeOf(final);
     return final;

@@ -4,7 +4,7 @@
  * any event is read; an in-band error (`{"error": …}`, `event: error`) shaped for the error-body
  * reader; whether an item has a choice or a `finish_reason`.
  */
-import { APIConnectionError, APIError, type InferenceError } from '../errors/api';
+import { APIConnectionError, APIError } from '../errors/api';
 import { bodyError } from '../errors/validation';
 import { jsonOrText } from '../util/json';
 import { readText, type Sent } from '../core/response';
@@ -26,45 +26,48 @@ export async function openEvents(
     throw new APIConnectionError(target, {
       message: `${target.method} ${target.path}: the response has no body`,
     });
+  const { maxEventSize } = sent.call;
   const type = response.headers.get('content-type') ?? '';
   if (/^application\/json/i.test(type)) {
-    // A server that ignored `stream: true`, or answered an error with a 200 JSON body.
-    throw await notAStream(sent);
+    // A server that ignored `stream: true`, or answered an error with a 200 JSON body: its error,
+    // or a typed error saying so.
+    const body = jsonOrText((await readText(response, sent.call.maxBodySize, sent.signal)).text);
+    throw isErrorEvent(body)
+      ? APIError.fromResponse(target, response.status, response.headers, body)
+      : bodyError(
+          target,
+          response,
+          'expected an event stream (text/event-stream), got a JSON body',
+          body,
+        );
   }
   // A proxy's or login page's 200 HTML: read as SSE it holds no events, and would end as "no
   // finish_reason" (a connection error, retried). Other types (text/plain, none) are still read
-  // as a stream: some servers send events under them.
-  if (MARKUP.test(type)) throw await markupPage(sent, type);
-  const tooLarge = () =>
-    bodyError(
+  // as a stream: some servers send events under them. The error names the type, with the page's
+  // start (it says whose page it is).
+  if (MARKUP.test(type)) {
+    const { text, truncated } = await readText(response, MAX_PAGE, sent.signal);
+    throw bodyError(
       target,
       response,
-      `a stream event is larger than maxEventSize (${sent.call.maxEventSize} characters)`,
-      undefined,
-      'stream event',
+      `expected an event stream (text/event-stream), got HTML or XML (${type}), probably from a proxy`,
+      truncated ? `${text}…` : text,
+      'stream',
     );
+  }
   return sse.readEventBatches(response.body, {
     idle,
-    maxEventSize: sent.call.maxEventSize,
-    tooLarge,
+    maxEventSize,
+    tooLarge: () =>
+      bodyError(
+        target,
+        response,
+        `a stream event is larger than maxEventSize (${maxEventSize} characters)`,
+        undefined,
+        'stream event',
+      ),
     signal: sent.signal,
   });
-}
-
-/** A JSON body where a stream was asked for: its error, or a typed error saying so. */
-async function notAStream(sent: Sent): Promise<InferenceError> {
-  const { response } = sent;
-  const { target } = sent.call;
-  const { text } = await readText(response, sent.call.maxBodySize, sent.signal);
-  const body = jsonOrText(text);
-  if (isErrorEvent(body))
-    return APIError.fromResponse(target, response.status, response.headers, body);
-  return bodyError(
-    target,
-    response,
-    'expected an event stream (text/event-stream), got a JSON body',
-    body,
-  );
 }
 
 /** Content types of a page, not of an event stream. */
@@ -73,28 +76,12 @@ const MARKUP = /^\s*(?:text\/html|application\/xhtml\+xml|text\/xml|application\
 /** How much of a page an error keeps: its start says what it is (a proxy's, a login's). */
 const MAX_PAGE = 64 * 1024;
 
-/** An HTML (or XML) page where a stream was asked for: a typed error naming the type, with the page's start. */
-async function markupPage(sent: Sent, type: string): Promise<InferenceError> {
-  const { response } = sent;
-  const { target } = sent.call;
-  const { text, truncated } = await readText(response, MAX_PAGE, sent.signal);
-  return bodyError(
-    target,
-    response,
-    `expected an event stream (text/event-stream), got HTML or XML (${type}), probably from a proxy`,
-    truncated ? `${text}…` : text,
-    'stream',
-  );
-}
-
-/** `{"error": …}` (OpenRouter, Groq, vercel's structured error parts), also beside `choices: []`. */
+/**
+ * `{"error": …}` (OpenRouter, Groq, vercel's structured error parts), also beside `choices: []`.
+ * (A parsed JSON array has no `error`.)
+ */
 export function isErrorEvent(value: unknown): value is { error: unknown } {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    (value as { error?: unknown }).error != null
-  );
+  return (value as { error?: unknown } | null)?.error != null;
 }
 
 /** Shape an `event: error` payload so that the error-body reader finds its message and code. */

@@ -36,14 +36,6 @@ export class EventSurface<EventMap extends { [K in keyof EventMap]: Listener }> 
     private readonly over: Promise<unknown>,
   ) {}
 
-  on(event: keyof EventMap, listener: Listener, once = false): void {
-    this.listeners.on(event, listener as EventMap[keyof EventMap], once);
-  }
-
-  off(event: keyof EventMap, listener: Listener): void {
-    this.listeners.off(event, listener as EventMap[keyof EventMap]);
-  }
-
   /**
    * The next `event`'s first argument. Rejects when it is over without it: with its error if it
    * failed, else with `EventNotEmittedError` (at once when it had already ended). An event that
@@ -53,26 +45,14 @@ export class EventSurface<EventMap extends { [K in keyof EventMap]: Listener }> 
     return new Promise((resolve, reject) => {
       if (this.outcome !== undefined)
         return reject(new EventNotEmittedError(this.what, String(event), true));
-      const listener = (value: unknown) => resolve(value);
-      this.on(event, listener as Listener, true);
+      const listener = ((value: unknown) => resolve(value)) as never;
+      this.listeners.on(event, listener, true);
       const over = (error: unknown) => {
-        this.off(event, listener as Listener);
+        this.listeners.off(event, listener);
         reject(error);
       };
       this.over.then(() => over(new EventNotEmittedError(this.what, String(event))), over);
     });
-  }
-
-  get ended(): boolean {
-    return this.outcome !== undefined;
-  }
-
-  get errored(): boolean {
-    return this.outcome === 'error';
-  }
-
-  get aborted(): boolean {
-    return this.outcome === 'aborted';
   }
 }
 
@@ -114,7 +94,7 @@ export abstract class Evented<
    * ```
    */
   on<E extends keyof EventMap>(event: E, listener: EventMap[E]): this {
-    this.surface.on(event as keyof Events, listener as never);
+    this.surface.listeners.on(event as keyof Events, listener as never);
     return this;
   }
 
@@ -127,7 +107,7 @@ export abstract class Evented<
    * ```
    */
   once<E extends keyof EventMap>(event: E, listener: EventMap[E]): this {
-    this.surface.on(event as keyof Events, listener as never, true);
+    this.surface.listeners.on(event as keyof Events, listener as never, true);
     return this;
   }
 
@@ -140,7 +120,7 @@ export abstract class Evented<
    * ```
    */
   off<E extends keyof EventMap>(event: E, listener: EventMap[E]): this {
-    this.surface.off(event as keyof Events, listener as never);
+    this.surface.listeners.off(event as keyof Events, listener as never);
     return this;
   }
 
@@ -170,7 +150,7 @@ export abstract class Evented<
    * ```
    */
   get ended(): boolean {
-    return this.surface.ended;
+    return this.surface.outcome !== undefined;
   }
 
   /**
@@ -183,7 +163,7 @@ export abstract class Evented<
    * ```
    */
   get errored(): boolean {
-    return this.surface.errored;
+    return this.surface.outcome === 'error';
   }
 
   /**
@@ -195,7 +175,7 @@ export abstract class Evented<
    * ```
    */
   get aborted(): boolean {
-    return this.surface.aborted;
+    return this.surface.outcome === 'aborted';
   }
 
   /**

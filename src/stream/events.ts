@@ -65,7 +65,6 @@ export class EventIterator<T> implements ObservableIterator<T> {
   readonly #controller: AbortController;
   readonly #idle: Sse.IdleTimer;
   readonly #sse: typeof Sse;
-  readonly #idleTimeout: number;
   readonly #read: (value: unknown, text: string) => T;
   readonly #started = Date.now();
   readonly #onAbort: () => void;
@@ -77,7 +76,7 @@ export class EventIterator<T> implements ObservableIterator<T> {
   /** The items read after it inside the attempt (up to the first with content), in order. */
   #ahead: IteratorResult<T>[] | undefined;
   /** A read in progress: a `next()` called meanwhile waits for it. */
-  #busy: Promise<unknown> | undefined;
+  #busy: Promise<IteratorResult<T>> | undefined;
   #finished = false;
   /** The caller closed the stream (a read still in flight then fails as an abort). */
   #closed = false;
@@ -99,7 +98,6 @@ export class EventIterator<T> implements ObservableIterator<T> {
     this.#target = sent.call.target;
     this.#response = sent.response;
     this.#controller = controller;
-    this.#idleTimeout = settings.idleTimeout;
     this.#idle = new sse.IdleTimer(settings.idleTimeout, () =>
       sent.abort(new DOMException('Stream idle', 'TimeoutError')),
     );
@@ -156,12 +154,10 @@ export class EventIterator<T> implements ObservableIterator<T> {
         return Promise.reject(this.#fail(error));
       }
       if (result === undefined) {
-        const filling = this.#fill().then((r) => this.#deliver(r));
-        this.#busy = filling;
-        void filling.then(
-          () => (this.#busy === filling ? (this.#busy = undefined) : undefined),
-          () => (this.#busy === filling ? (this.#busy = undefined) : undefined),
-        );
+        const filling = (this.#busy = this.#fill().then((r) => this.#deliver(r)));
+        // Attached first: cleared before any waiter goes on (none can start another read meanwhile).
+        const idle = () => (this.#busy = undefined);
+        void filling.then(idle, idle);
         return filling;
       }
     }
@@ -177,10 +173,10 @@ export class EventIterator<T> implements ObservableIterator<T> {
     if (!this.#finished) {
       this.#closed = true;
       this.#controller.abort();
-      this.#finish('closed');
+      const closing = this.#finish('closed');
       this.#observer?.closed();
       // The pending read (if any) rejects now that the request is aborted; the body is cancelled.
-      await this.#batches?.return(undefined).catch(() => {});
+      await closing;
     }
     return DONE;
   }
@@ -309,7 +305,7 @@ export class EventIterator<T> implements ObservableIterator<T> {
       );
     }
     if (isErrorEvent(value))
-      throw APIError.fromResponse(target, response.status, response.headers, inBandError(value));
+      throw APIError.fromResponse(target, response.status, response.headers, value);
     return this.#read(value, data);
   }
 
@@ -334,7 +330,6 @@ export class EventIterator<T> implements ObservableIterator<T> {
     if (!this.#finished) {
       this.#finish('error');
       this.#sent.abort(typed);
-      void this.#batches?.return(undefined).catch(() => {});
       try {
         this.#observer?.end(typed);
       } catch (listener) {
@@ -350,7 +345,7 @@ export class EventIterator<T> implements ObservableIterator<T> {
     if (this.#idle.fired)
       return new APIConnectionTimeoutError(
         this.#target,
-        this.#idleTimeout,
+        this.#idle.ms,
         this.#idle.keepAliveOnly ? 'keep-alive' : 'stream',
       );
     const user = this.#sent.call.signal;
@@ -368,14 +363,15 @@ export class EventIterator<T> implements ObservableIterator<T> {
    * body did ([DONE], an in-band error, a bad event), the body is cancelled: a server or gateway
    * may keep the connection open after [DONE] until its own timeout, and nobody reads it any more.
    * (A body already read to its end, or failed, has nothing left to cancel: a no-op then.)
+   * Returns the body's closing, for `return()` to wait on.
    */
-  #finish(ending: string): void {
+  #finish(ending: string): Promise<unknown> | undefined {
     if (this.#finished) return;
     this.#finished = true;
     this.#idle.stop();
     this.#controller.signal.removeEventListener('abort', this.#onAbort);
     this.#sent.release();
-    void this.#batches?.return(undefined).catch(() => {});
     this.#sent.trace?.streamEnd(this.#count, this.#started, ending);
+    return this.#batches?.return(undefined).catch(() => {});
   }
 }

@@ -23,24 +23,17 @@ export class IdleTimer {
   #waitStart = Date.now();
   #waiting = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
-  #fired = false;
-  #keepAliveOnly = false;
+  /** True once `onIdle` ran. */
+  fired = false;
+  /** True when bytes did arrive since the last data, but only keep-alive comments or blank lines. */
+  keepAliveOnly = false;
 
   /** `onIdle` runs once, after `ms` of waiting without data. */
   constructor(
-    private readonly ms: number,
+    readonly ms: number,
     private readonly onIdle: () => void,
   ) {
     this.#schedule(ms);
-  }
-
-  get fired(): boolean {
-    return this.#fired;
-  }
-
-  /** True when bytes did arrive since the last data, but only keep-alive comments or blank lines. */
-  get keepAliveOnly(): boolean {
-    return this.#keepAliveOnly;
   }
 
   /** A read starts: the server has the floor. */
@@ -54,24 +47,22 @@ export class IdleTimer {
     this.#waiting = false;
     if (data) {
       this.#quiet = 0;
-      this.#keepAliveOnly = false;
+      this.keepAliveOnly = false;
     } else {
       this.#quiet += Date.now() - this.#waitStart;
-      this.#keepAliveOnly = true;
+      this.keepAliveOnly = true;
     }
   }
 
   stop(): void {
     clearTimeout(this.#timer);
-    this.#timer = undefined;
   }
 
   #schedule(delay: number): void {
     this.#timer = setTimeout(() => {
       const quiet = this.#quiet + (this.#waiting ? Date.now() - this.#waitStart : 0);
       if (this.#waiting && quiet >= this.ms) {
-        this.#fired = true;
-        this.#timer = undefined;
+        this.fired = true;
         this.onIdle();
       } else {
         this.#schedule(this.#waiting ? this.ms - quiet : this.ms - this.#quiet);
@@ -138,24 +129,19 @@ function sliceEnd(text: string, at: number): number {
 export async function* readEventBatches(
   body: ReadableStream<Uint8Array>,
   options: {
-    idle?: IdleTimer | undefined;
+    idle: IdleTimer;
     /** Characters one event (and one unfinished line) may buffer. */
-    maxEventSize?: number | undefined;
+    maxEventSize: number;
     /** The error to throw past `maxEventSize`. */
-    tooLarge?: () => Error;
+    tooLarge: () => Error;
     /**
      * The request's signal: when it aborts (the idle timeout, `break`, the caller), the body is
      * cancelled and the read throws its reason, even for a body that does not listen to it.
      */
-    signal?: AbortSignal | undefined;
-  } = {},
+    signal: AbortSignal;
+  },
 ): AsyncGenerator<EventSourceMessage[]> {
-  const {
-    idle,
-    maxEventSize,
-    tooLarge = () => new RangeError(`An event exceeded ${maxEventSize} characters`),
-    signal,
-  } = options;
+  const { idle, maxEventSize, tooLarge, signal } = options;
   // Strips a leading BOM, as the SSE spec asks; keeps split UTF-8 sequences whole.
   const reader = bodyText(body, signal);
   let batch: EventSourceMessage[] = [];
@@ -182,10 +168,10 @@ export async function* readEventBatches(
   };
   try {
     for (;;) {
-      idle?.waiting();
+      idle.waiting();
       const text = await reader.next();
       if (text === undefined) {
-        idle?.received();
+        idle.received();
         // A server that closes without the final blank line still sent its last event.
         parser.feed(`${reader.flush()}\n\n`);
         finished = true;
@@ -195,10 +181,8 @@ export async function* readEventBatches(
         // (200 concurrent streams each holding a read's worth of event objects is megabytes).
         let at = sliceEnd(text, 0);
         parser.feed(at === text.length ? text : text.slice(0, at));
-        if (idle) {
-          idle.received(batch.length > 0 || carriesData(text, line));
-          advance(text, line);
-        }
+        idle.received(batch.length > 0 || carriesData(text, line));
+        advance(text, line);
         while (at < text.length) {
           if (overflow) throw tooLarge();
           if (batch.length > 0) yield take();

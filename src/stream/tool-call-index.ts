@@ -109,11 +109,11 @@ class JsonProgress {
   #depth = 0;
   #inString = false;
   #escaped = false;
-  #started = false;
+  /** A value at the top level has ended (and no other begun): only ever true at depth 0. */
   #closed = false;
 
   get complete(): boolean {
-    return this.#closed && this.#depth === 0 && !this.#inString;
+    return this.#closed && !this.#inString;
   }
 
   feed(text: string): void {
@@ -128,19 +128,15 @@ class JsonProgress {
         }
         continue;
       }
-      if (ch === 0x22) {
-        this.#inString = true;
-        this.#started = true;
-      } else if (ch === 0x7b /* { */ || ch === 0x5b /* [ */) {
+      if (ch === 0x22) this.#inString = true;
+      else if (ch === 0x7b /* { */ || ch === 0x5b /* [ */) {
         this.#depth++;
-        this.#started = true;
         this.#closed = false;
       } else if (ch === 0x7d /* } */ || ch === 0x5d /* ] */) {
-        if (this.#depth > 0) this.#depth--;
-        if (this.#depth === 0 && this.#started) this.#closed = true;
+        // A stray close at the top level changes nothing.
+        if (this.#depth > 0 && --this.#depth === 0) this.#closed = true;
       } else if (ch > 0x20 && this.#depth === 0) {
         // A bare scalar at the top level (`true`, `3`): complete once something follows it or not at all.
-        this.#started = true;
         this.#closed = true;
       }
     }
