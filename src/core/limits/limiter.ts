@@ -37,7 +37,7 @@ import {
   RateLimitError,
   type APIError,
 } from '../../errors/api';
-import { hasLimits, readLimits } from './headers';
+import { readLimits } from './headers';
 import { MAX_RETRY_AFTER_MS } from './retry-after';
 import type { Pool, Turn } from './turn';
 import type { ModelRateLimits, RateLimitSnapshot } from './snapshot';
@@ -161,18 +161,16 @@ export class Limiter {
     // calls that wait follow the first contact's bound up, one more with each answer.
     if (bucket.first && !limited && bucket.queued) bucket.window = firstContact(bucket, now, true);
     bucket.first = 0;
-    if (hasLimits(headers)) {
-      const { requests, tokens } = readLimits(headers, now);
-      if (requests) {
-        // Attempts admitted after this one may have reached the server after it answered.
-        requests.remaining = Math.max(0, requests.remaining - (bucket.sent - slot.seq));
-        bucket.requests = merge(bucket.requests, requests, now);
-        // What is left is known: no need to guess a window or a pace.
-        if (!limited && requests.remaining > 0) bucket.window = Infinity;
-        if (!limited) bucket.gap = 0;
-      }
-      if (tokens) bucket.tokens = merge(bucket.tokens, tokens, now);
+    const { requests, tokens } = readLimits(headers, now);
+    if (requests) {
+      // Attempts admitted after this one may have reached the server after it answered.
+      requests.remaining = Math.max(0, requests.remaining - (bucket.sent - slot.seq));
+      bucket.requests = merge(bucket.requests, requests, now);
+      // What is left is known: no need to guess a window or a pace.
+      if (!limited && requests.remaining > 0) bucket.window = Infinity;
+      if (!limited) bucket.gap = 0;
     }
+    if (tokens) bucket.tokens = merge(bucket.tokens, tokens, now);
     if (limited) {
       bucket.window = 1;
       const ms = wait(headers, now);
