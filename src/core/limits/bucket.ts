@@ -16,7 +16,6 @@ const FIRST_CONTACT_MS = 1000;
 
 /** What the limiter knows of one model (`''`: calls without one, `models.list` and `retrieve`). */
 export interface Bucket {
-  key: string;
   /** When the first contact began (epoch ms); 0 once a response came. */
   first: number;
   /** Calls in flight allowed: after a 429 one, doubling with each answer (`Infinity`: no bound). */
@@ -39,10 +38,9 @@ export interface Bucket {
   tokens: Window | undefined;
 }
 
-/** A bucket for the model `key` that knows nothing yet: its first contact begins now. */
-export function newBucket(key: string): Bucket {
+/** A bucket for a model that knows nothing yet: its first contact begins now. */
+export function newBucket(): Bucket {
   return {
-    key,
     first: Date.now(),
     window: Infinity,
     gap: 0,
