@@ -33,9 +33,9 @@ export interface Bucket {
   /** Held until (epoch ms): a 429's or 503's `retry-after`. */
   until: number;
   /** The headers of the response that set `until`, for the error of a call that cannot wait. */
-  headers: Headers | undefined;
-  requests: Window | undefined;
-  tokens: Window | undefined;
+  headers?: Headers;
+  requests?: Window | undefined;
+  tokens?: Window | undefined;
 }
 
 /** A bucket for a model that knows nothing yet: its first contact begins now. */
@@ -50,9 +50,6 @@ export function newBucket(): Bucket {
     sent: 0,
     limited: 0,
     until: 0,
-    headers: undefined,
-    requests: undefined,
-    tokens: undefined,
   };
 }
 
