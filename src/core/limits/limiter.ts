@@ -113,7 +113,6 @@ export class Limiter {
   readonly #buckets = new Map<string, Bucket>();
   #queue: Waiter[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
-  #timerAt = 0;
 
   /** The attempt's turn: at once when nothing holds it, else a promise of it, in order. */
   take(turn: Turn): Slot | Promise<Slot> {
@@ -230,7 +229,7 @@ export class Limiter {
     const { bucket, pool, respect } = waiter;
     bucket.inFlight++;
     if (pool) pool.inFlight++;
-    waiter.recovering = respect && bucket.window < Infinity;
+    waiter.recovering = bucket.window < Infinity;
     waiter.seq = ++bucket.sent;
     if (respect) {
       if (bucket.requests) bucket.requests.remaining = Math.max(0, bucket.requests.remaining - 1);
@@ -287,15 +286,8 @@ export class Limiter {
       next = Math.min(next, at || Infinity, waiter.deadline);
     }
     this.#queue = waiting;
-    if (next === this.#timerAt) return;
     clearTimeout(this.#timer);
-    this.#timerAt = next;
-    this.#timer = waiting.length
-      ? setTimeout(() => {
-          this.#timerAt = 0;
-          this.#drain();
-        }, next - now)
-      : undefined;
+    this.#timer = waiting.length ? setTimeout(() => this.#drain(), next - now) : undefined;
   }
 
   #bucket(call: CallDescription): Bucket {
