@@ -103,14 +103,12 @@ async function sendTo<T>(
 
 /** The retry delay for a failed attempt, or `undefined` when it must not be retried. */
 function retryDelayFor(error: APIError, retry: number): number | undefined {
-  if (error instanceof APIUserAbortError) return undefined;
-  if (error instanceof APIConnectionError) return retryDelay(retry, undefined);
-  if (
-    error.status === undefined ||
-    !isRetryableStatus(error.status, error.headers ?? new Headers())
-  )
-    return undefined;
-  return retryDelay(retry, error.headers);
+  // A connection error has no headers; the caller's abort, no status either.
+  const { status, headers } = error;
+  return error instanceof APIConnectionError ||
+    (status !== undefined && isRetryableStatus(status, headers))
+    ? retryDelay(retry, headers)
+    : undefined;
 }
 
 /** First backoff delay; doubles each retry. */
@@ -118,9 +116,9 @@ const INITIAL_DELAY_MS = 500;
 /** Backoff never exceeds this. */
 const MAX_DELAY_MS = 8_000;
 /** Whether a response with this status (and headers) should be retried. */
-export function isRetryableStatus(status: number, headers: Headers): boolean {
+export function isRetryableStatus(status: number, headers: Headers | undefined): boolean {
   // Servers may decide for us (OpenAI's convention); anything but 'true'/'false' is ignored.
-  const override = headers.get('x-should-retry');
+  const override = headers?.get('x-should-retry');
   if (override === 'true') return true;
   if (override === 'false') return false;
   return status === 408 || status === 409 || status === 429 || status >= 500;

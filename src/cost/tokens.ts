@@ -29,12 +29,8 @@ const PER_REPLY = 3;
  */
 export function estimateTextTokens(text: string): number {
   let ascii = 0;
-  let other = 0;
-  for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) < 128) ascii++;
-    else other++;
-  }
-  return Math.ceil(ascii / 4) + other;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) < 128) ascii++;
+  return Math.ceil(ascii / 4) + text.length - ascii;
 }
 
 /**
@@ -116,14 +112,12 @@ function valueTokens(value: unknown): number {
  */
 export function requestedCompletionTokens(body: unknown): number | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
-  let max_completion_tokens: unknown, max_tokens: unknown;
   try {
-    ({ max_completion_tokens, max_tokens } = body as Record<string, unknown>);
+    const { max_completion_tokens, max_tokens } = body as Record<string, unknown>;
+    return [max_completion_tokens, max_tokens].find(
+      (value): value is number => Number.isSafeInteger(value) && (value as number) >= 1,
+    );
   } catch {
     return undefined;
   }
-  for (const value of [max_completion_tokens, max_tokens]) {
-    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1) return value;
-  }
-  return undefined;
 }

@@ -16,7 +16,6 @@ const FIRST_CONTACT_MS = 1000;
 
 /** What the limiter knows of one model (`''`: calls without one, `models.list` and `retrieve`). */
 export interface Bucket {
-  key: string;
   /** When the first contact began (epoch ms); 0 once a response came. */
   first: number;
   /** Calls in flight allowed: after a 429 one, doubling with each answer (`Infinity`: no bound). */
@@ -34,15 +33,14 @@ export interface Bucket {
   /** Held until (epoch ms): a 429's or 503's `retry-after`. */
   until: number;
   /** The headers of the response that set `until`, for the error of a call that cannot wait. */
-  headers: Headers | undefined;
-  requests: Window | undefined;
-  tokens: Window | undefined;
+  headers?: Headers;
+  requests?: Window | undefined;
+  tokens?: Window | undefined;
 }
 
-/** A bucket for the model `key` that knows nothing yet: its first contact begins now. */
-export function newBucket(key: string): Bucket {
+/** A bucket for a model that knows nothing yet: its first contact begins now. */
+export function newBucket(): Bucket {
   return {
-    key,
     first: Date.now(),
     window: Infinity,
     gap: 0,
@@ -52,9 +50,6 @@ export function newBucket(key: string): Bucket {
     sent: 0,
     limited: 0,
     until: 0,
-    headers: undefined,
-    requests: undefined,
-    tokens: undefined,
   };
 }
 

@@ -27,19 +27,11 @@ export interface Window {
   reset: number | undefined;
 }
 
-/** Whether a response has rate-limit headers at all: the check every response pays. */
-export function hasLimits(headers: Headers): boolean {
-  return [
-    'x-ratelimit-remaining-requests',
-    'x-ratelimit-remaining-tokens',
-    'x-ratelimit-remaining',
-    'ratelimit',
-    'ratelimit-remaining',
-  ].some((name) => headers.has(name));
-}
-
 /** The rate-limit headers of a response: requests in the first family that has them, and tokens. */
-export function readLimits(headers: Headers, now: number): { requests?: Window; tokens?: Window } {
+export function readLimits(
+  headers: Headers,
+  now: number,
+): { requests: Window | undefined; tokens: Window | undefined } {
   const get = (name: string) => {
     const value = headers.get(name);
     return value === null || value.length > MAX_FIELD ? undefined : value.trim();
@@ -51,13 +43,14 @@ export function readLimits(headers: Headers, now: number): { requests?: Window; 
       get(`${prefix}reset${suffix}`),
       now,
     );
-  const requests =
-    family('x-ratelimit-', '-requests') ??
-    family('x-ratelimit-') ??
-    ietf(get('ratelimit'), get('ratelimit-policy'), now) ??
-    family('ratelimit-');
-  const tokens = family('x-ratelimit-', '-tokens');
-  return { ...(requests && { requests }), ...(tokens && { tokens }) };
+  return {
+    requests:
+      family('x-ratelimit-', '-requests') ??
+      family('x-ratelimit-') ??
+      ietf(get('ratelimit'), get('ratelimit-policy'), now) ??
+      family('ratelimit-'),
+    tokens: family('x-ratelimit-', '-tokens'),
+  };
 }
 
 function toWindow(
@@ -81,32 +74,38 @@ function ietf(value: string | undefined, policy = '', now: number): Window | und
   if (value === undefined) return undefined;
   const items = members(value);
   const policies = members(policy);
-  const all = Object.assign({}, ...items.map((item) => item.params)) as Record<string, string>;
+  const all = Object.assign({}, ...items);
   if (all.remaining !== undefined)
-    return toWindow(all.limit ?? policies[0]?.name, all.remaining, all.reset, now);
+    return toWindow(all.limit ?? policies[0]?.[''], all.remaining, all.reset, now);
   let tightest: Window | undefined;
-  for (const { name, params } of items) {
-    const quota = policies.find((p) => p.name === name)?.params;
+  for (const item of items) {
+    const quota = policies.find((p) => p[''] === item['']);
     const window =
-      quota?.qu === undefined || quota.qu === 'requests'
-        ? toWindow(quota?.q, params.r, params.t, now)
+      (quota?.qu ?? 'requests') === 'requests'
+        ? toWindow(quota?.q, item.r, item.t, now)
         : undefined;
-    if (window && !(tightest && tightest.remaining <= window.remaining)) tightest = window;
+    if (window && window.remaining < (tightest?.remaining ?? Infinity)) tightest = window;
   }
   return tightest;
 }
 
-/** The members of a structured-field list or dictionary: a name, and every `key=value` in it (quotes removed). */
-function members(value: string): { name: string; params: Record<string, string> }[] {
-  return value.split(',').map((member) => ({
-    name: member
-      .split(/[;=]/)[0]!
-      .trim()
-      .replace(/^"(.*)"$/, '$1'),
-    params: Object.fromEntries(
-      [...member.matchAll(/([\w-]+)\s*=\s*"?([^";,]*)/g)].map(([, key, v]) => [key, v!.trim()]),
-    ),
-  }));
+/**
+ * The members of a structured-field list or dictionary: every `key=value` in each (quotes
+ * removed), and under `''` its name.
+ */
+function members(value: string): Record<string, string | undefined>[] {
+  return value.split(',').map((member) =>
+    Object.fromEntries([
+      [
+        '',
+        member
+          .split(/[;=]/)[0]!
+          .trim()
+          .replace(/^"(.*)"$/, '$1'),
+      ],
+      ...[...member.matchAll(/([\w-]+)\s*=\s*"?([^";,]*)/g)].map(([, key, v]) => [key, v!.trim()]),
+    ]),
+  );
 }
 
 /** A count: a plain decimal number from 0 (no sign, exponent or hex; a fraction rounded down), at most 2^53. */

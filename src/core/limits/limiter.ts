@@ -37,7 +37,7 @@ import {
   RateLimitError,
   type APIError,
 } from '../../errors/api';
-import { hasLimits, readLimits } from './headers';
+import { readLimits } from './headers';
 import { MAX_RETRY_AFTER_MS } from './retry-after';
 import type { Pool, Turn } from './turn';
 import type { ModelRateLimits, RateLimitSnapshot } from './snapshot';
@@ -65,20 +65,19 @@ interface Waiter extends Turn {
   /** The call's token estimate, when the model's token limit is known. */
   tokens: number;
   deadline: number;
-  go(slot: Slot): void;
-  fail(error: unknown): void;
+  /** This attempt's number among the model's admitted attempts. */
+  seq: number;
+  /** Admitted while the model recovered from a 429 (its window bounded). */
+  recovering: boolean;
+  /** Leaves the queue: with its turn, or with the error it fails with. */
+  end(result: Slot | Error): void;
 }
 
 /** An attempt's turn: given back once (`done()`), whatever ends the attempt. */
 export class Slot {
   constructor(
     private readonly limiter: Limiter,
-    readonly bucket: Bucket,
-    readonly turn: Turn,
-    /** This attempt's number among the model's admitted attempts. */
-    readonly seq: number,
-    /** Admitted while the model recovered from a 429 (its window bounded). */
-    readonly recovering: boolean,
+    private readonly waiter: Waiter,
     /**
      * Gives the turn back (once; later calls do nothing). It holds the limiter and the model's
      * counts only, nothing of the call: a stream dropped unread is watched with it
@@ -89,7 +88,7 @@ export class Slot {
 
   /** A response arrived (its headers): what it says of the limits. */
   learn(status: number, headers: Headers): void {
-    if (this.turn.respect) this.limiter.learn(this, status, headers);
+    if (this.waiter.respect) this.limiter.learn(this.waiter, status, headers);
   }
 
   /**
@@ -101,11 +100,11 @@ export class Slot {
   held(error: unknown, free: number, maxRetries: number): number {
     const now = Date.now();
     const { status, headers } = error as APIError;
-    return this.turn.respect &&
+    return this.waiter.respect &&
       (status === 429 || status === 503) &&
       free < FREE_WAITS &&
       maxRetries
-      ? Math.max(wait(headers, now) ?? 0, holds(this.bucket, now) - now)
+      ? Math.max(wait(headers, now) ?? 0, holds(this.waiter.bucket, now) - now)
       : 0;
   }
 }
@@ -114,7 +113,6 @@ export class Limiter {
   readonly #buckets = new Map<string, Bucket>();
   #queue: Waiter[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
-  #timerAt = 0;
 
   /** The attempt's turn: at once when nothing holds it, else a promise of it, in order. */
   take(turn: Turn): Slot | Promise<Slot> {
@@ -127,22 +125,15 @@ export class Limiter {
       return this.#admit(waiter);
     const { signal, target } = turn.call;
     return new Promise<Slot>((resolve, reject) => {
-      const leave = () => {
-        signal?.removeEventListener('abort', onAbort);
-        bucket.queued--;
-      };
       const onAbort = () => {
         this.#queue = this.#queue.filter((other) => other !== waiter);
-        waiter.fail(new APIUserAbortError(target, signal?.reason));
+        waiter.end(new APIUserAbortError(target, signal!.reason));
         this.#drain();
       };
-      waiter.go = (slot) => {
-        leave();
-        resolve(slot);
-      };
-      waiter.fail = (error) => {
-        leave();
-        reject(error);
+      waiter.end = (result) => {
+        signal?.removeEventListener('abort', onAbort);
+        bucket.queued--;
+        (result instanceof Slot ? resolve : reject)(result as Slot);
       };
       if (signal?.aborted) return reject(new APIUserAbortError(target, signal.reason));
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -153,26 +144,24 @@ export class Limiter {
   }
 
   /** What a response says: the limits it announces, a 429's wait, the end of a first contact. */
-  learn(slot: Slot, status: number, headers: Headers): void {
-    const bucket = slot.bucket;
+  learn(waiter: Waiter, status: number, headers: Headers): void {
+    const bucket = waiter.bucket;
     const now = Date.now();
     const limited = status === 429 || status === 503;
     // A first answer without a count of what remains says only that one more call may go: the
     // calls that wait follow the first contact's bound up, one more with each answer.
     if (bucket.first && !limited && bucket.queued) bucket.window = firstContact(bucket, now, true);
     bucket.first = 0;
-    if (hasLimits(headers)) {
-      const { requests, tokens } = readLimits(headers, now);
-      if (requests) {
-        // Attempts admitted after this one may have reached the server after it answered.
-        requests.remaining = Math.max(0, requests.remaining - (bucket.sent - slot.seq));
-        bucket.requests = merge(bucket.requests, requests, now);
-        // What is left is known: no need to guess a window or a pace.
-        if (!limited && requests.remaining > 0) bucket.window = Infinity;
-        if (!limited) bucket.gap = 0;
-      }
-      if (tokens) bucket.tokens = merge(bucket.tokens, tokens, now);
+    const { requests, tokens } = readLimits(headers, now);
+    if (requests) {
+      // Attempts admitted after this one may have reached the server after it answered.
+      requests.remaining = Math.max(0, requests.remaining - (bucket.sent - waiter.seq));
+      bucket.requests = merge(bucket.requests, requests, now);
+      // What is left is known: no need to guess a window or a pace.
+      if (!limited && requests.remaining > 0) bucket.window = Infinity;
+      if (!limited) bucket.gap = 0;
     }
+    if (tokens) bucket.tokens = merge(bucket.tokens, tokens, now);
     if (limited) {
       bucket.window = 1;
       const ms = wait(headers, now);
@@ -183,7 +172,7 @@ export class Limiter {
         }
         // Only a call sent after the last 429 was known tells of the pace: those sent before it
         // answer 429 together, and would slow the pace down once each.
-        if (slot.recovering && slot.seq > bucket.limited)
+        if (waiter.recovering && waiter.seq > bucket.limited)
           bucket.gap = Math.min(MAX_RETRY_AFTER_MS, Math.max(ms, bucket.gap * 2));
       }
       bucket.limited = bucket.sent;
@@ -206,23 +195,17 @@ export class Limiter {
   snapshot(pool: Pool | undefined): RateLimitSnapshot {
     const now = Date.now();
     const models: Record<string, ModelRateLimits> = {};
-    for (const bucket of this.#buckets.values()) {
-      const view = (kind: 'requests' | 'tokens') => {
-        const window = refresh(bucket, kind, now);
-        return (
-          window && { limit: window.limit, remaining: window.remaining, resetAt: window.reset }
-        );
-      };
-      models[bucket.key] = {
-        requests: view('requests'),
-        tokens: view('tokens'),
+    let inFlight = 0;
+    for (const [key, bucket] of this.#buckets) {
+      inFlight += bucket.inFlight;
+      models[key] = {
+        requests: view(bucket, 'requests', now),
+        tokens: view(bucket, 'tokens', now),
         retryAt: bucket.until > now ? bucket.until : undefined,
         queued: bucket.queued,
         inFlight: bucket.inFlight,
       };
     }
-    let inFlight = 0;
-    for (const bucket of this.#buckets.values()) inFlight += bucket.inFlight;
     return { inFlight, queued: this.#queue.length, maxConcurrency: pool?.cap, models };
   }
 
@@ -246,7 +229,8 @@ export class Limiter {
     const { bucket, pool, respect } = waiter;
     bucket.inFlight++;
     if (pool) pool.inFlight++;
-    const recovering = respect && bucket.window < Infinity;
+    waiter.recovering = bucket.window < Infinity;
+    waiter.seq = ++bucket.sent;
     if (respect) {
       if (bucket.requests) bucket.requests.remaining = Math.max(0, bucket.requests.remaining - 1);
       if (bucket.tokens)
@@ -261,7 +245,7 @@ export class Limiter {
       if (pool) pool.inFlight--;
       this.release();
     };
-    return new Slot(this, bucket, waiter, ++bucket.sent, recovering, done);
+    return new Slot(this, waiter, done);
   }
 
   /**
@@ -280,12 +264,12 @@ export class Limiter {
       const skip = (respect && held.has(bucket)) || (pool !== undefined && held.has(pool));
       const at = skip ? 0 : this.#open(waiter, now);
       if (!skip && !at && !full(pool)) {
-        waiter.go(this.#admit(waiter));
+        waiter.end(this.#admit(waiter));
         continue;
       }
       const limit = respect ? holds(bucket, now, waiter.tokens) : 0;
       if (limit > waiter.deadline || now >= waiter.deadline) {
-        waiter.fail(
+        waiter.end(
           waiter.reason ??
             (limit
               ? new RateLimitError(
@@ -302,15 +286,8 @@ export class Limiter {
       next = Math.min(next, at || Infinity, waiter.deadline);
     }
     this.#queue = waiting;
-    if (next === this.#timerAt) return;
     clearTimeout(this.#timer);
-    this.#timerAt = next;
-    this.#timer = waiting.length
-      ? setTimeout(() => {
-          this.#timerAt = 0;
-          this.#drain();
-        }, next - now)
-      : undefined;
+    this.#timer = waiting.length ? setTimeout(() => this.#drain(), next - now) : undefined;
   }
 
   #bucket(call: CallDescription): Bucket {
@@ -318,9 +295,15 @@ export class Limiter {
     const key =
       call.operation === 'chat' || call.operation === 'completions' ? (call.model ?? '') : '';
     let bucket = this.#buckets.get(key);
-    if (!bucket) this.#buckets.set(key, (bucket = newBucket(key)));
+    if (!bucket) this.#buckets.set(key, (bucket = newBucket()));
     return bucket;
   }
+}
+
+/** The model's window of that kind as `client.rateLimits()` shows it. */
+function view(bucket: Bucket, kind: 'requests' | 'tokens', now: number) {
+  const window = refresh(bucket, kind, now);
+  return window && { limit: window.limit, remaining: window.remaining, resetAt: window.reset };
 }
 
 /** Whether a pool is at its cap. */
