@@ -31,7 +31,7 @@ import {
 import type { RunSink, RunToolsParams } from './params';
 import type { ToolEntry } from './table';
 import { toAssistantMessage } from './messages';
-import { within } from '../util/wait';
+import { bounded } from '../util/wait';
 
 // The runner's events are worked out here, in the lazily loaded part of runTools(), too; a
 // streaming run's events carry parsed values (stream-parser.ts).
@@ -274,20 +274,22 @@ export class Loop<ParsedT> {
       );
       return toolContent(name, result);
     };
-    const settled = await within(answer(), this.#toolTimeout, signal);
-    if (settled === undefined) throw this.#toolTimedOut(name);
-    return settled.value;
+    return this.#bounded(answer(), name, signal);
   }
 
-  /** A tool's asynchronous argument validation, within its `toolTimeout`. */
-  async #bounded<T>(parsing: Promise<T>, name: string): Promise<T> {
-    const settled = await within(parsing, this.#toolTimeout);
-    if (settled === undefined) throw this.#toolTimedOut(name);
-    return settled.value;
-  }
-
-  #toolTimedOut(name: string): ToolTimeoutError {
-    return new ToolTimeoutError(TARGET, this.#toolTimeout, name);
+  /**
+   * Tool `name`'s work (its asynchronous argument validation, or a call), within its
+   * `toolTimeout`; rejects with the signal's reason once it aborts.
+   */
+  async #bounded<T>(work: Promise<T>, name: string, signal?: AbortSignal): Promise<T> {
+    const settled = await bounded(
+      work,
+      [signal],
+      this.#toolTimeout,
+      undefined,
+      () => new ToolTimeoutError(TARGET, this.#toolTimeout, name),
+    );
+    return settled!.value; // never undefined: the timeout rejects
   }
 
   #throwIfAborted(): void {
