@@ -32,6 +32,7 @@ import type { RunSink, RunToolsParams } from './params';
 import type { ToolEntry } from './table';
 import { toAssistantMessage } from './messages';
 import { bounded } from '../util/wait';
+import { follow } from '../util/signals';
 
 // The runner's events are worked out here, in the lazily loaded part of runTools(), too; a
 // streaming run's events carry parsed values (stream-parser.ts).
@@ -211,38 +212,32 @@ export class Loop<ParsedT> {
    * throws stops the others (their signal aborts) and the run.
    */
   async #runTools(calls: ChatCompletionMessageToolCall[]): Promise<string[]> {
-    this.#throwIfAborted(); // an abort listener would never fire for a signal that has already aborted
+    this.#throwIfAborted(); // no tool starts once the run is aborted
+    const signal = this.#options.signal;
+    // The round's signal: it aborts with the run's, or when one of its tools fails.
     const round = new AbortController();
-    let onAbort!: () => void;
-    // An abort ends the run at once, even while a tool that ignores its signal is still busy.
-    const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => {
-        round.abort(this.#options.signal.reason);
-        reject(this.#abortError());
-      };
-    });
-    aborted.catch(() => {});
-    this.#options.signal.addEventListener('abort', onAbort, { once: true });
+    const unlink = follow(signal, round);
+    const one = (call: ChatCompletionMessageToolCall) =>
+      this.#runOne(call, round.signal).catch((error: unknown) => {
+        round.abort(error);
+        throw error;
+      });
+    const all =
+      this.#body.parallel_tool_calls === false
+        ? (async () => {
+            const results: string[] = [];
+            for (const call of calls) {
+              results.push(await one(call));
+              if (round.signal.aborted) throw this.#abortError();
+            }
+            return results;
+          })()
+        : Promise.all(calls.map(one));
     try {
-      const one = (call: ChatCompletionMessageToolCall) =>
-        this.#runOne(call, round.signal).catch((error: unknown) => {
-          round.abort(error);
-          throw error;
-        });
-      const all =
-        this.#body.parallel_tool_calls === false
-          ? (async () => {
-              const results: string[] = [];
-              for (const call of calls) {
-                results.push(await one(call));
-                if (round.signal.aborted) throw this.#abortError();
-              }
-              return results;
-            })()
-          : Promise.all(calls.map(one));
-      return await Promise.race([all, aborted]);
+      // An abort ends the run at once, even while a tool that ignores its signal is still busy.
+      return (await bounded(all, [signal], undefined, () => this.#abortError()))!.value;
     } finally {
-      this.#options.signal.removeEventListener('abort', onAbort);
+      unlink();
     }
   }
 
