@@ -212,7 +212,7 @@ export class Loop<ParsedT> {
    * throws stops the others (their signal aborts) and the run.
    */
   async #runTools(calls: ChatCompletionMessageToolCall[]): Promise<string[]> {
-    this.#throwIfAborted(); // no tool starts once the run is aborted
+    // The run has not aborted (run() has just checked): every tool may start.
     const signal = this.#options.signal;
     // The round's signal: it aborts with the run's, or when one of its tools fails.
     const round = new AbortController();
