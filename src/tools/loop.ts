@@ -346,14 +346,13 @@ function namedCalls(completion: ParsedChatCompletion<unknown>, round: number): v
 function toolContent(name: string, result: unknown): string {
   if (typeof result === 'string') return result;
   if (result === undefined) return '';
-  let text: string | undefined;
   let cause: unknown;
   try {
-    text = JSON.stringify(result);
+    const text = JSON.stringify(result);
+    if (text !== undefined) return text;
   } catch (error) {
     cause = error;
   }
-  if (text !== undefined) return text;
   throw new InferenceError(
     `chat.completions.runTools: tool ${JSON.stringify(name)} returned ${cause instanceof Error ? `a value JSON cannot hold (${cause.message})` : `a ${typeof result}, which JSON cannot hold`}; return a string, or a value JSON can hold.`,
     { cause },
