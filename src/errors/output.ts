@@ -97,15 +97,15 @@ export class OutputParseError extends InferenceError {
     completion?: CompletionLike | undefined;
   }) {
     const what = init.toolCall
-      ? `the arguments of tool call ${init.toolCall.name} (${init.toolCall.id || 'no id'})`
-      : "the model's output";
+      ? `The arguments of tool call ${init.toolCall.name} (${init.toolCall.id || 'no id'})`
+      : "The model's output";
     const problem = init.reason === 'json' ? 'is not valid JSON' : 'does not match the schema';
     const list = init.issues
       .slice(0, 5)
       .map((i) => `${i.path || '(root)'}: ${i.message}`)
       .join('; ');
     const more = init.issues.length > 5 ? ` (and ${init.issues.length - 5} more)` : '';
-    super(`${what[0]!.toUpperCase()}${what.slice(1)} ${problem}: ${list}${more}`);
+    super(`${what} ${problem}: ${list}${more}`);
     this.reason = init.reason;
     this.raw = init.raw;
     this.issues = init.issues;

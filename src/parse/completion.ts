@@ -5,7 +5,7 @@
  * output that is not what the schema says become typed errors.
  */
 import { APIConnectionTimeoutError, APIUserAbortError, type RequestTarget } from '../errors/api';
-import { within, type Wait } from '../util/wait';
+import { bounded, type Wait } from '../util/wait';
 import {
   ContentFilterFinishReasonError,
   LengthFinishReasonError,
@@ -282,19 +282,18 @@ export async function settleParsing<T>(
   target: RequestTarget,
 ): Promise<T> {
   if (!(parsing instanceof Promise)) return parsing;
-  let outcome: { value: T } | undefined;
-  try {
-    outcome = await within(parsing, wait.timeout, wait.signal);
-  } catch (error) {
-    if (wait.signal?.aborted) throw new APIUserAbortError(target, wait.signal.reason);
-    throw error;
-  }
-  if (outcome === undefined)
-    throw new APIConnectionTimeoutError(target, wait.timeout, {
-      hook: 'schema validating the reply',
-      option: 'timeout',
-    });
-  return outcome.value;
+  const outcome = await bounded(
+    parsing,
+    [wait.signal],
+    wait.timeout,
+    () => new APIUserAbortError(target, wait.signal!.reason),
+    () =>
+      new APIConnectionTimeoutError(target, wait.timeout, {
+        hook: 'schema validating the reply',
+        option: 'timeout',
+      }),
+  );
+  return outcome!.value; // never undefined: the timeout rejects
 }
 
 /** `f(value)`: at once for a value, once it resolves for a promise (not named `then`: a module exporting `then` is a thenable to `import()`). @internal */

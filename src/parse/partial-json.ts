@@ -206,38 +206,30 @@ export class PartialJSON {
     }
   }
 
-  /** Reads string characters from `i`; returns where it stopped. */
+  /**
+   * Reads string characters from `i`, up to the end of the string or of an escape; returns where
+   * it stopped (`#feed` calls it again while the string goes on).
+   */
   #readString(text: string, i: number): number {
-    const length = text.length;
     if (this.#escape !== '') {
-      // Complete the escape the previous delta cut off.
-      const needed = this.#escape === '\\' ? 1 : 6 - this.#escape.length;
-      const more = text.slice(i, i + needed);
+      // Complete the escape (`\`, `\u…`), which the end of a delta may have cut off.
+      const more = text.slice(i, i + (this.#escape[1] === 'u' ? 6 : 2) - this.#escape.length);
       this.#escape += more;
       i += more.length;
       if (!this.#takeEscape()) return i;
     }
-    while (i < length) {
-      let stop = i;
-      while (stop < length) {
-        const code = text.charCodeAt(stop);
-        if (code === 0x22 || code === 0x5c) break;
-        stop++;
-      }
-      if (stop > i) this.#append(text.slice(i, stop));
-      if (stop === length) return stop;
-      if (text.charCodeAt(stop) === 0x22) {
-        this.#endString();
-        return stop + 1;
-      }
-      // A backslash: the escape may continue in the next delta.
-      const kind = text[stop + 1];
-      const size = kind === 'u' ? 6 : 2;
-      this.#escape = text.slice(stop, stop + size);
-      i = stop + this.#escape.length;
-      if (!this.#takeEscape()) return i;
+    const length = text.length;
+    let stop = i;
+    while (stop < length) {
+      const code = text.charCodeAt(stop);
+      if (code === 0x22 || code === 0x5c) break;
+      stop++;
     }
-    return i;
+    if (stop > i) this.#append(text.slice(i, stop));
+    if (stop === length) return stop;
+    if (text.charCodeAt(stop) === 0x22) this.#endString();
+    else this.#escape = '\\'; // read from the next call
+    return stop + 1;
   }
 
   /** Decode `#escape` if it is complete; false when it is not (or is invalid: then failed). */

@@ -14,7 +14,13 @@ import type {
 import type { StreamParser } from '../stream/chat-event-types';
 import type { RequestTarget } from '../errors/api';
 import { DEFAULTS } from '../options/types';
-import { parseChatCompletion, parseContent, settleParsing, type MaybePromise } from './completion';
+import {
+  andThen,
+  parseChatCompletion,
+  parseContent,
+  settleParsing,
+  type MaybePromise,
+} from './completion';
 import { PartialJSON } from './partial-json';
 import { parserOf } from '../schema/parsers';
 
@@ -96,17 +102,9 @@ export class StreamParsing implements StreamParser {
   arguments(name: string, args: string): unknown {
     const tool = this.#tool(name);
     const parser = parserOf(tool);
-    if (parser)
-      return settled(
-        () => parser(args),
-        (outcome) => (outcome.ok ? outcome.value : null),
-      );
+    if (parser) return settled(() => andThen(parser(args), (o) => (o.ok ? o.value : null)));
     if (!this.#parses(tool)) return null;
-    try {
-      return JSON.parse(args.trim() === '' ? '{}' : args);
-    } catch {
-      return null;
-    }
+    return settled(() => JSON.parse(args.trim() === '' ? '{}' : args));
   }
 
   /** The final completion parsed; its errors with the key masked (`OutputParseError` quotes the reply). */
@@ -133,14 +131,15 @@ export class StreamParsing implements StreamParser {
     let parsing: MaybePromise<unknown>;
     if (this.#always) parsing = parseChatCompletion(completion, params);
     else {
-      const { response_format: format, tools: all, ...rest } = params;
-      const tools = all?.filter((t) => this.#parses(t)) ?? [];
+      const format = parserOf(params.response_format) ? params.response_format : undefined;
+      const tools = params.tools?.filter((t) => this.#parses(t)) ?? [];
       // Only what carries a schema (or a strict tool) is parsed, and only then does a `length` finish throw.
-      if (parserOf(format) || tools.length)
-        parsing = parseChatCompletion(
-          completion,
-          parserOf(format) ? { ...rest, tools, response_format: format! } : { ...rest, tools },
-        );
+      if (format || tools.length)
+        parsing = parseChatCompletion(completion, {
+          ...params,
+          tools,
+          response_format: format,
+        } as ChatCompletionCreateParams);
     }
     // Bounded like parse(): the call's `timeout`, and the stream's signal (`stream.abort()`).
     if (parsing instanceof Promise)
@@ -198,18 +197,13 @@ const EMPTY: ChatCompletion = {
  * validates asynchronously: `finalChatCompletion()` has it) or does not parse (the final
  * completion says why, with `OutputParseError`).
  */
-function settled<T>(
-  parse: () => T | Promise<T>,
-  pick: (value: T) => unknown = (value) => value,
-): unknown {
+function settled(parse: () => unknown): unknown {
   try {
     const value = parse();
-    if (value instanceof Promise) {
-      value.catch(() => {});
-      return null;
-    }
-    return pick(value);
+    if (!(value instanceof Promise)) return value;
+    value.catch(() => {});
   } catch {
-    return null;
+    // not to be had: null
   }
+  return null;
 }

@@ -31,7 +31,8 @@ import {
 import type { RunSink, RunToolsParams } from './params';
 import type { ToolEntry } from './table';
 import { toAssistantMessage } from './messages';
-import { within } from '../util/wait';
+import { bounded } from '../util/wait';
+import { follow } from '../util/signals';
 
 // The runner's events are worked out here, in the lazily loaded part of runTools(), too; a
 // streaming run's events carry parsed values (stream-parser.ts).
@@ -211,38 +212,32 @@ export class Loop<ParsedT> {
    * throws stops the others (their signal aborts) and the run.
    */
   async #runTools(calls: ChatCompletionMessageToolCall[]): Promise<string[]> {
-    this.#throwIfAborted(); // an abort listener would never fire for a signal that has already aborted
+    // The run has not aborted (run() has just checked): every tool may start.
+    const signal = this.#options.signal;
+    // The round's signal: it aborts with the run's, or when one of its tools fails.
     const round = new AbortController();
-    let onAbort!: () => void;
-    // An abort ends the run at once, even while a tool that ignores its signal is still busy.
-    const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => {
-        round.abort(this.#options.signal.reason);
-        reject(this.#abortError());
-      };
-    });
-    aborted.catch(() => {});
-    this.#options.signal.addEventListener('abort', onAbort, { once: true });
+    const unlink = follow(signal, round);
+    const one = (call: ChatCompletionMessageToolCall) =>
+      this.#runOne(call, round.signal).catch((error: unknown) => {
+        round.abort(error);
+        throw error;
+      });
+    const all =
+      this.#body.parallel_tool_calls === false
+        ? (async () => {
+            const results: string[] = [];
+            for (const call of calls) {
+              results.push(await one(call));
+              if (round.signal.aborted) throw this.#abortError();
+            }
+            return results;
+          })()
+        : Promise.all(calls.map(one));
     try {
-      const one = (call: ChatCompletionMessageToolCall) =>
-        this.#runOne(call, round.signal).catch((error: unknown) => {
-          round.abort(error);
-          throw error;
-        });
-      const all =
-        this.#body.parallel_tool_calls === false
-          ? (async () => {
-              const results: string[] = [];
-              for (const call of calls) {
-                results.push(await one(call));
-                if (round.signal.aborted) throw this.#abortError();
-              }
-              return results;
-            })()
-          : Promise.all(calls.map(one));
-      return await Promise.race([all, aborted]);
+      // An abort ends the run at once, even while a tool that ignores its signal is still busy.
+      return (await bounded(all, [signal], undefined, () => this.#abortError()))!.value;
     } finally {
-      this.#options.signal.removeEventListener('abort', onAbort);
+      unlink();
     }
   }
 
@@ -274,20 +269,22 @@ export class Loop<ParsedT> {
       );
       return toolContent(name, result);
     };
-    const settled = await within(answer(), this.#toolTimeout, signal);
-    if (settled === undefined) throw this.#toolTimedOut(name);
-    return settled.value;
+    return this.#bounded(answer(), name, signal);
   }
 
-  /** A tool's asynchronous argument validation, within its `toolTimeout`. */
-  async #bounded<T>(parsing: Promise<T>, name: string): Promise<T> {
-    const settled = await within(parsing, this.#toolTimeout);
-    if (settled === undefined) throw this.#toolTimedOut(name);
-    return settled.value;
-  }
-
-  #toolTimedOut(name: string): ToolTimeoutError {
-    return new ToolTimeoutError(TARGET, this.#toolTimeout, name);
+  /**
+   * Tool `name`'s work (its asynchronous argument validation, or a call), within its
+   * `toolTimeout`; rejects with the signal's reason once it aborts.
+   */
+  async #bounded<T>(work: Promise<T>, name: string, signal?: AbortSignal): Promise<T> {
+    const settled = await bounded(
+      work,
+      [signal],
+      this.#toolTimeout,
+      undefined,
+      () => new ToolTimeoutError(TARGET, this.#toolTimeout, name),
+    );
+    return settled!.value; // never undefined: the timeout rejects
   }
 
   #throwIfAborted(): void {
@@ -349,14 +346,13 @@ function namedCalls(completion: ParsedChatCompletion<unknown>, round: number): v
 function toolContent(name: string, result: unknown): string {
   if (typeof result === 'string') return result;
   if (result === undefined) return '';
-  let text: string | undefined;
   let cause: unknown;
   try {
-    text = JSON.stringify(result);
+    const text = JSON.stringify(result);
+    if (text !== undefined) return text;
   } catch (error) {
     cause = error;
   }
-  if (text !== undefined) return text;
   throw new InferenceError(
     `chat.completions.runTools: tool ${JSON.stringify(name)} returned ${cause instanceof Error ? `a value JSON cannot hold (${cause.message})` : `a ${typeof result}, which JSON cannot hold`}; return a string, or a value JSON can hold.`,
     { cause },

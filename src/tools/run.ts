@@ -55,22 +55,17 @@ export abstract class RunnerCore<ParsedT, EventMap>
   /** The loop, waiting for the pacers to catch up. */
   #caughtUp: (() => void)[] = [];
   #ended: { error?: unknown } | undefined;
+  /** Unlinks the caller's signal (set once the arguments are checked). */
+  #unlink = () => {};
   readonly #done: Promise<void>;
 
   /** @internal */
   constructor(completions: ChatCompletions, body: RunToolsParams, options: RunToolsOptions = {}) {
     super();
     this.messages = Array.isArray(body?.messages) ? [...body.messages] : [];
-    let run: Promise<void>;
-    let unlink = () => {};
-    try {
-      [run, unlink] = this.#start(completions, body, options);
-    } catch (error) {
-      // A bad argument fails the run (done(), final…(), the error event), not the call: as in
-      // openai, whose runner reports it so.
-      run = Promise.reject(error);
-    }
-    this.#done = run.then(
+    // A bad argument fails the run (done(), final…(), the error event), not the call: as in
+    // openai, whose runner reports it so (`#start` is async: what it throws rejects).
+    this.#done = this.#start(completions, body, options).then(
       () => {
         // A listener of the final events may throw: the run then fails with its error.
         const ending = this.#end({});
@@ -82,17 +77,17 @@ export abstract class RunnerCore<ParsedT, EventMap>
     );
     this.#done.catch(() => {}); // delivered to whoever awaits a final…() or iterates; never unhandled
     this.#surface = new EventSurface(this.#listeners, 'run', this.#done);
-    void this.#done.finally(unlink).catch(() => {});
+    void this.#done.finally(() => this.#unlink()).catch(() => {});
     // An abort ends the run at once, even while it waits for a slow reader.
     this.controller.signal.addEventListener('abort', () => this.#pace(), { once: true });
   }
 
-  /** The arguments checked (throws for a bad one), then the loop started; and what unlinks the caller's signal. */
-  #start(
+  /** The arguments checked (rejects for a bad one), then the loop run. */
+  async #start(
     completions: ChatCompletions,
     body: RunToolsParams,
     options: RunToolsOptions,
-  ): [Promise<void>, () => void] {
+  ): Promise<void> {
     checkBody(body, 'chat.completions.runTools', 'messages');
     const {
       maxRounds: rounds,
@@ -110,30 +105,28 @@ export abstract class RunnerCore<ParsedT, EventMap>
     }
     const tools = checkTools(body.tools);
     // The caller's signal aborts the run; unlinked when the run is over (see the constructor).
-    const unlink = follow(requestOptions.signal, this.controller);
+    this.#unlink = follow(requestOptions.signal, this.controller);
     const signal = this.controller.signal;
-    const run = import('./loop').then(({ Loop, RunnerEvents, StreamParsing }) => {
-      // A streaming run tells the stream's events too, parsed from its format and tools.
-      const parser =
-        body.stream === true
-          ? new StreamParsing(
-              body as unknown as ChatCompletionCreateParams,
-              false,
-              completions.waitOf(requestOptions).timeout,
-            )
-          : undefined;
-      this.#tap = new RunnerEvents(this.#listeners, parser);
-      return new Loop(
-        this,
-        completions,
-        body,
-        tools,
-        { ...requestOptions, signal },
-        maxRounds,
-        toolTimeout,
-      ).run();
-    });
-    return [run, unlink];
+    const { Loop, RunnerEvents, StreamParsing } = await import('./loop');
+    // A streaming run tells the stream's events too, parsed from its format and tools.
+    const parser =
+      body.stream === true
+        ? new StreamParsing(
+            body as unknown as ChatCompletionCreateParams,
+            false,
+            completions.waitOf(requestOptions).timeout,
+          )
+        : undefined;
+    this.#tap = new RunnerEvents(this.#listeners, parser);
+    return new Loop(
+      this,
+      completions,
+      body,
+      tools,
+      { ...requestOptions, signal },
+      maxRounds,
+      toolTimeout,
+    ).run();
   }
 
   /** @internal */
