@@ -28,7 +28,7 @@ interface CompletionLike {
 export class LengthFinishReasonError extends InferenceError {
   override name = 'LengthFinishReasonError';
   /** The completion as received (its content is cut off). */
-  readonly completion: CompletionLike;
+  declare readonly completion: CompletionLike;
   constructor(completion: CompletionLike) {
     super(
       "The model stopped at its token limit (finish_reason 'length'), so the output is incomplete. Raise max_tokens or max_completion_tokens, or ask for less.",
@@ -53,7 +53,7 @@ export class LengthFinishReasonError extends InferenceError {
 export class ContentFilterFinishReasonError extends InferenceError {
   override name = 'ContentFilterFinishReasonError';
   /** The completion as received. */
-  readonly completion: CompletionLike;
+  declare readonly completion: CompletionLike;
   constructor(completion: CompletionLike) {
     super("The server's content filter stopped the reply (finish_reason 'content_filter').");
     this.completion = completion;
@@ -80,14 +80,14 @@ export class ContentFilterFinishReasonError extends InferenceError {
 export class OutputParseError extends InferenceError {
   override name = 'OutputParseError';
   /** `'json'`: not valid JSON; `'schema'`: valid JSON that the schema rejects. */
-  readonly reason: 'json' | 'schema';
+  declare readonly reason: 'json' | 'schema';
   /** The text as the model wrote it (the message content, or the tool call's arguments). */
-  readonly raw: string;
-  readonly issues: readonly ValidationIssue[];
+  declare readonly raw: string;
+  declare readonly issues: readonly ValidationIssue[];
   /** The tool call whose arguments failed, when it was arguments rather than content. */
-  readonly toolCall: { id: string; name: string } | undefined;
+  declare readonly toolCall: { id: string; name: string } | undefined;
   /** The completion as received. */
-  readonly completion: CompletionLike | undefined;
+  declare readonly completion: CompletionLike | undefined;
 
   constructor(init: {
     reason: 'json' | 'schema';
@@ -133,11 +133,11 @@ export class OutputParseError extends InferenceError {
 export class CostEstimateError extends InferenceError {
   override name = 'CostEstimateError';
   /** The id of the model being priced. */
-  readonly model: string;
+  declare readonly model: string;
   /** Where the unusable value is: `'pricing'`, `'pricing[0].prompt'`, `'usage.prompt_tokens'` … */
-  readonly field: string;
+  declare readonly field: string;
   /** The value as given; `undefined` when it is missing. */
-  readonly raw: unknown;
+  declare readonly raw: unknown;
 
   /** `what` is the sentence (`the prompt price of "acme/chat" is negative`); the raw value is appended. */
   constructor(model: string, field: string, raw: unknown, what: string) {
