@@ -127,6 +127,21 @@ describe('fields and the body', () => {
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 
+  it('a value nested too deeply to copy is a 400 naming it, not the route failing', async () => {
+    const errors: unknown[] = [];
+    const handler = route({ allowFields: ['metadata'], onError: (error) => void errors.push(error) });
+    const deep = (inner: string) => '{"a":'.repeat(100_000) + inner + '}'.repeat(100_000);
+    const base = '"model":"mock/echo","messages":[{"role":"user","content":"hi"}]';
+    for (const [field, body] of [
+      ['stream_options', `{${base},"stream":true,"stream_options":${deep('{"include_usage":true}')}}`],
+      ['metadata', `{${base},"metadata":${deep('1')}}`],
+    ] as const) {
+      const { status, error } = await refused(handler, body);
+      expect([status, error]).toEqual([400, { message: `\`${field}\` is nested too deeply.`, type: 'invalid_request_error', param: field, code: 'invalid_value' }]);
+    }
+    expect(errors).toEqual([]);
+  });
+
   it('refuses a body that is not JSON, not an object, or not sent as JSON', async () => {
     const handler = route();
     for (const body of ['{"model":', 'NaN', '{"model":"mock/echo","max_tokens":NaN}', '[1,2]', '[{"model":"mock/echo"}]', '"text"', 'null', '']) {

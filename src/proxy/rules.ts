@@ -23,6 +23,15 @@ export interface Outgoing {
 
 type Check = (value: unknown, name: string) => unknown;
 
+/** A plain copy of a JSON value; one nested too deeply to copy (a hostile body) is a 400. */
+function copy(value: unknown, name: string): unknown {
+  try {
+    return JSON.parse(JSON.stringify(value)) as unknown;
+  } catch {
+    throw invalid(`\`${name}\` is nested too deeply.`, name, 'invalid_value');
+  }
+}
+
 const number =
   (min: number, max: number): Check =>
   (value, name) => {
@@ -60,15 +69,14 @@ const stop: Check = (value, name) => {
 const object: Check = (value, name) => {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw invalid(`\`${name}\` must be an object.`, name, 'invalid_value');
-  return JSON.parse(JSON.stringify(value)) as unknown; // a plain copy
+  return copy(value, name);
 };
 const array: Check = (value, name) => {
   if (!Array.isArray(value)) throw invalid(`\`${name}\` must be an array.`, name, 'invalid_value');
-  return JSON.parse(JSON.stringify(value)) as unknown;
+  return copy(value, name);
 };
 const objectOrText: Check = (value, name) =>
   typeof value === 'string' ? value : object(value, name);
-const passOn = (value: unknown): unknown => JSON.parse(JSON.stringify(value)) as unknown;
 
 /** Sampling fields both endpoints take, and how each is checked. */
 const SAMPLING: Record<string, Check> = {
@@ -110,7 +118,7 @@ function common(
       continue;
     const check = Object.hasOwn(fields, name) ? fields[name] : undefined;
     if (check) body[name] = check(value, name);
-    else if (options.allowFields.has(name)) body[name] = passOn(value);
+    else if (options.allowFields.has(name)) body[name] = copy(value, name);
     else if (name === 'response_format' || Object.hasOwn(TOOLS, name))
       throw forbidden(
         `This route does not accept \`${name}\`.`,
@@ -220,7 +228,7 @@ function message(raw: unknown, i: number, options: Resolved): Record<string, unk
           `${where}.${name}`,
           'tools_not_allowed',
         );
-      out[name] = passOn(value);
+      out[name] = copy(value, `${where}.${name}`);
     } else if (name === 'content') out[name] = content(value, `${where}.content`, options);
     else out[name] = text(value, `${where}.${name}`);
   }
@@ -255,7 +263,7 @@ function content(value: unknown, where: string, options: Resolved): unknown {
       const value = (part as Record<string, unknown>)[type];
       return { type, [type]: text(value, `${where}[${j}].${type}`) };
     }
-    return passOn(part);
+    return copy(part, `${where}[${j}]`);
   });
 }
 
