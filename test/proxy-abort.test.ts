@@ -116,7 +116,9 @@ describe('a browser that goes away', () => {
 
   it('a Request whose signal aborts, handled in process (as Next.js, Hono, Deno and Bun give it)', async () => {
     const { upstream, seen } = await slowUpstream();
-    const handler = createProxy({ models: ['acme/chat'], upstream: { apiKey: 'k-123456', baseURL: upstream.url, maxRetries: 0, logLevel: 'off' } });
+    const used: ProxyUsage[] = [];
+    const errors: unknown[] = [];
+    const handler = createProxy({ models: ['acme/chat'], upstream: { apiKey: 'k-123456', baseURL: upstream.url, maxRetries: 0, logLevel: 'off' }, onUsage: (u) => void used.push(u), onError: (e) => void errors.push(e) });
     const controller = new AbortController();
     const response = await handler(
       new Request('http://app.test/api/inference/v1/chat/completions', {
@@ -131,6 +133,13 @@ describe('a browser that goes away', () => {
     const abortedAt = performance.now();
     controller.abort();
     await expectCutAtOnce(seen, abortedAt);
+    // A runtime that still pulls the body: it ends, and the call counts as aborted, not as a failure.
+    let rest = '';
+    for (let read = await reader.read(); !read.done; read = await reader.read()) rest += new TextDecoder().decode(read.value);
+    expect(rest).toBe('');
+    await vi.waitFor(() => expect(used).toHaveLength(1));
+    expect(used[0]).toMatchObject({ outcome: 'aborted', estimated: true });
+    expect(errors).toEqual([]);
     // A body cancelled by the runtime (the other way a server says the browser left) does the same.
     seen.closedAt = undefined;
     seen.chunks = 0;

@@ -8,7 +8,7 @@
  * throw it as an `APIError`. When the browser goes away, the body is cancelled and the upstream
  * request aborted at once.
  */
-import { estimateTextTokens } from 'model-inference-sdk';
+import { APIUserAbortError, estimateTextTokens } from 'model-inference-sdk';
 import type { Refusal } from './errors';
 
 /** The usage the upstream reported (its last word), or what the route counted. */
@@ -107,6 +107,12 @@ export function eventStream(
             next = await iterator.next();
           } catch (error) {
             if (ended) return; // cancelled meanwhile
+            if (error instanceof APIUserAbortError) {
+              // The browser went away (its request's signal): no failure, and nobody to tell.
+              controller.close();
+              end('aborted');
+              return;
+            }
             controller.enqueue(inBand(options.failure(error)));
             controller.close();
             end('error');
