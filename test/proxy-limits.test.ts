@@ -98,6 +98,24 @@ describe('rate limits', () => {
     expect(tokens[0]).toBeGreaterThanOrEqual(300); // the estimate: the prompt and max_tokens
     expect(tokens[0]! + tokens[1]!).toBe(completion.usage.total_tokens);
   });
+  it('a store that fails half-way through a reservation: a 500, and what was reserved before it given back', async () => {
+    const inner = memoryStore();
+    const totals = new Map<string, number>();
+    const errors: unknown[] = [];
+    const store: ProxyStore = {
+      increment: (key, amount, ttl) => {
+        if (key.includes(':cost:')) throw new Error('the cost counter is down');
+        const total = inner.increment(key, amount, ttl) as number;
+        totals.set(key.split(':')[1]!, total);
+        return total;
+      },
+    };
+    const handler = createProxy({ models: [PRICED], upstream: upstreamOf(mock.url), budget: { cost: '1' }, store, onError: (e) => void errors.push(e) });
+    const { status, error } = await errorOf(await call(handler, '/chat/completions', { body: ask('hi', { model: 'acme/chat' }) }));
+    expect([status, error['code']]).toEqual([500, 'internal_error']);
+    expect(String(errors[0])).toContain('the cost counter is down');
+    expect(totals.get('tokens')).toBe(0); // reserved, then given back: the user is charged nothing
+  });
 });
 
 describe('the cost budget', () => {

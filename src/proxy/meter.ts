@@ -153,7 +153,14 @@ export class Meter {
         await this.#giveBack();
         throw refusal(c, true);
       }
-      const ok = await this.#add(c, amount);
+      let ok: boolean;
+      try {
+        ok = await this.#add(c, amount);
+      } catch (error) {
+        // A store failing half-way: what was reserved before it is given back, as on a refusal.
+        await this.#giveBack().catch(() => {});
+        throw error;
+      }
       if (c === this.#tokens) this.#reservedTokens = amount;
       else this.#reservedUnits = amount;
       if (!ok) {
