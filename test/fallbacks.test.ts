@@ -148,6 +148,17 @@ describe('each failure before anything reached the caller moves to the next mode
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(seen).toEqual(['gone/404', 'dead/reset']);
   });
+  it('each model once: the one asked for, and a model the list names twice, are not asked again', async () => {
+    const { seen, client } = await models();
+    // A client's fallbacks that name the model a request asks for (a common list for every request).
+    const c = client({ fallbacks: ['broken/500', 'gone/404', 'gone/404', 'broken/500', 'ok/third'] });
+    expect((await c.chat.completions.create({ model: 'gone/404', messages })).model).toBe('ok/third');
+    expect(seen).toEqual(['gone/404', 'broken/500', 'ok/third']);
+    seen.length = 0;
+    const error = await c.chat.completions.create({ model: 'gone/404', messages }, { fallbacks: ['gone/404', 'gone/404'] }).catch((e: unknown) => e);
+    expect((error as { status?: number }).status).toBe(404);
+    expect(seen).toEqual(['gone/404']);
+  });
 });
 
 describe('what does not move to the next model', () => {

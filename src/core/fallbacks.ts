@@ -27,7 +27,9 @@ export async function withFallbacks<T>(
   hooks: CallHooks | undefined,
   count: { attempts: number },
 ): Promise<T> {
-  const { fallbacks, stream } = call;
+  const { stream } = call;
+  // Each model once: the one asked for, and a model named twice, are not asked again.
+  const fallbacks = [...new Set(call.fallbacks)].filter((model) => model !== call.model);
   for (let next = 0; ;) {
     try {
       return await run(call);
