@@ -145,6 +145,39 @@ describe('the cost budget', () => {
     }
   });
 
+  it("with the upstream's fallbacks: only models the route serves, counted at the price of the one that answered", async () => {
+    const BIG = { id: 'acme/big', pricing: [{ prompt: '0.00001', completion: '0.00002', input_cache_read: '0' }] };
+    expect(() => createProxy({ models: [PRICED], upstream: { ...upstreamOf(mock.url), fallbacks: ['acme/outside'] } })).toThrow(
+      'createProxy: `upstream.fallbacks`: "acme/outside" is not one of `models` (the route serves only those).',
+    );
+    const usage = { prompt_tokens: 100, completion_tokens: 50, total_tokens: 150 };
+    const upstream = await startUpstream((_req, res, raw) => {
+      const { model, stream } = JSON.parse(raw) as { model: string; stream?: boolean };
+      if (model === 'acme/chat') return res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"gone"}}');
+      if (!stream) return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'c1', object: 'chat.completion', created: 1, model, choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }], usage }));
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta: { content: 'hi' }, finish_reason: 'stop' }] })}\n\n`);
+      res.end(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model, choices: [], usage })}\n\ndata: [DONE]\n\n`);
+    });
+    try {
+      const used: ProxyUsage[] = [];
+      const inner = memoryStore();
+      const costs: number[] = [];
+      const store: ProxyStore = { increment: (key, amount, ttl) => (key.includes(':cost:') && costs.push(amount), inner.increment(key, amount, ttl)) };
+      const handler = createProxy({ models: [PRICED, BIG], upstream: { ...upstreamOf(upstream.url), fallbacks: ['acme/big'] }, budget: { cost: '1' }, store, onUsage: (u) => void used.push(u) });
+      const json = (await (await call(handler, '/chat/completions', { body: ask('hi', { model: 'acme/chat' }) })).json()) as { model: string };
+      expect(json.model).toBe('acme/big');
+      await (await call(handler, '/chat/completions', { body: ask('hi', { model: 'acme/chat', stream: true }) })).text();
+      await vi.waitFor(() => expect(used).toHaveLength(2));
+      const big = estimateCost(usage, BIG).total;
+      expect(used.map((u) => [u.model, u.cost])).toEqual([['acme/big', big], ['acme/big', big]]);
+      await vi.waitFor(() => expect(costs).toHaveLength(4)); // two reservations, two settlements
+      expect([big, costs[0]! + costs[1]!]).toEqual(['0.002', 2_000_000]); // the budget holds the big model's cost, in nano-units
+    } finally {
+      await upstream.close();
+    }
+  });
+
   it('prices a model from the upstream when models gives no price; refuses with 503 a model it cannot price', async () => {
     const handler = route({ budget: { cost: '100' } }); // mock/echo: 0.10 a prompt token, 0.40 a completion token: 1024 cost 409.6
     const used: ProxyUsage[] = [];

@@ -16,6 +16,8 @@ export interface Counted {
   prompt: number;
   completion: number;
   estimated: boolean;
+  /** The model the chunks name (the one that answered, with the upstream's `fallbacks`). */
+  model?: unknown;
 }
 
 export interface EventStreamOptions {
@@ -82,14 +84,15 @@ export function eventStream(
   const iterator = source[Symbol.asyncIterator]();
   let seen = 0;
   let reported: { prompt: number; completion: number } | undefined;
+  let model: unknown;
   let ended = false;
   const end = (outcome: 'ok' | 'aborted' | 'error' | 'budget') => {
     if (ended) return;
     ended = true;
     options.end(
       reported
-        ? { ...reported, estimated: false }
-        : { prompt: options.promptTokens, completion: seen, estimated: true },
+        ? { ...reported, estimated: false, model }
+        : { prompt: options.promptTokens, completion: seen, estimated: true, model },
       outcome,
     );
   };
@@ -127,6 +130,7 @@ export function eventStream(
           }
           const chunk = next.value as Record<string, unknown>;
           reported = usageOf(chunk) ?? reported;
+          model ??= chunk['model'];
           seen += chunkTokens(chunk);
           if (!(await options.grow(reported?.completion ?? seen))) {
             options.abort();

@@ -73,7 +73,7 @@ function refusal(c: Counter, alone: boolean): Refusal {
 export class Meter {
   readonly #options: Resolved;
   readonly #user: string;
-  readonly #price: Priced;
+  #price: Priced;
   #tokens: Counter | undefined;
   #cost: Counter | undefined;
   /** Reserved so far (tokens; cost in nano-units). */
@@ -87,6 +87,11 @@ export class Meter {
     this.#options = options;
     this.#user = user;
     this.#price = price;
+  }
+
+  /** Counts the call at another model's price (a fallback answered); kept when it has none. */
+  reprice(price: Priced): void {
+    this.#price = price ?? this.#price;
   }
 
   /** Counts one request against the user's request limit; refuses past it. */

@@ -37,6 +37,7 @@ export interface ProxyContext {
  */
 export interface ProxyUsage {
   user: string;
+  /** The model that answered (with the upstream's `fallbacks`, maybe not the one asked for). */
   model: string;
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
   /** The cost, an exact decimal in the model's price unit; `undefined` without a price. */
@@ -277,6 +278,12 @@ export function resolveOptions(options: ProxyOptions): Resolved {
     (typeof options.upstream !== 'object' || options.upstream === null)
   )
     fail('`upstream` must be the options of a Client.');
+  // A fallback is a model the route serves too: the allow-list holds for what answers.
+  for (const model of options.upstream?.fallbacks ?? [])
+    if (!models.has(model))
+      fail(
+        `\`upstream.fallbacks\`: ${JSON.stringify(model)} is not one of \`models\` (the route serves only those).`,
+      );
   if (
     options.system !== undefined &&
     typeof options.system !== 'string' &&

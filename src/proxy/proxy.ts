@@ -223,10 +223,19 @@ async function complete(
   const prompt = estimatePromptTokens(out.body);
   await meter.reserve(prompt, out.completionTokens);
 
-  const finish = (
-    usage: { prompt: number; completion: number; estimated: boolean },
+  const finish = async (
+    usage: { prompt: number; completion: number; estimated: boolean; model?: unknown },
     outcome: ProxyUsage['outcome'],
   ) => {
+    // With the upstream's `fallbacks`, the model that answered is counted, at its own price.
+    const model =
+      typeof usage.model === 'string' && options.models.has(usage.model) ? usage.model : out.model;
+    if (model !== out.model)
+      meter.reprice(
+        options.budget === undefined
+          ? options.models.get(model)
+          : await upstream.price(model).catch(() => undefined),
+      );
     const counted = {
       prompt_tokens: usage.prompt,
       completion_tokens: usage.completion,
@@ -238,7 +247,7 @@ async function complete(
     try {
       options.onUsage?.({
         user,
-        model: out.model,
+        model,
         usage: counted,
         cost: meter.cost(counted),
         estimated: usage.estimated,
@@ -268,7 +277,7 @@ async function complete(
     release();
     // Aborted: the upstream may have generated the whole reservation. Failed: it billed nothing.
     const aborted = error instanceof APIUserAbortError;
-    finish(
+    void finish(
       {
         prompt: aborted ? prompt : 0,
         completion: aborted ? out.completionTokens : 0,
@@ -283,16 +292,20 @@ async function complete(
   if (!out.stream) {
     release();
     const data = answer.data as {
+      model?: unknown;
       usage?: { prompt_tokens?: unknown; completion_tokens?: unknown };
       choices?: Array<Record<string, unknown>>;
     };
     const p = data.usage?.prompt_tokens;
     const c = data.usage?.completion_tokens;
     const reported = Number.isSafeInteger(p) && Number.isSafeInteger(c);
-    finish(
-      reported
-        ? { prompt: p as number, completion: c as number, estimated: false }
-        : { prompt, completion: answerTokens(data), estimated: true },
+    void finish(
+      {
+        ...(reported
+          ? { prompt: p as number, completion: c as number, estimated: false }
+          : { prompt, completion: answerTokens(data), estimated: true }),
+        model: data.model,
+      },
       'ok',
     );
     return new Response(upstream.mask(JSON.stringify(data)), {
@@ -317,7 +330,7 @@ async function complete(
     abort,
     end: (counted, outcome) => {
       release();
-      finish(counted, outcome);
+      void finish(counted, outcome);
     },
   });
   const headers = baseHeaders('text/event-stream; charset=utf-8', id);
