@@ -98,6 +98,20 @@ describe('rate limits', () => {
     expect(tokens[0]).toBeGreaterThanOrEqual(300); // the estimate: the prompt and max_tokens
     expect(tokens[0]! + tokens[1]!).toBe(completion.usage.total_tokens);
   });
+  it('a store that never settles (a client queueing while its server is down): a 500 after 10 s, the app told', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const errors: unknown[] = [];
+    const store: ProxyStore = { increment: () => new Promise<number>(() => {}) };
+    const handler = route({ store, onError: (e) => void errors.push(e) });
+    const answer = call(handler, '/chat/completions', { body: ask('hi') });
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(errors).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    const { status, error } = await errorOf(await answer);
+    expect([status, error['code']]).toEqual([500, 'internal_error']);
+    expect(String(errors[0])).toMatch(/^Error: the store's increment did not settle within 10 s \(proxy:requests:60000:\d+:anonymous\)$/);
+  });
+
   it('a store that fails half-way through a reservation: a 500, and what was reserved before it given back', async () => {
     const inner = memoryStore();
     const totals = new Map<string, number>();

@@ -27,6 +27,27 @@ export type Priced = Pick<Model, 'id' | 'pricing'> | undefined;
 /** Tokens a stream reserves at a time once it has used its reservation. */
 const TOP_UP = 256;
 
+/** How long the store may take to answer; then the request fails as if it had thrown. */
+const STORE_TIMEOUT_MS = 10_000;
+
+/** The store's `increment`, bounded: one that never settles (a client queueing while its server is down) fails. */
+async function increment(options: Resolved, c: Counter, amount: number): Promise<number> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      options.store.increment(c.key, amount, c.ttlMs),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`the store's increment did not settle within 10 s (${c.key})`)),
+          STORE_TIMEOUT_MS,
+        );
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 function counter(
   options: Resolved,
   kind: Counter['kind'],
@@ -99,7 +120,7 @@ export class Meter {
     const limit = options.rateLimit;
     if (limit === undefined || limit.requests === Infinity) return;
     const c = counter(options, 'requests', user, limit.windowMs, limit.requests);
-    const total = await options.store.increment(c.key, 1, c.ttlMs);
+    const total = await increment(options, c, 1);
     if (total > c.limit) throw refusal(c, false);
   }
 
@@ -130,7 +151,7 @@ export class Meter {
 
   async #add(c: Counter | undefined, amount: number): Promise<boolean> {
     if (c === undefined || amount === 0) return true;
-    const total = await this.#options.store.increment(c.key, amount, c.ttlMs);
+    const total = await increment(this.#options, c, amount);
     return amount < 0 || total <= c.limit;
   }
 
