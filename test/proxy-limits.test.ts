@@ -87,6 +87,20 @@ describe('rate limits', () => {
     expect((await call(handler, '/chat/completions', { body: ask('hi', { max_tokens: 100 }) })).status).toBe(200);
   });
 
+  it('reserves the larger of max_tokens and max_completion_tokens: a server that reads only max_tokens cannot outspend the limit', async () => {
+    const upstream = await greedyUpstream(50); // uses every token of max_tokens, as many servers read it
+    try {
+      const used: ProxyUsage[] = [];
+      const handler = createProxy({ models: ['acme/chat'], upstream: upstreamOf(upstream.url), rateLimit: { tokens: 3_000 }, onUsage: (u) => void used.push(u) });
+      const body = ask('hi', { model: 'acme/chat', max_completion_tokens: 1, max_tokens: 1_000 });
+      const statuses = (await Promise.all(Array.from({ length: 10 }, () => call(handler, '/chat/completions', { body })))).map((r) => r.status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(2); // 2 × (1 000 and the prompt) fit in 3 000, not 3
+      expect(used.reduce((sum, u) => sum + u.usage.total_tokens, 0)).toBeLessThanOrEqual(3_000);
+    } finally {
+      await upstream.close();
+    }
+  });
+
   it('settles a reservation with the usage: the counter holds what was used, not the estimate', async () => {
     const increments: Array<[string, number]> = [];
     const inner = memoryStore();

@@ -1,7 +1,7 @@
 /**
  * Per-user limits, counted in the store: requests and tokens per rate-limit window, cost (in
  * nano-units of the price) per budget window. A request reserves its estimate before it is sent
- * (its prompt, as `estimatePromptTokens()` reads it, and its `max_tokens` for every choice), so
+ * (its prompt, as `estimatePromptTokens()` reads it, and its `max_tokens`, or `max_completion_tokens` if larger, for every choice), so
  * that concurrent requests of one user see each other at once; a reservation that passes a limit
  * is given back and the request refused. When the call ends, the reservation is settled with what
  * it used; a stream that outgrows it reserves more as it goes, and ends when a limit is passed.

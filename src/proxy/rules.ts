@@ -6,7 +6,6 @@
  * case and spacing) and the app's system prompt first. Nothing of the browser's object is kept,
  * so `__proto__` or a getter in it can reach nothing.
  */
-import { requestedCompletionTokens } from '../cost/tokens';
 import { forbidden, invalid, modelNotFound } from './errors';
 import type { Resolved } from './options';
 
@@ -156,15 +155,15 @@ function common(
   }
 
   // Capped (1e9 becomes the cap), filled in when absent; a value that is no whole number is refused.
-  let asked = false;
+  // With both, the larger is reserved: a server may read either (many read only `max_tokens`).
+  let most = 0;
   for (const name of ['max_tokens', 'max_completion_tokens']) {
     const value = raw[name];
     if (value === undefined || value === null) continue;
     integer(1, Number.MAX_SAFE_INTEGER)(value, name);
-    body[name] = Math.min(value as number, options.maxTokens);
-    asked = true;
+    most = Math.max(most, (body[name] = Math.min(value as number, options.maxTokens)) as number);
   }
-  if (!asked) body['max_tokens'] = options.maxTokens;
+  if (most === 0) body['max_tokens'] = most = options.maxTokens;
 
   const n = raw['n'] ?? 1;
   if (!Number.isSafeInteger(n) || (n as number) < 1)
@@ -177,7 +176,7 @@ function common(
     );
   if (raw['n'] !== undefined && raw['n'] !== null) body['n'] = n;
 
-  const completionTokens = (requestedCompletionTokens(body) ?? options.maxTokens) * (n as number);
+  const completionTokens = most * (n as number);
   return { body, model, stream: stream === true, wantsUsage, completionTokens };
 }
 
