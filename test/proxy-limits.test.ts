@@ -112,6 +112,40 @@ describe('rate limits', () => {
     expect(tokens[0]).toBeGreaterThanOrEqual(300); // the estimate: the prompt and max_tokens
     expect(tokens[0]! + tokens[1]!).toBe(completion.usage.total_tokens);
   });
+  it('a store that fails while a stream reserves more: an in-band error, the upstream aborted, the app told, the counter right', async () => {
+    let cut = false;
+    const upstream = await startUpstream((_req, res: ServerResponse) => {
+      res.on('close', () => (cut = !res.writableFinished));
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const timer = setInterval(() => res.write(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'acme/chat', choices: [{ index: 0, delta: { content: 'word '.repeat(20) } }] })}\n\n`), 10);
+      res.on('close', () => clearInterval(timer));
+    });
+    try {
+      const inner = memoryStore();
+      let tokens = 0;
+      let reservations = 0;
+      const store: ProxyStore = {
+        increment: (key, amount, ttl) => {
+          if (!key.includes(':tokens:')) return inner.increment(key, amount, ttl);
+          if (amount > 0 && reservations++ === 1) throw new Error('the store is down'); // the stream's first top-up
+          return (tokens = inner.increment(key, amount, ttl) as number);
+        },
+      };
+      const used: ProxyUsage[] = [];
+      const errors: unknown[] = [];
+      const handler = createProxy({ models: ['acme/chat'], upstream: upstreamOf(upstream.url), maxTokens: 5, store, onUsage: (u) => void used.push(u), onError: (e) => void errors.push(e) });
+      const text = await (await call(handler, '/chat/completions', { body: ask('hi', { model: 'acme/chat', stream: true }) })).text();
+      expect(text.trim().split('\n\n').at(-1)).toBe('data: {"error":{"message":"The route failed.","type":"server_error","code":"internal_error"}}');
+      await vi.waitFor(() => expect(cut).toBe(true));
+      expect(String(errors[0])).toBe('Error: the store is down');
+      await vi.waitFor(() => expect(used).toHaveLength(1));
+      expect(used[0]).toMatchObject({ outcome: 'error', estimated: true });
+      await vi.waitFor(() => expect(tokens).toBe(used[0]!.usage.total_tokens)); // the failed top-up is not given back
+    } finally {
+      await upstream.close();
+    }
+  });
+
   it('a store that never settles (a client queueing while its server is down): a 500 after 10 s, the app told', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const errors: unknown[] = [];

@@ -132,7 +132,21 @@ export function eventStream(
           reported = usageOf(chunk) ?? reported;
           model ??= chunk['model'];
           seen += chunkTokens(chunk);
-          if (!(await options.grow(reported?.completion ?? seen))) {
+          let fits: boolean;
+          try {
+            fits = await options.grow(reported?.completion ?? seen);
+          } catch (error) {
+            // The store failed: the answer ends as on an upstream failure, and the upstream with it.
+            if (!ended) {
+              options.abort();
+              controller.enqueue(inBand(options.failure(error)));
+              controller.close();
+              end('error');
+            }
+            return;
+          }
+          if (ended) return; // cancelled meanwhile
+          if (!fits) {
             options.abort();
             controller.enqueue(inBand(options.overLimit()));
             controller.close();

@@ -213,10 +213,11 @@ export class Meter {
     const more = Math.max(TOP_UP, completion - this.#covered);
     this.#covered += more;
     const units = this.#units(0, more);
-    this.#reservedTokens += this.#tokens ? more : 0;
-    this.#reservedUnits += units;
+    // Counted as reserved once the store has it: a store that throws leaves nothing to give back.
     const tokensOk = await this.#add(this.#tokens, this.#tokens ? more : 0);
+    this.#reservedTokens += this.#tokens ? more : 0;
     const costOk = await this.#add(this.#cost, units);
+    this.#reservedUnits += units;
     return tokensOk && costOk;
   }
 
