@@ -111,6 +111,29 @@ describe('the endpoints', () => {
   });
 });
 
+describe("the app's callbacks failing", () => {
+  it('an async onError or onUsage that rejects changes no answer and leaves no unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const note = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', note);
+    try {
+      const told: string[] = [];
+      const handler = route({
+        identify: (request) => (request.headers.get('x-user') === null ? (() => { throw new Error('no session'); })() : 'u1'),
+        onError: async () => (told.push('error'), Promise.reject(new Error('the logger is down'))),
+        onUsage: async () => (told.push('usage'), Promise.reject(new Error('the billing service is down'))),
+      });
+      expect((await call(handler, '/chat/completions', { body: ask('hi') })).status).toBe(401);
+      expect((await call(handler, '/chat/completions', { body: ask('hi'), headers: { 'x-user': 'u1' } })).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(told).toEqual(['error', 'usage']);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', note);
+    }
+  });
+});
+
 describe("the package's Client against the route (Node's http through toNodeListener)", () => {
   let served: Served;
   beforeAll(async () => {

@@ -148,9 +148,9 @@ export interface ProxyOptions {
   store?: ProxyStore;
   /** A prefix for the store's keys, to share one store between routes. Default `'proxy:'`. */
   storePrefix?: string;
-  /** Told of each call's usage once it is counted (for logs and bills); its errors are ignored. */
+  /** Told of each call's usage once it is counted (for logs and bills); its errors (a throw, or an `async` one's rejection) are ignored. */
   onUsage?: (usage: ProxyUsage) => void;
-  /** Told of every failure behind an error answer (the upstream's own error, with its detail); its errors are ignored. */
+  /** Told of every failure behind an error answer (the upstream's own error, with its detail); its errors (a throw, or an `async` one's rejection) are ignored. */
   onError?: (error: unknown, context: { request: Request; user: string | undefined }) => void;
 }
 

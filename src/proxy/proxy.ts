@@ -96,8 +96,14 @@ function report(
   request: Request,
   user: string | undefined,
 ): void {
+  quietly(() => options.onError?.(error, { request, user }));
+}
+
+/** Runs an app's callback whose failure must not change the answer: a throw, or a rejected promise (an `async` logger). */
+function quietly(callback: () => unknown): void {
   try {
-    options.onError?.(error, { request, user });
+    const result = callback();
+    if (result instanceof Promise) result.catch(() => {});
   } catch {
     // The app's logger failing must not change the answer.
   }
@@ -244,7 +250,7 @@ async function complete(
     void meter
       .settle(usage.prompt, usage.completion)
       .catch((error: unknown) => report(options, error, request, user));
-    try {
+    quietly(() =>
       options.onUsage?.({
         user,
         model,
@@ -252,10 +258,8 @@ async function complete(
         cost: meter.cost(counted),
         estimated: usage.estimated,
         outcome,
-      });
-    } catch {
-      // A logger failing must not change the answer.
-    }
+      }),
+    );
   };
 
   // The browser going away (its request's signal, or the body cancelled) aborts the upstream at once.
