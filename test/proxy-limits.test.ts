@@ -62,6 +62,19 @@ describe('identify()', () => {
     expect((await call(handler, '/models')).status).toBe(200);
     expect(mock.requests.filter((r) => r.path === '/models')).toHaveLength(1);
   });
+
+  it('an identify() or system function that never settles fails after 10 s as if it had thrown (401, 500), the app told', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const errors: unknown[] = [];
+    const never = () => new Promise<never>(() => {});
+    for (const [options, status] of [[{ identify: never }, 401], [{ system: never }, 500]] as const) {
+      const handler = route({ ...options, onError: (e) => void errors.push(e) });
+      const answer = call(handler, '/chat/completions', { body: ask('hi') });
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect((await errorOf(await answer)).status).toBe(status);
+    }
+    expect(errors.map(String)).toEqual(['Error: identify() did not settle within 10 s', 'Error: the `system` function did not settle within 10 s']);
+  });
 });
 
 describe('rate limits', () => {
@@ -157,7 +170,7 @@ describe('rate limits', () => {
     await vi.advanceTimersByTimeAsync(1);
     const { status, error } = await errorOf(await answer);
     expect([status, error['code']]).toEqual([500, 'internal_error']);
-    expect(String(errors[0])).toMatch(/^Error: the store's increment did not settle within 10 s \(proxy:requests:60000:\d+:anonymous\)$/);
+    expect(String(errors[0])).toMatch(/^Error: the store's increment \(proxy:requests:60000:\d+:anonymous\) did not settle within 10 s$/);
   });
 
   it('a store that fails half-way through a reservation: a 500, and what was reserved before it given back', async () => {

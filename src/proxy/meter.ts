@@ -27,26 +27,26 @@ export type Priced = Pick<Model, 'id' | 'pricing'> | undefined;
 /** Tokens a stream reserves at a time once it has used its reservation. */
 const TOP_UP = 256;
 
-/** How long the store may take to answer; then the request fails as if it had thrown. */
-const STORE_TIMEOUT_MS = 10_000;
-
-/** The store's `increment`, bounded: one that never settles (a client queueing while its server is down) fails. */
-async function increment(options: Resolved, c: Counter, amount: number): Promise<number> {
+/**
+ * `value` awaited at most 10 s: an app's callback that never settles (a store whose client queues
+ * while its server is down, a session lookup that hangs) fails as if it had thrown, `what` naming it.
+ */
+export async function bounded<T>(value: T | Promise<T>, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     return await Promise.race([
-      options.store.increment(c.key, amount, c.ttlMs),
+      value,
       new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`the store's increment did not settle within 10 s (${c.key})`)),
-          STORE_TIMEOUT_MS,
-        );
+        timer = setTimeout(() => reject(new Error(`${what} did not settle within 10 s`)), 10_000);
       }),
     ]);
   } finally {
     clearTimeout(timer);
   }
 }
+
+const increment = (options: Resolved, c: Counter, amount: number): Promise<number> =>
+  bounded(options.store.increment(c.key, amount, c.ttlMs), `the store's increment (${c.key})`);
 
 function counter(
   options: Resolved,

@@ -112,11 +112,11 @@ export interface ProxyOptions {
   upstream?: ClientOptions;
   /** The path the route is served under, as the browser's `baseURL`. Default `'/api/inference/v1'`. */
   basePath?: string;
-  /** Who is asking: a user id, or `null`/`undefined` (or a throw) to refuse with 401; a `Response` to answer with it. */
+  /** Who is asking: a user id, or `null`/`undefined` (or a throw, or no answer within 10 s) to refuse with 401; a `Response` to answer with it. */
   identify?: (
     request: Request,
   ) => string | null | undefined | Response | Promise<string | null | undefined | Response>;
-  /** The app's system prompt, sent first in every chat request. */
+  /** The app's system prompt, sent first in every chat request (a function that throws or has not settled within 10 s is a 500). */
   system?: string | ((context: ProxyContext) => string | Promise<string>);
   /** Accept `system` and `developer` messages from the browser. Default `false`. */
   allowSystemMessages?: boolean;

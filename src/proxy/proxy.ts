@@ -14,7 +14,7 @@ import {
 import { readJSONObject } from './body';
 import { baseHeaders, modelNotFound, Refusal, refusalResponse, upstreamRefusal } from './errors';
 import { eventStream } from './events';
-import { Meter, type Priced } from './meter';
+import { bounded, Meter, type Priced } from './meter';
 import { resolveOptions, type ProxyOptions, type ProxyUsage, type Resolved } from './options';
 import { chatBody, legacyBody } from './rules';
 import { Upstream } from './upstream';
@@ -71,7 +71,7 @@ async function identify(request: Request, options: Resolved): Promise<string | R
   if (options.identify === undefined) return ANONYMOUS;
   let user: unknown;
   try {
-    user = await options.identify(request);
+    user = await bounded(options.identify(request), 'identify()');
   } catch (error) {
     report(options, error, request, undefined);
     user = undefined;
@@ -211,7 +211,7 @@ async function complete(
   if (kind === 'chat' && options.system !== undefined) {
     system =
       typeof options.system === 'function'
-        ? await options.system({ request, user })
+        ? await bounded(options.system({ request, user }), 'the `system` function')
         : options.system;
     if (typeof system !== 'string') throw new Error('the `system` option gave no string');
   }
