@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { resolve } from 'node:path';
 import { sumCosts } from '../index';
 import {
   BatchInputError,
@@ -73,7 +74,8 @@ export const batchCommand: Command = defineCommand({
     const output = values.output;
     if (output === undefined || output === '')
       throw new UsageError('--output is required: where the results go.');
-    if (output === input) throw new UsageError('--output must be another file than the input.');
+    if (resolve(output) === resolve(input))
+      throw new UsageError('--output must be another file than the input.');
     const concurrency = integerFlag('--concurrency', values.concurrency, 1, 10_000);
     const maxCost = values['max-cost'];
     if (maxCost !== undefined && !/^\d+(\.\d+)?$/.test(maxCost.trim()))

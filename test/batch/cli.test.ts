@@ -252,6 +252,16 @@ describe('model-inference-sdk batch', () => {
     expect(ids(output)).toEqual(['a']);
   });
 
+  it('--output naming the input by another spelling: a usage error (exit 2), the input left whole', async () => {
+    const input = write('in.jsonl', [inputLine('a', 'x')]);
+    const before = readFileSync(input, 'utf8');
+    const result = await runCli(['batch', input, '-o', `${dir}/./in.jsonl`], { env: env() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--output must be another file than the input.');
+    expect(readFileSync(input, 'utf8')).toBe(before);
+    expect(server.calls).toHaveLength(0);
+  });
+
   it('--max-cost stops starting lines and says so; the same command with a higher one goes on', async () => {
     const input = write(
       'in.jsonl',
