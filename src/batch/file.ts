@@ -68,6 +68,8 @@ export interface BatchPlan {
   total: number;
   /** Of those, the lines that already had a result in the output. */
   resumed: number;
+  /** Of `resumed`, the lines whose result is a failure (`error` set): not sent again either. */
+  failedBefore: number;
   /** Lines to run now. */
   toRun: number;
   /** Lines that cannot be run, left out (`skipInvalid`). */
@@ -150,6 +152,7 @@ export async function runBatchFile(
     const plan: BatchPlan = {
       total: inputIds.size,
       resumed: previous.done.size,
+      failedBefore: previous.failed,
       toRun: inputIds.size - previous.done.size,
       invalid,
       tornLine: previous.tornLine,
@@ -217,9 +220,10 @@ async function readBatchOutput(
   requests: IdSet,
   costs: CostTracker,
   priceOf: ReturnType<typeof modelPrices>,
-): Promise<{ done: IdSet; tornLine: boolean }> {
+): Promise<{ done: IdSet; failed: number; tornLine: boolean }> {
   const done = new IdSet();
-  if (!existsSync(path)) return { done, tornLine: false };
+  let failed = 0;
+  if (!existsSync(path)) return { done, failed, tornLine: false };
   let good = 0; // bytes of whole output lines
   for await (const line of readLines(createReadStream(path))) {
     if (!line.ended) {
@@ -227,7 +231,7 @@ async function readBatchOutput(
       if (!(text.startsWith(OUTPUT_START) || OUTPUT_START.startsWith(text)))
         throw notOutput(path, line.number);
       truncateSync(path, good);
-      return { done, tornLine: true };
+      return { done, failed, tornLine: true };
     }
     good += Buffer.byteLength(line.text) + (line.crlf ? 2 : 1);
     if (line.text.trim() === '') continue;
@@ -249,7 +253,8 @@ async function readBatchOutput(
       );
     if (done.add(customId) !== undefined) continue;
     const body = (value.response as { body?: { usage?: unknown; model?: unknown } } | null)?.body;
-    if (value.error == null && body?.usage) {
+    if (value.error != null) failed++;
+    else if (body?.usage) {
       try {
         costs.add(body.usage as never, await priceOf(body.model));
       } catch {
@@ -257,7 +262,7 @@ async function readBatchOutput(
       }
     }
   }
-  return { done, tornLine: false };
+  return { done, failed, tornLine: false };
 }
 
 function parse(text: string): unknown {

@@ -106,7 +106,7 @@ export const batchCommand: Command = defineCommand({
       }
       io.stdout(summaryText(summary));
       if (summary.stopped === 'aborted' && io.signal.aborted) return interruptedExitCode(io.signal);
-      return summary.failed > 0 ||
+      return summary.failed + summary.failedBefore > 0 ||
         summary.stopped !== undefined ||
         summary.invalid > 0 ||
         summary.done + summary.resumed < summary.total
@@ -150,7 +150,7 @@ function summaryText(s: BatchFileSummary): string {
         : '';
   return (
     [
-      `${s.done} done, ${s.failed} failed${s.resumed > 0 ? `, ${s.resumed} done before` : ''}${s.invalid > 0 ? `, ${s.invalid} invalid lines skipped` : ''} of ${s.total}`,
+      `${s.done} done, ${s.failed} failed${s.resumed > 0 ? `, ${s.resumed - s.failedBefore} done${s.failedBefore > 0 ? ` and ${s.failedBefore} failed` : ''} before` : ''}${s.invalid > 0 ? `, ${s.invalid} invalid lines skipped` : ''} of ${s.total}`,
       `${s.costs.tokens.total} tokens (${s.costs.tokens.prompt} prompt, ${s.costs.tokens.completion} completion), cost ${s.costs.cost.total}${s.costs.unpricedCalls > 0 ? ` (${s.costs.unpricedCalls} lines unpriced)` : ''}`,
       `${(s.durationMs / 1000).toFixed(1)} s${s.tornLine ? '; a torn last output line was cut off and its line run again' : ''}`,
     ].join('\n') + `\n${stopped}`

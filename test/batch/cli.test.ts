@@ -228,6 +228,17 @@ describe('model-inference-sdk batch', () => {
     expect(some.stdout).toMatch(/^1 done, 1 failed of 2\n/);
   });
 
+  it('run again after a line failed: nothing sent, the failure counted as before, still exit 1', async () => {
+    const input = write('f.jsonl', [inputLine('a', 'x'), inputLine('b', 'fail'), inputLine('c', 'y')]);
+    const output = path.join(dir, 'o.jsonl');
+    expect((await runCli(['batch', input, '-o', output, '-q'], { env: env() })).code).toBe(1);
+    server.calls.length = 0;
+    const again = await runCli(['batch', input, '-o', output, '-q'], { env: env() });
+    expect(again.stdout).toMatch(/^0 done, 0 failed, 2 done and 1 failed before of 3\n/);
+    expect(again.code).toBe(1);
+    expect(server.calls).toHaveLength(0);
+  });
+
   it('bad input: each bad line named with its number on stderr, exit 2, nothing sent, no output file', async () => {
     const input = write('in.jsonl', [
       inputLine('a', 'x'),

@@ -63,7 +63,9 @@ describe('runBatchFile', () => {
     const bad = outputLines(output).find((l) => l.custom_id === 'bad')!;
     expect(bad.error).toEqual({ code: 'refused', message: expect.stringMatching(/this prompt is refused/) });
     expect(bad.response).toMatchObject({ status_code: 400, body: { error: { code: 'refused' } } });
-    expect(summary).toMatchObject({ done: 1, failed: 1 });
+    expect(summary).toMatchObject({ done: 1, failed: 1, failedBefore: 0 });
+    const again = await runBatchFile(client, { input, output });
+    expect(again).toMatchObject({ done: 0, failed: 0, resumed: 2, failedBefore: 1 });
   });
 
   it('a connection that fails: error set, response null', async () => {
