@@ -119,6 +119,16 @@ export async function runBatchFile(
     throw new InferenceError('runBatchFile: `input` and `output` must be file paths.');
   if (!existsSync(input))
     throw new InferenceError(`runBatchFile: no input file ${JSON.stringify(input)}.`);
+  // Both are read to the end before anything is sent: the input twice, the output to resume. A
+  // pipe would give its lines once (nothing to run the second time), a terminal never ends.
+  for (const [what, file, hint] of [
+    ['input', input, 'save it to a file first'],
+    ['output', output, 'give the path of a file'],
+  ] as const)
+    if (existsSync(file) && !statSync(file).isFile())
+      throw new InferenceError(
+        `runBatchFile: the ${what} ${JSON.stringify(file)} is not a regular file (a pipe, a device or a directory), and it is read to the end before anything is sent: ${hint}.`,
+      );
   if (existsSync(output) && sameFile(input, output))
     throw new InferenceError(
       `runBatchFile: the output ${JSON.stringify(output)} is the input file; give another path.`,

@@ -1,7 +1,8 @@
 // model-inference-sdk/batch from code: runBatchFile() and runBatch() against a loopback server.
 // The output is the OpenAI Batch output format, one whole line per input line; a run resumes
 // from what the output holds; bad input is refused with line numbers before anything is sent.
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -166,6 +167,21 @@ describe('runBatchFile', () => {
     expect(shard.resumed).toBeLessThan(12);
     expect(shard.costs.tokens.total).toBe(15 * shard.total);
     expect(await runBatchFile(client, { input, output: all })).toMatchObject({ total: 12, resumed: 12, done: 0 });
+  });
+
+  it('an input or output that is not a regular file (a pipe, a directory) is refused by name, nothing sent', async () => {
+    const { input, output } = files(prompts(2));
+    mkdirSync(path.join(dir, 'sub'));
+    await expect(runBatchFile(client, { input: path.join(dir, 'sub'), output })).rejects.toThrow(/the input ".*sub" is not a regular file/);
+    await expect(runBatchFile(client, { input, output: path.join(dir, 'sub') })).rejects.toThrow(/the output ".*sub" is not a regular file/);
+    if (process.platform !== 'win32') {
+      // A named pipe gives its lines once: the check would read them all, and the run have none to send.
+      const fifo = path.join(dir, 'fifo');
+      execFileSync('mkfifo', [fifo]);
+      await expect(runBatchFile(client, { input: fifo, output })).rejects.toThrow(/the input ".*fifo" is not a regular file/);
+    }
+    expect(server.calls).toHaveLength(0);
+    expect(existsSync(output)).toBe(false);
   });
 
   it('an output in a directory that does not exist: refused by name before anything is sent', async () => {
