@@ -291,6 +291,8 @@ describe('runBatchFile', () => {
       await expect(runBatchFile(client, { input, output, concurrency })).rejects.toThrow(/concurrency/);
     for (const maxCost of ['-1', 'NaN', 'abc'])
       await expect(runBatchFile(client, { input, output, maxCost })).rejects.toThrow(/maxCost/);
+    for (const maxCost of [NaN, Infinity, -Infinity])
+      await expect(runBatchFile(client, { input, output, maxCost })).rejects.toThrow(`got ${String(maxCost)}.`);
     expect(server.calls).toHaveLength(0);
   });
 });
