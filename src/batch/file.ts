@@ -4,22 +4,26 @@
  * line, left by a killed writer, is cut off and its line run again), and each result is appended
  * as one whole line by one write. Node's file system (also in Bun and Deno).
  */
+import { createHash } from 'node:crypto';
 import {
   closeSync,
   createReadStream,
   existsSync,
   fsyncSync,
   openSync,
+  statSync,
   truncateSync,
   writeSync,
 } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { CostTracker, InferenceError, type Client } from 'model-inference-sdk';
 import { readLines } from './lines';
-import { BatchInputError, checkBatchInput, readBatchInput, type BatchInputProblem } from './input';
+import { BatchInputError, readBatchInput, type BatchInputProblem } from './input';
 import type { Shard } from './hash';
 import { IdSet } from './id-set';
 import { modelPrices } from './prices';
 import { runBatch, type BatchResult, type BatchSummary } from './runner';
+import type { BatchOutputLine } from './output';
 
 /**
  * Options of {@link runBatchFile}.
@@ -64,6 +68,8 @@ export interface BatchPlan {
   total: number;
   /** Of those, the lines that already had a result in the output. */
   resumed: number;
+  /** Of `resumed`, the lines whose result is a failure (`error` set): not sent again either. */
+  failedBefore: number;
   /** Lines to run now. */
   toRun: number;
   /** Lines that cannot be run, left out (`skipInvalid`). */
@@ -89,7 +95,9 @@ export interface BatchFileSummary extends BatchSummary, BatchPlan {}
  * Run a batch input file into an output file, or resume it: running it again after a crash, a
  * SIGKILL or Ctrl-C sends only the lines without a result in the output. A line that was in
  * flight when the process died is sent again (at least once), with the same idempotency key.
- * One run per output file at a time.
+ * One run per output file at a time. An output that is not a batch output, is the input file, or
+ * holds a result of another line under a `custom_id` of the input (the input changed since) is
+ * refused with an `InferenceError` before anything is sent, the file left as it is.
  *
  * @throws BatchInputError when input lines cannot be run (each named with its line number, up
  * to 100), before anything is sent, unless `skipInvalid`.
@@ -111,25 +119,52 @@ export async function runBatchFile(
     throw new InferenceError('runBatchFile: `input` and `output` must be file paths.');
   if (!existsSync(input))
     throw new InferenceError(`runBatchFile: no input file ${JSON.stringify(input)}.`);
+  // Both are read to the end before anything is sent: the input twice, the output to resume. A
+  // pipe would give its lines once (nothing to run the second time), a terminal never ends.
+  for (const [what, file, hint] of [
+    ['input', input, 'save it to a file first'],
+    ['output', output, 'give the path of a file'],
+  ] as const)
+    if (existsSync(file) && !statSync(file).isFile())
+      throw new InferenceError(
+        `runBatchFile: the ${what} ${JSON.stringify(file)} is not a regular file (a pipe, a device or a directory), and it is read to the end before anything is sent: ${hint}.`,
+      );
+  if (existsSync(output) && sameFile(input, output))
+    throw new InferenceError(
+      `runBatchFile: the output ${JSON.stringify(output)} is the input file; give another path.`,
+    );
+  if (!existsSync(dirname(resolve(output))))
+    throw new InferenceError(
+      `runBatchFile: no directory ${JSON.stringify(dirname(output))} for the output ${JSON.stringify(output)}.`,
+    );
   const stop = new AbortController();
   const onAbort = () => stop.abort(options.signal?.reason);
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const checked = await checkBatchInput(client, createReadStream(input), {
+    // Every line checked before anything is sent; each request's custom_id kept with the first
+    // 32 bits of its output id, to tell an output line of this input from one of another.
+    const inputIds = new IdSet();
+    const problems: BatchInputProblem[] = [];
+    let invalid = 0;
+    for await (const request of readBatchInput(client, createReadStream(input), {
       shard,
       signal: stop.signal,
-    });
-    if (checked.invalid > 0 && !options.skipInvalid)
-      throw new BatchInputError(checked.problems, checked.invalid);
+      onInvalid: (problem) => {
+        if (invalid++ < 100) problems.push(problem);
+      },
+    }))
+      inputIds.add(request.custom_id, idBits(request.text));
+    if (invalid > 0 && !options.skipInvalid) throw new BatchInputError(problems, invalid);
     const prices = modelPrices(client, stop.signal);
     const costs = new CostTracker();
-    const previous = await readBatchOutput(output, costs, prices);
+    const previous = await readBatchOutput(output, inputIds, costs, prices);
     const plan: BatchPlan = {
-      total: checked.requests,
+      total: inputIds.size,
       resumed: previous.done.size,
-      toRun: Math.max(0, checked.requests - previous.done.size),
-      invalid: checked.invalid,
+      failedBefore: previous.failed,
+      toRun: inputIds.size - previous.done.size,
+      invalid,
       tornLine: previous.tornLine,
       tokensBefore: costs.report().tokens.total,
       costBefore: costs.report().cost.total,
@@ -170,40 +205,66 @@ function writeAll(fd: number, text: string): void {
   for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
 }
 
+function sameFile(a: string, b: string): boolean {
+  const [x, y] = [statSync(a), statSync(b)];
+  return x.ino !== 0 && x.ino === y.ino && x.dev === y.dev;
+}
+
+/** The first 32 bits of the SHA-256 of a line's text: of its output id (`lineIdentity()`). */
+function idBits(text: string): number {
+  return createHash('sha256').update(text).digest().readUInt32BE(0);
+}
+
+/** What every output line starts with (runBatchFile writes `id` first). */
+const OUTPUT_START = '{"id":"batch_req_';
+
 /**
- * The `custom_id`s an output file already has a result for, their usage added to `costs`; a torn
- * last line (no line end, or not JSON: a writer killed mid-line) is cut off the file. Any other
- * line that is not an output line stops the run: the file is not this runner's to rewrite.
+ * The `custom_id`s of `requests` the output file already has a result for, their usage added to
+ * `costs`; a torn last line (a writer killed mid-line: no line end, the start of an output line)
+ * is cut off the file. The lines of other `custom_id`s (another shard's) are left as they are;
+ * any line that is not an output line, or is the result of another line with a `custom_id` of
+ * `requests` (the input changed since), stops the run: the file is not this runner's to rewrite.
  */
 async function readBatchOutput(
   path: string,
+  requests: IdSet,
   costs: CostTracker,
   priceOf: ReturnType<typeof modelPrices>,
-): Promise<{ done: IdSet; tornLine: boolean }> {
+): Promise<{ done: IdSet; failed: number; tornLine: boolean }> {
   const done = new IdSet();
-  if (!existsSync(path)) return { done, tornLine: false };
+  let failed = 0;
+  if (!existsSync(path)) return { done, failed, tornLine: false };
   let good = 0; // bytes of whole output lines
-  let tornLine = false;
-  let bad: number | undefined;
   for await (const line of readLines(createReadStream(path))) {
-    if (bad !== undefined) throw notOutput(path, bad);
-    const bytes = Buffer.byteLength(line.text) + (line.crlf ? 2 : 1);
-    if (line.ended && line.text.trim() === '') {
-      good += bytes;
-      continue;
+    if (!line.ended) {
+      const text = line.text.trimStart();
+      if (!(text.startsWith(OUTPUT_START) || OUTPUT_START.startsWith(text)))
+        throw notOutput(path, line.number);
+      truncateSync(path, good);
+      return { done, failed, tornLine: true };
     }
-    const value = line.ended ? parse(line.text) : undefined;
-    const id = (value as { custom_id?: unknown } | undefined)?.custom_id;
-    if (typeof id !== 'string') {
-      // Only the last line may be torn; a bad line before it is found on the next one.
-      bad = line.number;
-      continue;
-    }
-    good += bytes;
-    done.add(id);
-    const body = (value as { response?: { body?: { usage?: unknown; model?: unknown } } }).response
-      ?.body;
-    if ((value as { error?: unknown }).error == null && body?.usage) {
+    good += Buffer.byteLength(line.text) + (line.crlf ? 2 : 1);
+    if (line.text.trim() === '') continue;
+    const value = parse(line.text) as Partial<BatchOutputLine> | undefined;
+    const id = /^batch_req_([0-9a-f]{24})$/.exec(String(value?.id))?.[1];
+    const customId = value?.custom_id;
+    if (
+      id === undefined ||
+      typeof customId !== 'string' ||
+      !('response' in value!) ||
+      !('error' in value!)
+    )
+      throw notOutput(path, line.number);
+    const bits = requests.get(customId);
+    if (bits === undefined) continue;
+    if (bits !== parseInt(id.slice(0, 8), 16))
+      throw new InferenceError(
+        `runBatchFile: line ${line.number} of ${JSON.stringify(path)} is the result of another input line with custom_id ${JSON.stringify(customId)} (the input changed since); run the input it was written for, or give another --output.`,
+      );
+    if (done.add(customId) !== undefined) continue;
+    const body = (value.response as { body?: { usage?: unknown; model?: unknown } } | null)?.body;
+    if (value.error != null) failed++;
+    else if (body?.usage) {
       try {
         costs.add(body.usage as never, await priceOf(body.model));
       } catch {
@@ -211,11 +272,7 @@ async function readBatchOutput(
       }
     }
   }
-  if (bad !== undefined) {
-    tornLine = true;
-    truncateSync(path, good);
-  }
-  return { done, tornLine };
+  return { done, failed, tornLine: false };
 }
 
 function parse(text: string): unknown {

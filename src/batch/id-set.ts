@@ -32,6 +32,12 @@ export class IdSet {
     return this.#find(id).found;
   }
 
+  /** The line `id` was first seen on, if it is here. */
+  get(id: string): number | undefined {
+    const at = this.#find(id);
+    return at.found ? this.#lines[at.slot] : undefined;
+  }
+
   #find(id: string): { found: boolean; slot: number; a: number; b: number } {
     let a = 0x811c9dc5;
     let b = 0x9747b28c;

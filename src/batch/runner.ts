@@ -146,7 +146,7 @@ export function runBatch(
   const maxCost = options.maxCost === undefined ? undefined : readDecimal(options.maxCost);
   if (typeof maxCost === 'string' || (maxCost !== undefined && maxCost.units < 0n))
     throw new InferenceError(
-      `runBatch: \`maxCost\` must be a decimal amount of 0 or more; got ${JSON.stringify(options.maxCost)}.`,
+      `runBatch: \`maxCost\` must be a decimal amount of 0 or more; got ${typeof options.maxCost === 'string' ? JSON.stringify(options.maxCost) : String(options.maxCost)}.`,
     );
   const costs = options.costs ?? new CostTracker();
   const stop = new AbortController();

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { resolve } from 'node:path';
 import { sumCosts } from '../index';
 import {
   BatchInputError,
@@ -73,7 +74,8 @@ export const batchCommand: Command = defineCommand({
     const output = values.output;
     if (output === undefined || output === '')
       throw new UsageError('--output is required: where the results go.');
-    if (output === input) throw new UsageError('--output must be another file than the input.');
+    if (resolve(output) === resolve(input))
+      throw new UsageError('--output must be another file than the input.');
     const concurrency = integerFlag('--concurrency', values.concurrency, 1, 10_000);
     const maxCost = values['max-cost'];
     if (maxCost !== undefined && !/^\d+(\.\d+)?$/.test(maxCost.trim()))
@@ -104,7 +106,7 @@ export const batchCommand: Command = defineCommand({
       }
       io.stdout(summaryText(summary));
       if (summary.stopped === 'aborted' && io.signal.aborted) return interruptedExitCode(io.signal);
-      return summary.failed > 0 ||
+      return summary.failed + summary.failedBefore > 0 ||
         summary.stopped !== undefined ||
         summary.invalid > 0 ||
         summary.done + summary.resumed < summary.total
@@ -148,7 +150,7 @@ function summaryText(s: BatchFileSummary): string {
         : '';
   return (
     [
-      `${s.done} done, ${s.failed} failed${s.resumed > 0 ? `, ${s.resumed} done before` : ''}${s.invalid > 0 ? `, ${s.invalid} invalid lines skipped` : ''} of ${s.total}`,
+      `${s.done} done, ${s.failed} failed${s.resumed > 0 ? `, ${s.resumed - s.failedBefore} done${s.failedBefore > 0 ? ` and ${s.failedBefore} failed` : ''} before` : ''}${s.invalid > 0 ? `, ${s.invalid} invalid lines skipped` : ''} of ${s.total}`,
       `${s.costs.tokens.total} tokens (${s.costs.tokens.prompt} prompt, ${s.costs.tokens.completion} completion), cost ${s.costs.cost.total}${s.costs.unpricedCalls > 0 ? ` (${s.costs.unpricedCalls} lines unpriced)` : ''}`,
       `${(s.durationMs / 1000).toFixed(1)} s${s.tornLine ? '; a torn last output line was cut off and its line run again' : ''}`,
     ].join('\n') + `\n${stopped}`

@@ -228,6 +228,17 @@ describe('model-inference-sdk batch', () => {
     expect(some.stdout).toMatch(/^1 done, 1 failed of 2\n/);
   });
 
+  it('run again after a line failed: nothing sent, the failure counted as before, still exit 1', async () => {
+    const input = write('f.jsonl', [inputLine('a', 'x'), inputLine('b', 'fail'), inputLine('c', 'y')]);
+    const output = path.join(dir, 'o.jsonl');
+    expect((await runCli(['batch', input, '-o', output, '-q'], { env: env() })).code).toBe(1);
+    server.calls.length = 0;
+    const again = await runCli(['batch', input, '-o', output, '-q'], { env: env() });
+    expect(again.stdout).toMatch(/^0 done, 0 failed, 2 done and 1 failed before of 3\n/);
+    expect(again.code).toBe(1);
+    expect(server.calls).toHaveLength(0);
+  });
+
   it('bad input: each bad line named with its number on stderr, exit 2, nothing sent, no output file', async () => {
     const input = write('in.jsonl', [
       inputLine('a', 'x'),
@@ -250,6 +261,16 @@ describe('model-inference-sdk batch', () => {
     expect(skipping.code).toBe(1);
     expect(skipping.stderr).toContain(`${input}:2: skipped: not JSON`);
     expect(ids(output)).toEqual(['a']);
+  });
+
+  it('--output naming the input by another spelling: a usage error (exit 2), the input left whole', async () => {
+    const input = write('in.jsonl', [inputLine('a', 'x')]);
+    const before = readFileSync(input, 'utf8');
+    const result = await runCli(['batch', input, '-o', `${dir}/./in.jsonl`], { env: env() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--output must be another file than the input.');
+    expect(readFileSync(input, 'utf8')).toBe(before);
+    expect(server.calls).toHaveLength(0);
   });
 
   it('--max-cost stops starting lines and says so; the same command with a higher one goes on', async () => {

@@ -1,7 +1,8 @@
 // model-inference-sdk/batch from code: runBatchFile() and runBatch() against a loopback server.
 // The output is the OpenAI Batch output format, one whole line per input line; a run resumes
 // from what the output holds; bad input is refused with line numbers before anything is sent.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -63,7 +64,9 @@ describe('runBatchFile', () => {
     const bad = outputLines(output).find((l) => l.custom_id === 'bad')!;
     expect(bad.error).toEqual({ code: 'refused', message: expect.stringMatching(/this prompt is refused/) });
     expect(bad.response).toMatchObject({ status_code: 400, body: { error: { code: 'refused' } } });
-    expect(summary).toMatchObject({ done: 1, failed: 1 });
+    expect(summary).toMatchObject({ done: 1, failed: 1, failedBefore: 0 });
+    const again = await runBatchFile(client, { input, output });
+    expect(again).toMatchObject({ done: 0, failed: 0, resumed: 2, failedBefore: 1 });
   });
 
   it('a connection that fails: error set, response null', async () => {
@@ -115,6 +118,75 @@ describe('runBatchFile', () => {
     writeFileSync(output, 'not json\n{"custom_id":"q-0"}\n');
     await expect(runBatchFile(client, { input, output })).rejects.toThrow(/line 1 of .* is not a batch output line/);
     expect(readFileSync(output, 'utf8')).toBe('not json\n{"custom_id":"q-0"}\n');
+    expect(server.calls).toHaveLength(0);
+  });
+
+  it.each([
+    ['a line of notes', 'my notes\n'],
+    ['a line of notes without a final newline', 'my notes'],
+    ['a JSON line with a custom_id', '{"custom_id":"q-0","note":1}\n'],
+  ])('an output file that is not an output (%s) is refused and left whole, nothing sent', async (_what, text) => {
+    const { input, output } = files(prompts(2));
+    writeFileSync(output, text);
+    await expect(runBatchFile(client, { input, output })).rejects.toThrow(/line 1 of .* is not a batch output line/);
+    expect(readFileSync(output, 'utf8')).toBe(text);
+    expect(server.calls).toHaveLength(0);
+  });
+
+  it('the input given as the output (another spelling, a symlink) is refused, the input left whole', async () => {
+    const { input } = files(prompts(2));
+    const before = readFileSync(input, 'utf8');
+    symlinkSync(input, path.join(dir, 'link.jsonl'));
+    for (const output of [`${dir}/./in.jsonl`, path.join(dir, 'link.jsonl')])
+      await expect(runBatchFile(client, { input, output })).rejects.toThrow(/is the input file/);
+    expect(readFileSync(input, 'utf8')).toBe(before);
+    expect(server.calls).toHaveLength(0);
+  });
+
+  it('an output of another input: a line whose custom_id now names another request is refused, nothing sent', async () => {
+    const { input, output } = files(prompts(3));
+    await runBatchFile(client, { input, output });
+    const before = readFileSync(output, 'utf8');
+    server.calls.length = 0;
+    writeFileSync(input, [inputLine('q-0', 'prompt 0'), inputLine('q-1', 'a new prompt'), inputLine('q-2', 'prompt 2'), inputLine('q-3', 'x')].join('\n') + '\n');
+    await expect(runBatchFile(client, { input, output })).rejects.toThrow(/is the result of another input line with custom_id "q-1" \(the input changed since\)/);
+    expect(readFileSync(output, 'utf8')).toBe(before);
+    expect(server.calls).toHaveLength(0);
+  });
+
+  it("resumed with the outputs of every shard concatenated, a shard counts only its own lines as done before", async () => {
+    const { input } = files(prompts(12));
+    const all = path.join(dir, 'all.jsonl');
+    for (let index = 1; index <= 2; index++) {
+      const output = path.join(dir, `out-${index}.jsonl`);
+      await runBatchFile(client, { input, output, shard: { index, count: 2 } });
+      appendFileSync(all, readFileSync(output));
+    }
+    const shard = await runBatchFile(client, { input, output: all, shard: { index: 1, count: 2 } });
+    expect(shard.resumed).toBe(shard.total);
+    expect(shard.resumed).toBeLessThan(12);
+    expect(shard.costs.tokens.total).toBe(15 * shard.total);
+    expect(await runBatchFile(client, { input, output: all })).toMatchObject({ total: 12, resumed: 12, done: 0 });
+  });
+
+  it('an input or output that is not a regular file (a pipe, a directory) is refused by name, nothing sent', async () => {
+    const { input, output } = files(prompts(2));
+    mkdirSync(path.join(dir, 'sub'));
+    await expect(runBatchFile(client, { input: path.join(dir, 'sub'), output })).rejects.toThrow(/the input ".*sub" is not a regular file/);
+    await expect(runBatchFile(client, { input, output: path.join(dir, 'sub') })).rejects.toThrow(/the output ".*sub" is not a regular file/);
+    if (process.platform !== 'win32') {
+      // A named pipe gives its lines once: the check would read them all, and the run have none to send.
+      const fifo = path.join(dir, 'fifo');
+      execFileSync('mkfifo', [fifo]);
+      await expect(runBatchFile(client, { input: fifo, output })).rejects.toThrow(/the input ".*fifo" is not a regular file/);
+    }
+    expect(server.calls).toHaveLength(0);
+    expect(existsSync(output)).toBe(false);
+  });
+
+  it('an output in a directory that does not exist: refused by name before anything is sent', async () => {
+    const { input } = files(prompts(2));
+    await expect(runBatchFile(client, { input, output: path.join(dir, 'no', 'such', 'out.jsonl') })).rejects.toThrow(/no directory ".*no.such" for the output/);
     expect(server.calls).toHaveLength(0);
   });
 
@@ -219,6 +291,8 @@ describe('runBatchFile', () => {
       await expect(runBatchFile(client, { input, output, concurrency })).rejects.toThrow(/concurrency/);
     for (const maxCost of ['-1', 'NaN', 'abc'])
       await expect(runBatchFile(client, { input, output, maxCost })).rejects.toThrow(/maxCost/);
+    for (const maxCost of [NaN, Infinity, -Infinity])
+      await expect(runBatchFile(client, { input, output, maxCost })).rejects.toThrow(`got ${String(maxCost)}.`);
     expect(server.calls).toHaveLength(0);
   });
 });
