@@ -205,6 +205,24 @@ describe('model-inference-sdk chat', () => {
 });
 
 describe('model-inference-sdk complete', () => {
+  it('a reply cut at the token limit, or stopped by a content filter, says so on stderr (stdout keeps the text alone)', async () => {
+    const cut = await cli(['chat', '-m', 'acme/base-1', '--max-tokens', '1', 'hello world']);
+    expect({ code: cut.code, stdout: cut.stdout, stderr: cut.stderr }).toEqual({
+      code: 0,
+      stdout: 'You\n',
+      stderr: '(cut at the token limit: finish_reason length; raise --max-tokens, or ask for less)\n',
+    });
+    const legacy = await cli(['complete', '-m', 'acme/base-1', '--max-tokens', '2', 'hello world']);
+    expect(legacy.stderr).toBe('(cut at the token limit: finish_reason length; raise --max-tokens, or ask for less)\n');
+    server.enqueue({ reply: { content: 'Some', finish_reason: 'content_filter' } });
+    const filtered = await cli(['chat', '-m', 'acme/base-1', 'hi']);
+    expect({ stdout: filtered.stdout, stderr: filtered.stderr }).toEqual({ stdout: 'Some\n', stderr: "(stopped by the server's content filter: finish_reason content_filter)\n" });
+    const whole = await cli(['chat', '-m', 'acme/base-1', 'hi']);
+    expect({ stdout: whole.stdout, stderr: whole.stderr }).toEqual({ stdout: 'You said: hi\n', stderr: '' });
+    const json = await cli(['chat', '--json', '-m', 'acme/base-1', '--max-tokens', '1', 'hello world']);
+    expect(json.stderr).toBe('');
+  });
+
   it('streams a completion from the legacy endpoint, from arguments or piped stdin', async () => {
     const byArgs = await cli(['complete', '-m', 'acme/base-1', 'Once upon a time']);
     expect({ code: byArgs.code, stdout: byArgs.stdout }).toEqual({ code: 0, stdout: 'You said: Once upon a time\n' });

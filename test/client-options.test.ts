@@ -77,6 +77,24 @@ describe('construction', () => {
     expect(() => new Client({ apiKey: 'k', baseURL: BASE_URL, ...(bad as object) })).toThrow(message);
   });
 
+  it.each([
+    [{ timeout: '5000' }, '`timeout` must be a number of milliseconds from 0 to 2147483647; got the string "5000".'],
+    [{ maxRetries: '2' }, '`maxRetries` must be a whole number, 0 or more; got the string "2".'],
+    [{ maxConcurrency: '4' }, '`maxConcurrency` must be a whole number above 0; got the string "4".'],
+    [{ streamIdleTimeout: [1000] }, '`streamIdleTimeout` must be a number of milliseconds from 0 to 2147483647; got an object.'],
+    [{ maxRetries: true }, '`maxRetries` must be a whole number, 0 or more; got a boolean.'],
+    [{ maxRetries: 1.5 }, '`maxRetries` must be a whole number, 0 or more; got 1.5.'],
+  ])('says what a numeric option %j was when it is not a number (a string from process.env does not read as in range)', (bad, message) => {
+    expect(() => new Client({ apiKey: 'k', baseURL: BASE_URL, ...(bad as object) })).toThrow(new InferenceError(message));
+  });
+
+  it('says the same of a per-request numeric option', async () => {
+    const client = new Client({ apiKey: 'k', baseURL: BASE_URL });
+    await expect(client.models.list({ timeout: '5000' as never })).rejects.toThrow(
+      new InferenceError('`timeout` must be a number of milliseconds from 0 to 2147483647; got the string "5000".'),
+    );
+  });
+
   it('rejects a key with a line break without quoting it', () => {
     let error: unknown;
     try {

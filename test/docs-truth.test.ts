@@ -7,7 +7,10 @@
  *   through the bin's own dispatcher, or on a pseudo-terminal for the interactive ones;
  * - the error class tree of docs/errors-and-retries.md is the package's exported classes;
  * - the README's words on slugs, and its "each example runs the same way" as the demo: with a key
- *   and a base URL set, every example picks a model the server has.
+ *   and a base URL set, every example picks a model the server has;
+ * - every `--mock` command a newcomer is told to paste (```sh blocks and inline code of the README,
+ *   getting-started.md and cli.md) runs as written: exit 0, what the mock says, no escape codes
+ *   in a pipe; the version the prose quotes, and the mock server's banner that testing.md quotes.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -21,7 +24,7 @@ import * as sdk from '../src/index';
 import { runCli } from '../src/cli/run';
 import { startMockServer, type MockServer } from '../src/testing/index';
 import { CLI, cleanEnv, killLeftovers, shellQuote, start } from './cli-support';
-import { consoleBlocks, matches, screen, steps, type Quote, type Step } from './support/docs-quotes';
+import { consoleBlocks, matches, screen, steps, words, type Quote, type Step } from './support/docs-quotes';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -250,5 +253,79 @@ describe('the README', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+/** Every `npx model-inference-sdk … --mock …` command of a page: in ```sh blocks or inline code. */
+function mockCommands(file: string): { line: number; text: string; stdin?: string; args: string[] }[] {
+  const out: { line: number; text: string; stdin?: string; args: string[] }[] = [];
+  readFileSync(path.join(root, file), 'utf8')
+    .split('\n')
+    .forEach((raw, i) => {
+      const spans = raw.startsWith('npx ') || raw.startsWith('echo ') ? [raw.replace(/\s+#.*$/, '')] : [...raw.matchAll(/`(npx model-inference-sdk [^`]*)`/g)].map((m) => m[1]!);
+      for (const text of spans) {
+        const command = /^(?:echo ("[^"]*") \| )?npx model-inference-sdk (.*)$/.exec(text.trim());
+        if (!command || !/(^| )--mock( |$)/.test(command[2]!)) continue;
+        out.push({ line: i + 1, text, args: words(command[2]!), ...(command[1] === undefined ? {} : { stdin: `${words(command[1])[0]!}\n` }) });
+      }
+    });
+  return out;
+}
+
+describe('the commands a newcomer pastes run as written', () => {
+  const pages = ['README.md', 'docs/getting-started.md', 'docs/cli.md'];
+  const commands = pages.flatMap((file) => mockCommands(file).map((c) => ({ file, ...c })));
+
+  it('finds the --mock commands of the README, getting-started.md and cli.md', () => {
+    expect(commands.map((c) => c.file)).toEqual(expect.arrayContaining(pages));
+    expect(commands.length).toBeGreaterThanOrEqual(6);
+  });
+
+  for (const command of commands) {
+    it(`${command.file}:${command.line}: ${command.text}`, async () => {
+      // As in a pipe, colours not turned off: nothing may be an escape code there anyway.
+      const { code, output } = await inProcess(
+        { kind: 'run', args: command.args, env: {}, expected: [], text: command.text, echoExit: false, ...(command.stdin === undefined ? {} : { stdin: command.stdin }) },
+        { NO_COLOR: '' },
+      );
+      expect({ code, escapes: output.includes('\u001b') }).toEqual({ code: 0, escapes: false });
+      const prompt = command.args.filter((a) => !a.startsWith('-') && !['chat', 'complete', 'mock/echo'].includes(a)).join(' ');
+      if (command.args[0] === 'chat') expect(output).toBe(`You said: ${prompt}\n`);
+      if (command.args[0] === 'complete') expect(output).toBe(`You said: ${command.stdin!.trim()}\n`);
+      if (command.args[0] === 'models') expect(output).toMatch(/^SLUG +NAME[^\n]*\nmock\/echo /);
+    });
+  }
+
+  it('cli.md: `--version` prints the version it quotes, which is the package\'s', async () => {
+    const quoted = /prints the version \(`([^`]+)`\)/.exec(readFileSync(path.join(root, 'docs/cli.md'), 'utf8'))?.[1];
+    const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
+    expect(quoted).toBe(`model-inference-sdk ${version}`);
+    const { code, output } = await inProcess({ kind: 'run', args: ['--version'], env: {}, expected: [], text: '--version', echoExit: false }, {});
+    expect({ code, output }).toEqual({ code: 0, output: `${quoted}\n` });
+  });
+
+  it('testing.md: `mock-server --port 8787` prints the banner it quotes', async () => {
+    const text = readFileSync(path.join(root, 'docs/testing.md'), 'utf8');
+    const block = /```sh\nnpx model-inference-sdk mock-server --port 8787\n((?:# .*\n)+)```/.exec(text)?.[1];
+    expect(block).toBeDefined();
+    const quoted = block!.trimEnd().split('\n').map((l) => l.slice(2));
+    const free = await port(false);
+    const controller = new AbortController();
+    let output = '';
+    const run = runCli(['mock-server', '--port', String(free.port)], {
+      stdout: (t) => void (output += t),
+      stderr: (t) => void (output += t),
+      signal: controller.signal,
+      env: { ...BASE_ENV },
+      stdin: Object.assign(Readable.from([]), { isTTY: false }),
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+    });
+    const deadline = Date.now() + 10_000;
+    while (!output.includes('Press Ctrl+C') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    expect(await run).toBe(0);
+    const printed = output.split(String(free.port)).join('8787').split('\n');
+    expect(printed.slice(0, quoted.length)).toEqual(quoted);
   });
 });

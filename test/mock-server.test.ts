@@ -10,6 +10,7 @@ import {
 import { countTokens, splitTokens } from '../src/testing/model';
 import type { MockServer, MockServerOptions } from '../src/testing';
 import { useMockServer } from './support/mock-server';
+import { Client, NotFoundError } from '../src/index';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -511,5 +512,24 @@ describe('mock/reasoner reasons, as its name says', () => {
     expect(generateChatReply(messages, undefined, { tools, reasoning: true }).reasoning.join('')).toBe('The request offers a tool. I will call get_weather.');
     expect(generateChatReply([{ role: 'user', content: ' ' }], undefined, { reasoning: true }).reasoning.join('')).toBe('There is no user text. I will greet.');
     expect(generateChatReply([...messages, { role: 'tool', content: '21' }], undefined, { reasoning: true }).reasoning.join('')).toBe('The tool returned its result. I will pass it on.');
+  });
+});
+
+describe('a base URL copied with its endpoint', () => {
+  it('gets a 404 that says the base URL ends in /v1, not in an endpoint', async () => {
+    const server = await startMockServer();
+    extraServers.push(server);
+    const hint = `The base URL ends in /v1, not in an endpoint: use ${server.url} as the base URL.`;
+    for (const endpoint of ['/chat/completions', '/completions']) {
+      const client = new Client({ apiKey: server.apiKey, baseURL: `${server.url}${endpoint}`, maxRetries: 0 });
+      const error = await client.chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NotFoundError);
+      expect((error as Error).message).toContain(hint);
+      await expect(client.models.list()).rejects.toThrow(hint);
+    }
+    // An unknown path that is no doubled endpoint gets no such hint.
+    const other = new Client({ apiKey: server.apiKey, baseURL: `${server.url}/extra`, maxRetries: 0 });
+    const error = await other.models.list().catch((e: unknown) => e);
+    expect((error as Error).message).not.toContain('not in an endpoint');
   });
 });

@@ -401,7 +401,7 @@ describe('runTools()', () => {
 
   it.each([-1, Number.NaN, 2 ** 31, '5000', Number.POSITIVE_INFINITY])('toolTimeout %s is refused at the call site', async (value) => {
     await expect(client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [weatherTool()] }, { toolTimeout: value as number }).done()).rejects.toThrow(
-      new InferenceError(`chat.completions.runTools: \`toolTimeout\` must be a number of milliseconds from 0 to 2147483647; got ${String(value)}.`),
+      new InferenceError(`chat.completions.runTools: \`toolTimeout\` must be a number of milliseconds from 0 to 2147483647; got ${typeof value === 'string' ? `the string "${value}"` : String(value)}.`),
     );
   });
 

@@ -27,7 +27,7 @@ import { defineCommand, integerFlag, numberFlag, paramFlags } from './parse-comm
 import { colourEnabled, createStyle } from './style';
 import { printable } from './safe-text';
 import {
-  chunkFinished,
+  chunkFinishReason,
   chunkReasoning,
   chunkText,
   readAll,
@@ -99,7 +99,7 @@ function reply(
     open: (s) => client.chat.completions.create(body, { signal: s, extraBody: settings.params }),
     text: chunkText,
     reasoning: chunkReasoning,
-    finished: chunkFinished,
+    finishReason: chunkFinishReason,
     usage: (chunk) => chunk.usage,
     signal,
     json: settings.json,

@@ -16,7 +16,7 @@ import {
 } from './connection';
 import { inCLIWords } from './explain';
 import { defineCommand, integerFlag, numberFlag, paramFlags } from './parse-command';
-import { chunkFinished, completionText, readAll, streamReply } from './stream-reply';
+import { chunkFinishReason, completionText, readAll, streamReply } from './stream-reply';
 import { noteUsage } from './usage';
 
 const help = `Usage: model-inference-sdk complete [options] [prompt...]
@@ -102,7 +102,7 @@ export const completeCommand: Command = defineCommand({
       const result = await streamReply<Completion>(io, output, {
         open: (signal) => client.completions.create(body, { signal, extraBody: params }),
         text: completionText,
-        finished: chunkFinished,
+        finishReason: chunkFinishReason,
         usage: (chunk) => chunk.usage,
         signal: io.signal,
         json: values.json,

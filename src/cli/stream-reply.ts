@@ -43,9 +43,10 @@ export interface StreamReplyOptions<T> {
   reasoning?: (chunk: T) => string;
   /** The usage of one chunk, if it has any. */
   usage: (chunk: T) => CompletionUsage | null | undefined;
-  /** Whether the chunk ends the reply's text (a `finish_reason`): its line is ended then, before
-   * the SDK's `--verbose` line about the end of the stream. */
-  finished?: (chunk: T) => boolean;
+  /** The chunk's `finish_reason`, `null` while the text goes on: its line is ended then, before
+   * the SDK's `--verbose` line about the end of the stream, and a reply cut at the token limit or
+   * stopped by a content filter gets a note on stderr, so that it does not pass for a whole one. */
+  finishReason?: (chunk: T) => string | null;
   /** Cancels the request (Ctrl-C). */
   signal: AbortSignal;
   /** Print each chunk as a JSON line instead of the text. */
@@ -94,6 +95,7 @@ export async function streamReply<T>(
   let usage: CompletionUsage | undefined;
   let cancelled = false;
   let ended = false;
+  let reason: string | null = null;
   /** The rest of the text (held back in case it was the start of the key), and a final newline. */
   const endText = (): void => {
     if (ended) return;
@@ -122,7 +124,8 @@ export async function streamReply<T>(
       }
       text += delta;
       usage = options.usage(chunk) ?? usage;
-      if (!options.json && options.finished?.(chunk) === true) endText();
+      reason ??= options.finishReason?.(chunk) ?? null;
+      if (!options.json && reason !== null) endText();
     }
   } catch (error) {
     if (!(error instanceof APIUserAbortError) || !options.signal.aborted) throw error;
@@ -133,8 +136,16 @@ export async function streamReply<T>(
     if (options.json) print(chunks.end());
     else endText();
   }
+  const note = options.json || cancelled ? undefined : FINISH_NOTES[reason ?? ''];
+  if (note !== undefined) io.stderr(`${output.err.dim(note)}\n`);
   return { text, usage, cancelled };
 }
+
+/** The note on stderr after a reply that ended for another reason than its end. */
+const FINISH_NOTES: Record<string, string | undefined> = {
+  length: '(cut at the token limit: finish_reason length; raise --max-tokens, or ask for less)',
+  content_filter: "(stopped by the server's content filter: finish_reason content_filter)",
+};
 
 /** The reasoning of one reply on stderr: `push` each delta, `end` once the answer starts (or the stream ends). */
 interface ReasoningWriter {
@@ -189,15 +200,16 @@ export function chunkReasoning(chunk: ChatCompletionChunk): string {
 }
 
 /**
- * Whether a chat or legacy completion chunk ends its first choice's text (a `finish_reason`).
+ * The `finish_reason` of a chat or legacy completion chunk's first choice: `null` while its text
+ * goes on.
  *
  * @example
  * ```ts
- * chunkFinished({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }); // true
+ * chunkFinishReason({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: {}, finish_reason: 'length' }] }); // 'length'
  * ```
  */
-export function chunkFinished(chunk: ChatCompletionChunk | Completion): boolean {
-  return (chunk.choices[0]?.finish_reason ?? null) !== null;
+export function chunkFinishReason(chunk: ChatCompletionChunk | Completion): string | null {
+  return chunk.choices[0]?.finish_reason ?? null;
 }
 
 /**

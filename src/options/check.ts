@@ -219,7 +219,9 @@ function normaliseBaseURL(value: string, page: string | undefined): string {
 
 /**
  * `value` if `ok`; else "`name` must be `what`; got `value`." (after "`where`: " when the call is
- * named): the one message of every numeric option.
+ * named): the one message of every numeric option. A value that is not a number is shown as what
+ * it is (`got the string "5000"`, `got a boolean`), so that one from `process.env` does not read
+ * as if it were in range.
  */
 function checkNumber(
   value: number,
@@ -230,7 +232,7 @@ function checkNumber(
 ): number {
   if (!ok) {
     throw new InferenceError(
-      `${where === undefined ? '' : `${where}: `}\`${name}\` must be ${what}; got ${String(value)}.`,
+      `${where === undefined ? '' : `${where}: `}\`${name}\` must be ${what}; got ${typeof value == 'number' ? value : typeof value == 'string' ? `the string ${JSON.stringify(value)}` : `${typeof value == 'object' ? 'an' : 'a'} ${typeof value}`}.`,
     );
   }
   return value;

@@ -77,8 +77,17 @@ export function builtIn(
   if (path === '/completions') {
     return wrongMethod('POST') ?? legacyCompletions(state, body, visible, shaping, signal);
   }
+  // A base URL copied with its endpoint (`…/v1/chat/completions`) doubles it: say so.
+  const endpoint =
+    /^\/(chat\/completions|completions|models)\/(chat\/completions|completions|models)$/.test(path)
+      ? ` The base URL ends in /v1, not in an endpoint: use ${new URL(request.url).origin}${state.basePath} as the base URL.`
+      : '';
   return respondWith(
-    errorResponse(404, `Unknown request URL: ${method} /v1${path}.`, 'invalid_request_error'),
+    errorResponse(
+      404,
+      `Unknown request URL: ${method} /v1${path}.${endpoint}`,
+      'invalid_request_error',
+    ),
   );
 }
 
