@@ -5,7 +5,7 @@
  * waits that do not use up `maxRetries`, the call's `timeout` and `signal` while it waits (with
  * nothing left behind), token budgets. docs/errors-and-retries.md, "Limits".
  */
-import { getEventListeners } from 'node:events';
+import { getEventListeners, setMaxListeners } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -198,6 +198,30 @@ describe('waiting in the queue', () => {
     expect(client.rateLimits()).toMatchObject({ queued: 0, inFlight: 0 });
     expect(order).toEqual(['first']);
   });
+
+  it('10,000 waiting calls aborted by one signal leave at once: one drain for all, not one each (it took seconds)', async () => {
+    const { server, order } = await limitedOnce(30_000);
+    const client = clientOf(server.url, { maxRetries: 0 });
+    await client.chat.completions.create(ask('first')).catch(() => {});
+    const controller = new AbortController();
+    setMaxListeners(0, controller.signal);
+    const waiting = Array.from({ length: 10_000 }, (_, i) =>
+      client.chat.completions
+        .create(ask(`${i}`), { signal: controller.signal, maxRetries: 2 })
+        .catch((e: unknown) => e),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(client.rateLimits()).toMatchObject({ queued: 10_000 });
+    const started = performance.now();
+    controller.abort();
+    // The listeners run inside abort(): a drain each walked the whole queue (about 5 s here).
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(client.rateLimits()).toMatchObject({ queued: 0, inFlight: 0 });
+    const errors = await Promise.all(waiting);
+    expect(errors.every((e) => e instanceof APIUserAbortError)).toBe(true);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    expect(order).toEqual(['first']);
+  }, 60_000);
 
   it('a waiting call with a signal that is let go, and one that times out, leave no listener on it', async () => {
     const { server } = await limitedOnce(300);
