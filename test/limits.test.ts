@@ -152,6 +152,29 @@ describe('waiting in the queue', () => {
     expect(ends[0]!.queueTime).toBeGreaterThan(0);
   });
 
+  it("a 503 storm with retry-after: once the server is back, the calls go at its speed (a 503's wait is no pace)", async () => {
+    const start = Date.now();
+    let back = 0;
+    const server = await faultServer(async (_req, res) => {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      if (Date.now() - start < 600) {
+        res.writeHead(503, { 'content-type': 'application/json', 'retry-after-ms': '200' });
+        res.end('{"error":{"message":"overloaded"}}');
+        return;
+      }
+      back ||= Date.now();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(completion);
+    });
+    const client = clientOf(server.url);
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, i) => client.chat.completions.create(ask(`${i}`))),
+    );
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    // Paced by the 503s' retry-after (one call every 200 ms and more, a twentieth faster with each
+    // answer), the 40 calls took about 7 s once the server was back; slow start alone, a few round trips.
+    expect(Date.now() - back).toBeLessThan(1_500);
+  }, 30_000);
+
   it('a server that keeps answering 429 cannot hold a call for ever: 8 free waits, then maxRetries', async () => {
     const { server, order } = await limitedOnce(5, 1000);
     const error = await clientOf(server.url, { maxRetries: 1 })

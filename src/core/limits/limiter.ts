@@ -20,7 +20,8 @@
  *   this once nobody waits. When a call sent after the last 429 was known draws a 429
  *   too, its `retry-after` was the server's pace (a token bucket's time to its next token, not a
  *   window's reset): while calls wait, one goes every that many ms, twice as long after a 429 to
- *   a call so paced, a twentieth shorter after each answer that is not one;
+ *   a call so paced, a twentieth shorter after each answer that is not one (a 503's wait is an
+ *   outage's: it sets no pace);
  * - `maxConcurrency`: the calls in flight of the client (its `Pool`).
  *
  * Waiting calls keep their order (first in, first out, per model and per pool); each leaves with
@@ -189,8 +190,9 @@ export class Limiter {
           bucket.headers = headers;
         }
         // Only a call sent after the last 429 was known tells of the pace: those sent before it
-        // answer 429 together, and would slow the pace down once each.
-        if (waiter.recovering && waiter.seq > bucket.limited)
+        // answer 429 together, and would slow the pace down once each. A 503's wait is an
+        // outage's, not a pace: paced by it, 60 calls took 20 s to go once the server was back.
+        if (status === 429 && waiter.recovering && waiter.seq > bucket.limited)
           bucket.gap = Math.min(MAX_RETRY_AFTER_MS, Math.max(ms, bucket.gap * 2));
       }
       bucket.limited = bucket.sent;
