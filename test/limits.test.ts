@@ -389,6 +389,30 @@ describe('maxConcurrency', () => {
   });
 });
 
+describe('rateLimits()', () => {
+  it('a model named __proto__, constructor or toString is a model of its own, and the snapshot stays a plain object', async () => {
+    const server = await faultServer((_req, res) => {
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'x-ratelimit-limit-requests': '10',
+        'x-ratelimit-remaining-requests': '5',
+        'x-ratelimit-reset-requests': '10s',
+      });
+      res.end(completion);
+    });
+    const client = clientOf(server.url);
+    for (const name of ['__proto__', 'constructor', 'toString'])
+      await client.chat.completions.create({ ...ask('x'), model: name });
+    const { models } = client.rateLimits();
+    expect(Object.getPrototypeOf(models)).toBe(Object.prototype);
+    expect(Object.keys(models)).toEqual(['__proto__', 'constructor', 'toString']);
+    expect(Object.getOwnPropertyDescriptor(models, '__proto__')?.value).toMatchObject({
+      requests: { limit: 10 },
+    });
+    expect(JSON.stringify(models)).toMatch(/^\{"__proto__":\{"requests":\{"limit":10,/);
+  });
+});
+
 describe('withOptions() copies share one limiter', () => {
   it('a limit learned by one holds the other; the snapshot is the same', async () => {
     const server = await bucket({ rate: 2, burst: 1 });

@@ -214,20 +214,25 @@ export class Limiter {
 
   snapshot(pool: Pool | undefined): RateLimitSnapshot {
     const now = Date.now();
-    const models: Record<string, ModelRateLimits> = {};
     let inFlight = 0;
     let queued = 0;
-    for (const [key, bucket] of this.#buckets) {
-      inFlight += bucket.inFlight;
-      queued += bucket.queued;
-      models[key] = {
-        requests: view(bucket, 'requests', now),
-        tokens: view(bucket, 'tokens', now),
-        retryAt: bucket.until > now ? bucket.until : undefined,
-        queued: bucket.queued,
-        inFlight: bucket.inFlight,
-      };
-    }
+    // Entries, not assignments: `models['__proto__'] = …` would set the object's prototype.
+    const models: Record<string, ModelRateLimits> = Object.fromEntries(
+      [...this.#buckets].map(([key, bucket]) => {
+        inFlight += bucket.inFlight;
+        queued += bucket.queued;
+        return [
+          key,
+          {
+            requests: view(bucket, 'requests', now),
+            tokens: view(bucket, 'tokens', now),
+            retryAt: bucket.until > now ? bucket.until : undefined,
+            queued: bucket.queued,
+            inFlight: bucket.inFlight,
+          },
+        ];
+      }),
+    );
     return { inFlight, queued, maxConcurrency: pool?.cap, models };
   }
 
