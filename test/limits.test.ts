@@ -222,23 +222,23 @@ describe('waiting in the queue', () => {
     expect(order).toEqual(['first']);
   });
 
-  it('10,000 waiting calls aborted by one signal leave at once: one drain for all, not one each (it took seconds)', async () => {
+  it('20,000 waiting calls aborted by one signal leave at once: one drain for all, not one each (it took seconds)', async () => {
     const { server, order } = await limitedOnce(30_000);
     const client = clientOf(server.url, { maxRetries: 0 });
     await client.chat.completions.create(ask('first')).catch(() => {});
     const controller = new AbortController();
     setMaxListeners(0, controller.signal);
-    const waiting = Array.from({ length: 10_000 }, (_, i) =>
+    const waiting = Array.from({ length: 20_000 }, (_, i) =>
       client.chat.completions
         .create(ask(`${i}`), { signal: controller.signal, maxRetries: 2 })
         .catch((e: unknown) => e),
     );
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(client.rateLimits()).toMatchObject({ queued: 10_000 });
+    expect(client.rateLimits()).toMatchObject({ queued: 20_000 });
     const started = performance.now();
     controller.abort();
-    // The listeners run inside abort(): a drain each walked the whole queue (about 5 s here).
-    expect(performance.now() - started).toBeLessThan(1_000);
+    // The listeners run inside abort(): a drain each walked the whole queue (about 21 s here).
+    expect(performance.now() - started).toBeLessThan(1_500);
     expect(client.rateLimits()).toMatchObject({ queued: 0, inFlight: 0 });
     const errors = await Promise.all(waiting);
     expect(errors.every((e) => e instanceof APIUserAbortError)).toBe(true);

@@ -116,8 +116,8 @@ export class Limiter {
   readonly #buckets = new Map<string, Bucket>();
   #queue: Waiter[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
-  /** A drain is due at the next microtask (`#later()`). */
-  #soon = false;
+  /** The drain due at the next microtask (`#later()`), if one is. */
+  #soon: Promise<void> | undefined;
 
   /** The attempt's turn: at once when nothing holds it, else a promise of it, in order. */
   take(turn: Turn): Slot | Promise<Slot> {
@@ -131,12 +131,15 @@ export class Limiter {
     const { signal, target } = turn.call;
     return new Promise<Slot>((resolve, reject) => {
       const onAbort = () => {
+        if (waiter.gone) return;
         waiter.end(new APIUserAbortError(target, signal!.reason));
         this.#later();
       };
       waiter.end = (result) => {
         waiter.gone = true;
-        signal?.removeEventListener('abort', onAbort);
+        // Once the signal is aborted its `once` listener is gone (or about to be), and a removal
+        // walks all the others: quadratic for thousands of calls on one signal.
+        if (!signal?.aborted) signal?.removeEventListener('abort', onAbort);
         bucket.queued--;
         (result instanceof Slot ? resolve : reject)(result as Slot);
       };
@@ -154,12 +157,11 @@ export class Limiter {
    * CPU, quadratic).
    */
   #later(): void {
-    if (this.#soon) return;
-    this.#soon = true;
-    queueMicrotask(() => {
-      this.#soon = false;
-      this.#drain();
-    });
+    if (!this.#soon)
+      this.#soon = Promise.resolve().then(() => {
+        this.#soon = undefined;
+        this.#drain();
+      });
   }
 
   /** What a response says: the limits it announces, a 429's wait, the end of a first contact. */
