@@ -58,6 +58,17 @@ describe('sumCosts', () => {
       expect((error as Error).message).toMatch(/^sumCosts: amount 1 is /);
     },
   );
+  it.each([
+    [Number.NaN, 'NaN'],
+    [Infinity, 'Infinity'],
+    [-Infinity, '-Infinity'],
+  ])('quotes the number %s as it is, not as JSON writes it (null)', (bad, quoted) => {
+    expect(() => sumCosts('1', bad)).toThrow(`sumCosts: amount 1 is not a number: ${quoted}.`);
+    expect(() => estimateCost(usage(bad, 1), cheap)).toThrow(`usage.prompt_tokens is not a whole number of tokens (0 or more): ${quoted}.`);
+    expect(() => new CostTracker().add(usage(1, bad), { id: 'other/server' })).toThrow(
+      `usage.completion_tokens is not a whole number of tokens (0 or more): ${quoted}.`,
+    );
+  });
 });
 
 describe('CostTracker', () => {
@@ -105,6 +116,18 @@ describe('CostTracker', () => {
       expect(() => tracker.add(bad, model)).toThrow(CostEstimateError);
       expect(tracker.report()).toMatchObject({ calls: 1, tokens: { total: 2 } });
     }
+  });
+
+  it("names the count that is bad: DeepSeek's cache count by its own name, a null usage as the usage", () => {
+    const tracker = new CostTracker();
+    const deepseek = { ...usage(10, 1), prompt_cache_hit_tokens: 'abc' } as unknown as CompletionUsage;
+    expect(() => tracker.add(deepseek, cheap)).toThrow(expect.objectContaining({ field: 'usage.prompt_cache_hit_tokens', raw: 'abc' }));
+    // As estimateCost() names them.
+    expect(() => estimateCost(deepseek, cheap)).toThrow(expect.objectContaining({ field: 'usage.prompt_cache_hit_tokens' }));
+    expect(() => tracker.add(null as unknown as CompletionUsage, cheap)).toThrow(
+      expect.objectContaining({ field: 'usage', message: expect.stringMatching(/usage is not a usage object/) }),
+    );
+    expect(tracker.report().calls).toBe(0);
   });
 
   it('refuses totals that would pass 2^53', () => {

@@ -5,7 +5,7 @@
  * waits that do not use up `maxRetries`, the call's `timeout` and `signal` while it waits (with
  * nothing left behind), token budgets. docs/errors-and-retries.md, "Limits".
  */
-import { getEventListeners } from 'node:events';
+import { getEventListeners, setMaxListeners } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -152,6 +152,29 @@ describe('waiting in the queue', () => {
     expect(ends[0]!.queueTime).toBeGreaterThan(0);
   });
 
+  it("a 503 storm with retry-after: once the server is back, the calls go at its speed (a 503's wait is no pace)", async () => {
+    const start = Date.now();
+    let back = 0;
+    const server = await faultServer(async (_req, res) => {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      if (Date.now() - start < 600) {
+        res.writeHead(503, { 'content-type': 'application/json', 'retry-after-ms': '200' });
+        res.end('{"error":{"message":"overloaded"}}');
+        return;
+      }
+      back ||= Date.now();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(completion);
+    });
+    const client = clientOf(server.url);
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, i) => client.chat.completions.create(ask(`${i}`))),
+    );
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    // Paced by the 503s' retry-after (one call every 200 ms and more, a twentieth faster with each
+    // answer), the 40 calls took about 7 s once the server was back; slow start alone, a few round trips.
+    expect(Date.now() - back).toBeLessThan(1_500);
+  }, 30_000);
+
   it('a server that keeps answering 429 cannot hold a call for ever: 8 free waits, then maxRetries', async () => {
     const { server, order } = await limitedOnce(5, 1000);
     const error = await clientOf(server.url, { maxRetries: 1 })
@@ -198,6 +221,30 @@ describe('waiting in the queue', () => {
     expect(client.rateLimits()).toMatchObject({ queued: 0, inFlight: 0 });
     expect(order).toEqual(['first']);
   });
+
+  it('20,000 waiting calls aborted by one signal leave at once: one drain for all, not one each (it took seconds)', async () => {
+    const { server, order } = await limitedOnce(30_000);
+    const client = clientOf(server.url, { maxRetries: 0 });
+    await client.chat.completions.create(ask('first')).catch(() => {});
+    const controller = new AbortController();
+    setMaxListeners(0, controller.signal);
+    const waiting = Array.from({ length: 20_000 }, (_, i) =>
+      client.chat.completions
+        .create(ask(`${i}`), { signal: controller.signal, maxRetries: 2 })
+        .catch((e: unknown) => e),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(client.rateLimits()).toMatchObject({ queued: 20_000 });
+    const started = performance.now();
+    controller.abort();
+    // The listeners run inside abort(): a drain each walked the whole queue (about 21 s here).
+    expect(performance.now() - started).toBeLessThan(1_500);
+    expect(client.rateLimits()).toMatchObject({ queued: 0, inFlight: 0 });
+    const errors = await Promise.all(waiting);
+    expect(errors.every((e) => e instanceof APIUserAbortError)).toBe(true);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    expect(order).toEqual(['first']);
+  }, 60_000);
 
   it('a waiting call with a signal that is let go, and one that times out, leave no listener on it', async () => {
     const { server } = await limitedOnce(300);
@@ -339,6 +386,30 @@ describe('maxConcurrency', () => {
     expect(() => clientOf('http://127.0.0.1:9/v1', { maxConcurrency: cap as number })).toThrow(
       /maxConcurrency/,
     );
+  });
+});
+
+describe('rateLimits()', () => {
+  it('a model named __proto__, constructor or toString is a model of its own, and the snapshot stays a plain object', async () => {
+    const server = await faultServer((_req, res) => {
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'x-ratelimit-limit-requests': '10',
+        'x-ratelimit-remaining-requests': '5',
+        'x-ratelimit-reset-requests': '10s',
+      });
+      res.end(completion);
+    });
+    const client = clientOf(server.url);
+    for (const name of ['__proto__', 'constructor', 'toString'])
+      await client.chat.completions.create({ ...ask('x'), model: name });
+    const { models } = client.rateLimits();
+    expect(Object.getPrototypeOf(models)).toBe(Object.prototype);
+    expect(Object.keys(models)).toEqual(['__proto__', 'constructor', 'toString']);
+    expect(Object.getOwnPropertyDescriptor(models, '__proto__')?.value).toMatchObject({
+      requests: { limit: 10 },
+    });
+    expect(JSON.stringify(models)).toMatch(/^\{"__proto__":\{"requests":\{"limit":10,/);
   });
 });
 

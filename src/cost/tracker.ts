@@ -117,7 +117,7 @@ class Sum {
     if (estimated) this.estimatedCalls++;
     this.prompt += usage.prompt_tokens;
     this.completion += usage.completion_tokens;
-    this.cached += Math.min(cachedOf(usage) as number, usage.prompt_tokens);
+    this.cached += Math.min(cachedOf(usage)[0] as number, usage.prompt_tokens);
     if (!cost) {
       this.unpricedCalls++;
       return;
@@ -150,14 +150,18 @@ class Sum {
   }
 }
 
-/** Cached prompt tokens as `estimateCost()` reads them: the standard field, else DeepSeek's; absent is 0. */
-function cachedOf(usage: CompletionUsage): unknown {
-  const standard = usage?.prompt_tokens_details?.cached_tokens;
-  if (standard !== undefined && standard !== null && standard !== 0) return standard;
-  const deepseek = (usage as unknown as Record<string, unknown> | undefined)?.[
-    'prompt_cache_hit_tokens'
-  ];
-  return deepseek === undefined || deepseek === null ? (standard ?? 0) : deepseek;
+/**
+ * Cached prompt tokens as `estimateCost()` reads them: the standard field, else DeepSeek's; absent
+ * is 0. With the field it was read from, for the error that names it.
+ */
+function cachedOf(usage: CompletionUsage): [unknown, string] {
+  const standard = usage.prompt_tokens_details?.cached_tokens;
+  if (standard !== undefined && standard !== null && standard !== 0)
+    return [standard, 'prompt_tokens_details.cached_tokens'];
+  const deepseek = (usage as unknown as Record<string, unknown>)['prompt_cache_hit_tokens'];
+  return deepseek === undefined || deepseek === null
+    ? [standard ?? 0, 'prompt_tokens_details.cached_tokens']
+    : [deepseek, 'prompt_cache_hit_tokens'];
 }
 
 /**
@@ -205,13 +209,14 @@ export class CostTracker {
     options: { estimated?: boolean } = {},
   ): CostEstimate | undefined {
     // Token counts checked first, whatever the prices: nothing unusable is ever added.
-    const counts = [usage?.prompt_tokens, usage?.completion_tokens, cachedOf(usage)];
-    for (const [i, field] of [
-      'prompt_tokens',
-      'completion_tokens',
-      'prompt_tokens_details.cached_tokens',
-    ].entries()) {
-      const value = counts[i];
+    if (typeof usage !== 'object' || usage === null)
+      throw new CostEstimateError(model.id, 'usage', usage, 'usage is not a usage object');
+    const counts: [unknown, string][] = [
+      [usage.prompt_tokens, 'prompt_tokens'],
+      [usage.completion_tokens, 'completion_tokens'],
+      cachedOf(usage),
+    ];
+    for (const [value, field] of counts) {
       if (!(typeof value === 'number' && Number.isSafeInteger(value) && value >= 0))
         throw new CostEstimateError(
           model.id,

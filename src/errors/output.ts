@@ -148,11 +148,19 @@ export class CostEstimateError extends InferenceError {
   }
 }
 
-/** A value for a message: JSON (control characters escaped), cut short when long (`raw` keeps it whole). */
+/**
+ * A value for a message: JSON (control characters escaped), cut short when long (`raw` keeps it
+ * whole); a number as JavaScript writes it (JSON would write `NaN` and `Infinity` as `null`).
+ */
 export function preview(value: unknown): string {
   let text: string;
   try {
-    text = typeof value === 'bigint' ? `${value}n` : (JSON.stringify(value) ?? String(value));
+    text =
+      typeof value === 'bigint'
+        ? `${value}n`
+        : typeof value === 'number'
+          ? String(value)
+          : (JSON.stringify(value) ?? String(value));
   } catch {
     text = Object.prototype.toString.call(value);
   }

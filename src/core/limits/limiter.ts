@@ -20,7 +20,8 @@
  *   this once nobody waits. When a call sent after the last 429 was known draws a 429
  *   too, its `retry-after` was the server's pace (a token bucket's time to its next token, not a
  *   window's reset): while calls wait, one goes every that many ms, twice as long after a 429 to
- *   a call so paced, a twentieth shorter after each answer that is not one;
+ *   a call so paced, a twentieth shorter after each answer that is not one (a 503's wait is an
+ *   outage's: it sets no pace);
  * - `maxConcurrency`: the calls in flight of the client (its `Pool`).
  *
  * Waiting calls keep their order (first in, first out, per model and per pool); each leaves with
@@ -71,6 +72,8 @@ interface Waiter extends Turn {
   recovering: boolean;
   /** Leaves the queue: with its turn, or with the error it fails with. */
   end(result: Slot | Error): void;
+  /** It left (aborted): the next drain drops it from the queue. */
+  gone?: boolean;
 }
 
 /** An attempt's turn: given back once (`done()`), whatever ends the attempt. */
@@ -113,6 +116,8 @@ export class Limiter {
   readonly #buckets = new Map<string, Bucket>();
   #queue: Waiter[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** The drain due at the next microtask (`#later()`), if one is. */
+  #soon: Promise<void> | undefined;
 
   /** The attempt's turn: at once when nothing holds it, else a promise of it, in order. */
   take(turn: Turn): Slot | Promise<Slot> {
@@ -126,12 +131,15 @@ export class Limiter {
     const { signal, target } = turn.call;
     return new Promise<Slot>((resolve, reject) => {
       const onAbort = () => {
-        this.#queue = this.#queue.filter((other) => other !== waiter);
+        if (waiter.gone) return;
         waiter.end(new APIUserAbortError(target, signal!.reason));
-        this.#drain();
+        this.#later();
       };
       waiter.end = (result) => {
-        signal?.removeEventListener('abort', onAbort);
+        waiter.gone = true;
+        // Once the signal is aborted its `once` listener is gone (or about to be), and a removal
+        // walks all the others: quadratic for thousands of calls on one signal.
+        if (!signal?.aborted) signal?.removeEventListener('abort', onAbort);
         bucket.queued--;
         (result instanceof Slot ? resolve : reject)(result as Slot);
       };
@@ -139,8 +147,21 @@ export class Limiter {
       signal?.addEventListener('abort', onAbort, { once: true });
       bucket.queued++;
       this.#queue.push(waiter);
-      this.#drain();
+      this.#later();
     });
+  }
+
+  /**
+   * A drain at the next microtask, one for all the calls that join or leave the queue meanwhile:
+   * 10,000 calls made at once, or aborted by one signal, walked the whole queue each (seconds of
+   * CPU, quadratic).
+   */
+  #later(): void {
+    if (!this.#soon)
+      this.#soon = Promise.resolve().then(() => {
+        this.#soon = undefined;
+        this.#drain();
+      });
   }
 
   /** What a response says: the limits it announces, a 429's wait, the end of a first contact. */
@@ -171,8 +192,9 @@ export class Limiter {
           bucket.headers = headers;
         }
         // Only a call sent after the last 429 was known tells of the pace: those sent before it
-        // answer 429 together, and would slow the pace down once each.
-        if (waiter.recovering && waiter.seq > bucket.limited)
+        // answer 429 together, and would slow the pace down once each. A 503's wait is an
+        // outage's, not a pace: paced by it, 60 calls took 20 s to go once the server was back.
+        if (status === 429 && waiter.recovering && waiter.seq > bucket.limited)
           bucket.gap = Math.min(MAX_RETRY_AFTER_MS, Math.max(ms, bucket.gap * 2));
       }
       bucket.limited = bucket.sent;
@@ -194,19 +216,26 @@ export class Limiter {
 
   snapshot(pool: Pool | undefined): RateLimitSnapshot {
     const now = Date.now();
-    const models: Record<string, ModelRateLimits> = {};
     let inFlight = 0;
-    for (const [key, bucket] of this.#buckets) {
-      inFlight += bucket.inFlight;
-      models[key] = {
-        requests: view(bucket, 'requests', now),
-        tokens: view(bucket, 'tokens', now),
-        retryAt: bucket.until > now ? bucket.until : undefined,
-        queued: bucket.queued,
-        inFlight: bucket.inFlight,
-      };
-    }
-    return { inFlight, queued: this.#queue.length, maxConcurrency: pool?.cap, models };
+    let queued = 0;
+    // Entries, not assignments: `models['__proto__'] = …` would set the object's prototype.
+    const models: Record<string, ModelRateLimits> = Object.fromEntries(
+      [...this.#buckets].map(([key, bucket]) => {
+        inFlight += bucket.inFlight;
+        queued += bucket.queued;
+        return [
+          key,
+          {
+            requests: view(bucket, 'requests', now),
+            tokens: view(bucket, 'tokens', now),
+            retryAt: bucket.until > now ? bucket.until : undefined,
+            queued: bucket.queued,
+            inFlight: bucket.inFlight,
+          },
+        ];
+      }),
+    );
+    return { inFlight, queued, maxConcurrency: pool?.cap, models };
   }
 
   /**
@@ -260,6 +289,7 @@ export class Limiter {
     const waiting: Waiter[] = [];
     let next = Infinity;
     for (const waiter of this.#queue) {
+      if (waiter.gone) continue;
       const { bucket, pool, respect, call } = waiter;
       const skip = (respect && held.has(bucket)) || (pool !== undefined && held.has(pool));
       const at = skip ? 0 : this.#open(waiter, now);
