@@ -6,22 +6,14 @@
 // common path; the others read each field with one call of the runtime's `field()` (fewer bytes,
 // the same effect; see fieldCall()), except the fields it does not cover (aliases, synonyms,
 // text parts, an object in place of an array, items that may be null), written out as well.
-import { isNullable, withoutNull, type Json, type Node, type ObjectNode, type Prop, type Schema } from './model';
+import { isNullable, withoutNull, type Node, type ObjectNode, type Prop, type Schema } from './model';
+import { type Emitter, absentTests, expected, fnName, indent, isObjectRef, liftName, literal, objectFunction, resolve, resolveNullable, test } from './emitter';
 
 /** The response schemas the SDK reads, exported as `normalize<Name>`. */
 export const ROOTS = ['ChatCompletion', 'ChatCompletionChunk', 'Completion', 'Model', 'ModelList'] as const;
 
-interface Emitter {
-  schemas: ReadonlyMap<string, Schema>;
-  /** Generated functions, by name (object schemas and lifted inline objects). */
-  functions: Map<string, string>;
-  /** Names of object schemas still to emit. */
-  queue: { name: string; node: ObjectNode }[];
-  synonymTables: Set<string>;
-  counter: number;
-}
-
 /** The body of normalize.gen.ts (after the header and the runtime). */
+
 export function emitNormalizer(schemas: readonly Schema[]): string {
   const emitter: Emitter = {
     schemas: new Map(schemas.map((s) => [s.name, s])),
@@ -65,34 +57,9 @@ export function emitNormalizer(schemas: readonly Schema[]): string {
   return out.join('\n');
 }
 
-function fnName(name: string): string {
-  return `read${name}`;
-}
-
 /** The function that reads objects of schema `name` (queued for emission on first use). */
-function objectFunction(emitter: Emitter, name: string, node?: ObjectNode): string {
-  const fn = fnName(name);
-  if (!emitter.functions.has(fn) && !emitter.queue.some((q) => q.name === fn)) {
-    const target = node ?? emitter.schemas.get(name)?.node;
-    if (target?.kind !== 'object') throw new Error(`normalizer: ${name} is not an object schema`);
-    emitter.functions.set(fn, ''); // reserved
-    emitter.queue.push({ name: fn, node: target });
-  }
-  return fn;
-}
 
 /** Resolve refs to non-object schemas (FinishReason) to their node, keeping the schema name for synonyms. */
-function resolve(emitter: Emitter, node: Node): { node: Node; synonyms?: string | undefined } {
-  if (node.kind !== 'ref') return { node };
-  const schema = emitter.schemas.get(node.name);
-  if (!schema) throw new Error(`normalizer: unknown schema ${node.name}`);
-  if (schema.node.kind === 'object') return { node };
-  return { node: schema.node, synonyms: schema.synonyms ? schema.name : undefined };
-}
-
-function literal(value: Json): string {
-  return JSON.stringify(value);
-}
 
 function emitObject(emitter: Emitter, fn: string, node: ObjectNode): string {
   const lines: string[] = [];
@@ -144,6 +111,7 @@ function deriveCall(prop: Prop): string {
 }
 
 /** The statements that read one field of `o`. */
+
 function emitProp(emitter: Emitter, prop: Prop, fn: string): string[] {
   const key = literal(prop.name);
   const lines: string[] = [`  // ${prop.name}`];
@@ -225,6 +193,7 @@ function emitProp(emitter: Emitter, prop: Prop, fn: string): string[] {
 }
 
 /** Whether the fields of `fn` are read by calls of the runtime's `field()` (all but the stream's chunks, kept written out for speed). */
+
 function compact(fn: string): boolean {
   return !fn.startsWith('readChatCompletionChunk');
 }
@@ -233,6 +202,7 @@ function compact(fn: string): boolean {
  * The `field(o, cx, key, mode, fill, want, check, …)` call that reads `prop` as emitProp's
  * written-out statements do, or `undefined` for a field it does not cover (written out then).
  */
+
 function fieldCall(emitter: Emitter, prop: Prop, resolvedNode: Node, key: string, fn: string): string | undefined {
   const nullable = isNullable(resolvedNode);
   const valueNode = withoutNull(resolvedNode);
@@ -260,6 +230,7 @@ function fieldCall(emitter: Emitter, prop: Prop, resolvedNode: Node, key: string
 }
 
 /** The check (and its arguments) of a present value of `node`, as emitValue writes it out; `undefined` when there is none. */
+
 function fieldCheck(emitter: Emitter, node: Node, prop: Prop, fn: string): string[] | undefined {
   const convert = new Set(prop.convert ?? []);
   if (convert.has('text-parts')) return undefined;
@@ -300,6 +271,7 @@ function fieldCheck(emitter: Emitter, node: Node, prop: Prop, fn: string): strin
 }
 
 /** A test (with `$` for the value) of what an alias may hold: the field's type or its converted forms. */
+
 function aliasTest(emitter: Emitter, prop: Prop): string {
   const tests = [test(emitter, withoutNull(prop.node), '$')];
   const convert = new Set(prop.convert ?? []);
@@ -311,38 +283,12 @@ function aliasTest(emitter: Emitter, prop: Prop): string {
   return tests.map((t) => `(${t})`).join(' || ');
 }
 
-function resolveNullable(emitter: Emitter, node: Node): { node: Node; synonyms?: string | undefined } {
-  if (node.kind === 'union') {
-    let synonyms: string | undefined;
-    const of = node.of.map((member) => {
-      const r = resolve(emitter, member);
-      synonyms ??= r.synonyms;
-      return r.node;
-    });
-    return { node: { kind: 'union', of }, synonyms };
-  }
-  return resolve(emitter, node);
-}
-
-function absentTests(prop: Prop, v: string): string {
-  let out = '';
-  for (const value of prop.absent ?? []) {
-    if (value === '') out += ` || ${v} === ''`;
-    else if (Array.isArray(value) && value.length === 0) out += ` || (Array.isArray(${v}) && ${v}.length === 0)`;
-    else throw new Error(`normalizer: unsupported x-absent value ${JSON.stringify(value)}`);
-  }
-  return out;
-}
-
-function isObjectRef(emitter: Emitter, node: Node): boolean {
-  return node.kind === 'ref' && emitter.schemas.get(node.name)?.node.kind === 'object';
-}
-
 /**
  * Statements that check the (non-null, present) value in `x` against `node`, applying the
  * property's conversions and writing a converted value back to `o[key]`; issues are recorded
  * under `key`.
  */
+
 function emitValue(emitter: Emitter, node: Node, prop: Prop, key: string, fn: string): string[] {
   const convert = new Set(prop.convert ?? []);
   const want = literal(expected(emitter, prop.wire ?? node, convert));
@@ -417,12 +363,8 @@ function emitValue(emitter: Emitter, node: Node, prop: Prop, key: string, fn: st
   }
 }
 
-function liftName(emitter: Emitter, fn: string, prop: string): string {
-  const base = `${fn.replace(/^read/, '')}_${prop}`;
-  return emitter.schemas.has(base) ? `${base}${++emitter.counter}` : base;
-}
-
 /** A loop over the items of the array in `arr`, each checked against `item`; issues under the item's index. */
+
 function emitItems(emitter: Emitter, item: Node, arr: string, fn: string): string[] {
   const { node } = resolve(emitter, item);
   const nullable = isNullable(node);
@@ -446,68 +388,5 @@ function emitItems(emitter: Emitter, item: Node, arr: string, fn: string): strin
 }
 
 /** A boolean expression: `v` (not null) is of `node`'s type (for items and derived fields). */
-function test(emitter: Emitter, node: Node, v: string): string {
-  switch (node.kind) {
-    case 'string':
-      return `typeof ${v} === 'string'`;
-    case 'integer':
-      return `Number.isSafeInteger(${v})`;
-    case 'number':
-      return `typeof ${v} === 'number'`;
-    case 'boolean':
-      return `typeof ${v} === 'boolean'`;
-    case 'unknown':
-      return 'true';
-    case 'array':
-      if (node.items.kind === 'ref' || node.items.kind === 'object') return `Array.isArray(${v})`;
-      return `Array.isArray(${v}) && ${v}.every((z: unknown) => ${test(emitter, withoutNull(node.items), 'z')}${isNullable(node.items) ? ' || z === null' : ''})`;
-    case 'object':
-      if (node.props.length === 0 && typeof node.extra === 'object') {
-        return `isObj(${v}) && Object.values(${v}).every((z: unknown) => ${test(emitter, withoutNull(node.extra), 'z')})`;
-      }
-      return `isObj(${v})`;
-    case 'ref':
-      return resolve(emitter, node).node.kind === 'ref' ? `isObj(${v})` : test(emitter, resolve(emitter, node).node, v);
-    case 'union':
-      return node.of.map((m) => (m.kind === 'null' ? `${v} === null` : `(${test(emitter, m, v)})`)).join(' || ');
-    default:
-      throw new Error(`normalizer: no test for ${node.kind}`);
-  }
-}
 
 /** What a value of `node` is called in an issue's message ("string", "array or object", ...). */
-export function expected(emitter: { schemas: ReadonlyMap<string, Schema> }, node: Node, convert: ReadonlySet<string> = new Set()): string {
-  const names = new Set<string>();
-  const add = (n: Node): void => {
-    switch (n.kind) {
-      case 'union':
-        n.of.forEach(add);
-        return;
-      case 'ref': {
-        const schema = emitter.schemas.get(n.name);
-        if (schema && schema.node.kind !== 'object') add(schema.node);
-        else names.add('object');
-        return;
-      }
-      case 'unknown':
-        names.add('any value');
-        return;
-      default:
-        names.add(n.kind);
-    }
-  };
-  add(node);
-  if (convert.has('number-decimal')) names.add('number');
-  if (convert.has('object-in-array')) names.add('object');
-  if (convert.has('unix-seconds')) {
-    names.delete('integer');
-    names.add('number');
-  }
-  const list = [...names];
-  return list.length <= 1 ? (list[0] ?? 'value') : `${list.slice(0, -1).join(', ')} or ${list.at(-1)}`;
-}
-
-function indent(lines: string[], spaces: number): string[] {
-  const pad = ' '.repeat(spaces);
-  return lines.map((line) => pad + line);
-}

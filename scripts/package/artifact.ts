@@ -12,6 +12,10 @@ import { fileURLToPath } from 'node:url';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const cacheDir = path.join(root, '.cache');
 
+/** A binary of scripts/package's own tools (attw), else of the root (tsc). */
+export const bin = (name: string, where: 'tools' | 'root') =>
+  path.join(where === 'tools' ? path.join(root, 'scripts', 'package') : root, 'node_modules', '.bin', name);
+
 /** Every child inherits this: no update notices, audits or funding calls to the registry. */
 export const quietNpmEnv: NodeJS.ProcessEnv = {
   ...process.env,

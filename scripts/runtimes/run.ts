@@ -4,20 +4,14 @@
 //    into .cache/runtimes/app/ like a user would, and bundles the checks for the runtimes that
 //    need a bundle (workerd, edge-runtime, Chromium) from that installed copy. src/ is never used.
 // 2. Starts the mock server from the tarball's `model-inference-sdk/testing`, and a watching proxy in
-//    front of it that records whether the abort/break requests were cut off by the client.
+//    front of it (watch-proxy.ts) that records whether the abort/break requests were cut off by the
+//    client.
 // 3. Runs test/runtimes/checks.ts in each runtime, one child process at a time, each in its own
 //    process group with a time limit, and prints a runtime x check table.
 //
 // Exits 1 when any check fails; the last line is `N passed, M failed`.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import {
-  createServer,
-  request as httpRequest,
-  type IncomingHttpHeaders,
-  type Server,
-} from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -27,10 +21,10 @@ import {
   CHECK_NAMES,
   type CheckConfig,
   type CheckResult,
-  type CutReport,
   type RuntimeReport,
 } from '../../test/runtimes/checks';
 import { ensureRuntimes, runtimeBinary } from './install';
+import { startWatchProxy } from './watch-proxy';
 
 const appDir = path.join(cacheDir, 'runtimes', 'app');
 const driver = (name: string): string =>
@@ -182,85 +176,6 @@ async function prepareApp(): Promise<void> {
     bundle(ENTRIES.global, 'edge.js', 'iife', ['edge-light', 'worker', 'browser']),
     bundle(ENTRIES.page, 'browser.js', 'iife', ['browser']),
   ]);
-}
-
-// --- the watching proxy -------------------------------------------------------------------------
-
-interface CancelRecord {
-  runtime: string;
-  check: string;
-  /** The client closed the connection before the mock server finished the response. */
-  cut: boolean;
-  /** The mock server finished the response. */
-  ended: boolean;
-}
-
-/**
- * Forwards everything to the mock server, and remembers how the requests marked by the abort and
- * break checks ended; the checks ask at `GET /__watch/cut?runtime=&check=` (see checks.ts).
- */
-async function startWatchProxy(target: URL): Promise<{ url: string; server: Server }> {
-  const records: CancelRecord[] = [];
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', target);
-    if (url.pathname === '/__watch/cut') {
-      const runtime = url.searchParams.get('runtime');
-      const check = url.searchParams.get('check');
-      const seen = records.filter((r) => r.runtime === runtime && r.check === check);
-      const report: CutReport = {
-        seen: seen.length,
-        cut: seen.some((r) => r.cut),
-        ended: seen.some((r) => r.ended),
-      };
-      res.writeHead(200, {
-        'content-type': 'application/json',
-        'access-control-allow-origin': '*',
-      });
-      res.end(JSON.stringify(report));
-      return;
-    }
-    if (url.pathname === '/__watch/ndjson') {
-      // A route handler's body (toReadableStream()): one chunk, then nothing until the page leaves.
-      res.writeHead(200, {
-        'content-type': 'application/x-ndjson',
-        'access-control-allow-origin': '*',
-      });
-      res.write(
-        `${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'Hi' }, finish_reason: null }] })}\n`,
-      );
-      return;
-    }
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const match = /\[rt-check (\S+) (abort|break|route-abort)\]/.exec(body.toString('utf8'));
-      const record: CancelRecord | undefined = match
-        ? { runtime: match[1]!, check: match[2]!, cut: false, ended: false }
-        : undefined;
-      if (record) records.push(record);
-      const headers: IncomingHttpHeaders = { ...req.headers, host: target.host };
-      const upstream = httpRequest(url, { method: req.method, headers }, (upRes) => {
-        res.writeHead(upRes.statusCode ?? 502, upRes.headers);
-        res.flushHeaders(); // SSE: pass every event on as it comes
-        upRes.on('data', (chunk: Buffer) => res.write(chunk));
-        upRes.on('end', () => {
-          if (record) record.ended = true;
-          res.end();
-        });
-      });
-      upstream.on('error', () => res.destroy());
-      res.on('close', () => {
-        if (res.writableFinished) return;
-        if (record) record.cut = true;
-        upstream.destroy();
-      });
-      upstream.end(body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return { url: `http://127.0.0.1:${port}${target.pathname}`, server };
 }
 
 // --- running one runtime ------------------------------------------------------------------------
