@@ -42,9 +42,17 @@ async function models() {
       const slug = decodeURIComponent(req.url!.replace('/v1/models/', ''));
       return json(res, 200, { id: slug, object: 'model', created: 1, owned_by: 'x', max_output_length: slug === 'small/limits' ? 10 : 10_000 });
     }
-    const { model, stream } = JSON.parse(body) as { model: string; stream?: boolean };
+    const { model, stream, messages: asked } = JSON.parse(body) as { model: string; stream?: boolean; messages: Array<{ role: string }> };
     seen.push(model);
     switch (model) {
+      case 'ok/tools': {
+        // Calls the tool `now` until it has its result, then answers.
+        if (asked.at(-1)?.role === 'tool') break;
+        const call = { id: 't1', type: 'function', function: { name: 'now', arguments: '{}' } };
+        if (!stream) return json(res, 200, { ...completion(model), choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [call] }, finish_reason: 'tool_calls' }] });
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        return res.end(`${chunk(model, { role: 'assistant', tool_calls: [{ index: 0, ...call }] })}${chunk(model, {}, 'tool_calls')}data: [DONE]\n\n`);
+      }
       case 'gone/404':
         return json(res, 404, { error: { message: `The model \`${model}\` is not available on this API.`, type: 'invalid_request_error' } });
       case 'gone/400':
@@ -79,11 +87,10 @@ async function models() {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.write(chunk(model, { role: 'assistant', content: '' }) + chunk(model, { content: 'Hel' }));
         return setTimeout(() => res.destroy(), 50);
-      default:
-        if (!stream) return json(res, 200, completion(model));
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        return res.end(`${chunk(model, { role: 'assistant', content: '' })}${chunk(model, { content: `from ${model}` })}${chunk(model, {}, 'stop')}data: [DONE]\n\n`);
     }
+    if (!stream) return json(res, 200, completion(model));
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    return res.end(`${chunk(model, { role: 'assistant', content: '' })}${chunk(model, { content: `from ${model}` })}${chunk(model, {}, 'stop')}data: [DONE]\n\n`);
   };
   const server = await faultServer((req, res, body) => void handle(req, res, body));
   const client = (options: ClientOptions = {}) => new Client({ apiKey: 'sk-test', baseURL: server.url, logLevel: 'off', maxRetries: 0, timeout: 2_000, ...options });
@@ -158,6 +165,28 @@ describe('each failure before anything reached the caller moves to the next mode
     const error = await c.chat.completions.create({ model: 'gone/404', messages }, { fallbacks: ['gone/404', 'gone/404'] }).catch((e: unknown) => e);
     expect((error as { status?: number }).status).toBe(404);
     expect(seen).toEqual(['gone/404']);
+  });
+});
+
+describe('runTools() with fallbacks', () => {
+  it.each([false, true])('stream: %s. Once a fallback answers, the rest of the run starts at it: the failed model is not asked again each round', async (stream) => {
+    const { seen, client } = await models();
+    const tools = [{ type: 'function' as const, function: { name: 'now', parameters: { type: 'object', properties: {} }, function: () => 'noon' } }];
+    // The client's fallbacks (the loop reads them from the client) for one, the request's for the other.
+    const runner = stream
+      ? client().chat.completions.runTools({ model: 'broken/500', messages, tools, stream }, { fallbacks: ['gone/404', 'ok/tools', 'ok/last'] })
+      : client({ fallbacks: ['gone/404', 'ok/tools', 'ok/last'] }).chat.completions.runTools({ model: 'broken/500', messages, tools });
+    expect(await runner.finalContent()).toBe('from ok/tools');
+    expect(seen).toEqual(['broken/500', 'gone/404', 'ok/tools', 'ok/tools']);
+    expect((await runner.allChatCompletions()).map((c) => c.model)).toEqual(['ok/tools', 'ok/tools']);
+  });
+
+  it('without fallbacks, or when the first model answers, every round asks the model of the body', async () => {
+    const { seen, client } = await models();
+    const tools = [{ type: 'function' as const, function: { name: 'now', parameters: { type: 'object', properties: {} }, function: () => 'noon' } }];
+    await client().chat.completions.runTools({ model: 'ok/tools', messages, tools }, { fallbacks: ['ok/last'] }).done();
+    await client().chat.completions.runTools({ model: 'ok/tools', messages, tools }).done();
+    expect(seen).toEqual(['ok/tools', 'ok/tools', 'ok/tools', 'ok/tools']);
   });
 });
 

@@ -335,3 +335,96 @@ describe('memoryStore()', () => {
     expect(store.increment('k', -2, 1_000)).toBe(3);
   });
 });
+
+/**
+ * A memory store whose chosen increments answer only when released, as a store's late answer
+ * would: each lands in the counters at that moment, not before. `totals`: the last total per kind.
+ */
+function heldStore(hold: (key: string, amount: number, nth: number) => boolean) {
+  const inner = memoryStore();
+  const held: Array<() => void> = [];
+  const totals = new Map<string, number>();
+  const seen = new Map<string, number>();
+  const store: ProxyStore = {
+    increment(key, amount, ttl) {
+      const kind = key.split(':')[1]!;
+      const land = () => {
+        const total = inner.increment(key, amount, ttl) as number;
+        totals.set(kind, total);
+        return total;
+      };
+      const nth = (seen.get(kind) ?? 0) + 1;
+      seen.set(kind, nth);
+      if (!hold(key, amount, nth)) return land();
+      return new Promise<number>((resolve) => held.push(() => resolve(land())));
+    },
+  };
+  return { store, totals, seen, held, release: () => held.splice(0).forEach((land) => land()) };
+}
+
+describe('a store that answers after the 10 s bound', () => {
+  const priced = (store: ProxyStore, extra: Partial<ProxyOptions> = {}) =>
+    createProxy({ models: [{ ...PRICED, id: 'mock/echo' }], upstream: upstreamOf(mock.url), rateLimit: { tokens: 10_000 }, budget: { cost: '1' }, store, onError: () => {}, ...extra });
+  const body = ask('hi', { max_tokens: 20 });
+
+  it('a reservation that lands late is given back: the failed request (a 500) is charged nothing', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    for (const kind of ['tokens', 'cost']) {
+      const s = heldStore((key, amount) => key.includes(`:${kind}:`) && amount > 0);
+      const answer = call(priced(s.store), '/chat/completions', { body });
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect((await errorOf(await answer)).status).toBe(500);
+      s.release(); // the store's answer comes at last: the reservation is in the counter now
+      await vi.advanceTimersByTimeAsync(0);
+      expect([kind, s.totals.get('tokens') ?? 0, s.totals.get('cost') ?? 0]).toEqual([kind, 0, 0]);
+    }
+  });
+
+  it('a settlement of one counter that lands late does not keep the other from settling: both hold what was used', async () => {
+    const exact = heldStore(() => false);
+    expect((await call(priced(exact.store), '/chat/completions', { body })).status).toBe(200);
+    await vi.waitFor(() => expect([exact.seen.get('tokens'), exact.seen.get('cost')]).toEqual([2, 2])); // reserved, settled
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const s = heldStore((key, _amount, nth) => key.includes(':tokens:') && nth === 2); // the tokens' settlement
+    expect((await call(priced(s.store), '/chat/completions', { body })).status).toBe(200);
+    await vi.waitFor(() => expect(s.held).toHaveLength(1));
+    await vi.advanceTimersByTimeAsync(10_000);
+    s.release();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(s.totals).toEqual(exact.totals);
+  });
+
+  it('a stream\'s top-up that lands late, or after the browser went away, is not left in the counters', async () => {
+    // An upstream that ignores max_tokens: it streams until it is stopped.
+    const upstream = await startUpstream((_req, res: ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const chunk = (delta: object) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'mock/echo', choices: [{ index: 0, delta }] })}\n\n`;
+      res.write(chunk({ role: 'assistant', content: 'lorem ipsum dolor sit amet '.repeat(4) }));
+      const timer = setInterval(() => res.write(chunk({ content: 'lorem ipsum' })), 5);
+      res.on('close', () => clearInterval(timer));
+    });
+    try {
+      for (const late of [true, false]) {
+        if (late) vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+        const used: ProxyUsage[] = [];
+        const s = heldStore((key, _amount, nth) => key.includes(':tokens:') && nth === 2); // the first top-up
+        const handler = priced(s.store, { upstream: upstreamOf(upstream.url), maxTokens: 10, onUsage: (u) => void used.push(u) });
+        const response = await call(handler, '/chat/completions', { body: ask('go on', { stream: true }) });
+        const reader = response.body!.getReader();
+        const read = reader.read(); // the first chunk: taken only once its top-up is reserved
+        await vi.waitFor(() => expect(s.held).toHaveLength(1));
+        if (late) {
+          await vi.advanceTimersByTimeAsync(10_000); // the stream ends with an in-band error, settled
+          expect(new TextDecoder().decode((await read).value)).toContain('internal_error');
+        } else await reader.cancel(); // settled while the top-up is on its way
+        await vi.waitFor(() => expect(used).toHaveLength(1));
+        s.release();
+        vi.useRealTimers();
+        await vi.waitFor(() => expect([late, s.seen.get('tokens')]).toEqual([late, late ? 4 : 3])); // (and the undo)
+        expect([late, s.totals.get('tokens')]).toEqual([late, used[0]!.usage.total_tokens]);
+      }
+    } finally {
+      await upstream.close();
+    }
+  });
+});

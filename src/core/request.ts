@@ -277,17 +277,25 @@ function isRedirect(status: number): boolean {
 
 /**
  * The hint for a 404 when the base URL has no version segment (`/v1`): the most common mistake
- * (`INFERENCE_BASE_URL=http://localhost:8787`), and the service answers only under `/v1`. Left
- * out when the server's error already speaks of `/v1` (the mock server names the right base
- * URL itself): the hint is said once.
+ * (`INFERENCE_BASE_URL=http://localhost:8787`), and the service answers only under `/v1`; or
+ * when it ends in an endpoint (`…/v1/chat/completions`, copied from a curl line). Left out when
+ * the server's error already speaks of the base URL (the mock server names the right one
+ * itself): the hint is said once.
  */
 function missingV1(baseURL: string, body: unknown): string | undefined {
   const base = new URL(baseURL);
-  if (base.pathname.split('/').some((segment) => /^v\d+/i.test(segment))) return undefined;
-  if ((typeof body === 'string' ? body : (JSON.stringify(body) ?? '')).includes('/v1'))
-    return undefined;
   const path = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
-  return `the base URL ${path} has no /v1; the service answers under /v1: did you mean ${path}/v1?`;
+  // A base URL copied with its endpoint (`…/v1/chat/completions`): any server 404s the doubled path.
+  const meant = path.replace(/\/(chat\/)?completions$/, '');
+  if (
+    // (A string quoted: its words are still found.)
+    String(JSON.stringify(body)).includes('base URL') ||
+    (meant === path && /\/v\d/i.test(base.pathname))
+  )
+    return undefined;
+  return meant === path
+    ? `the base URL ${path} has no /v1; the service answers under /v1: did you mean ${path}/v1?`
+    : `the base URL ${path} ends in an endpoint, not /v1: did you mean ${meant}?`;
 }
 
 /**

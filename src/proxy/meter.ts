@@ -45,8 +45,27 @@ export async function bounded<T>(value: T | Promise<T>, what: string): Promise<T
   }
 }
 
-const increment = (options: Resolved, c: Counter, amount: number): Promise<number> =>
-  bounded(options.store.increment(c.key, amount, c.ttlMs), `the store's increment (${c.key})`);
+/**
+ * One increment, bounded. A count or a reservation (`undo`) that the route gave up on counts as
+ * never made: if the store applies it after the 10 s, it is given back then. A settlement or a
+ * give-back is not undone: landing late, it is what the user owes.
+ */
+async function increment(
+  options: Resolved,
+  c: Counter,
+  amount: number,
+  undo = false,
+): Promise<number> {
+  const store = options.store;
+  const sent = (async () => store.increment(c.key, amount, c.ttlMs))();
+  try {
+    return await bounded(sent, `the store's increment (${c.key})`);
+  } catch (error) {
+    // Rejected: nothing was added. Timed out: it may land yet.
+    if (undo) void sent.then(() => store.increment(c.key, -amount, c.ttlMs)).catch(() => {});
+    throw error;
+  }
+}
 
 function counter(
   options: Resolved,
@@ -103,6 +122,8 @@ export class Meter {
   /** Completion tokens covered by the reservation. */
   #covered = 0;
   #settled = false;
+  /** The top-up in flight, if any (settled before the settlement is counted). */
+  #growing: Promise<unknown> = Promise.resolve();
 
   constructor(options: Resolved, user: string, price: Priced) {
     this.#options = options;
@@ -120,7 +141,7 @@ export class Meter {
     const limit = options.rateLimit;
     if (limit === undefined || limit.requests === Infinity) return;
     const c = counter(options, 'requests', user, limit.windowMs, limit.requests);
-    const total = await increment(options, c, 1);
+    const total = await increment(options, c, 1, true);
     if (total > c.limit) throw refusal(c, false);
   }
 
@@ -149,9 +170,10 @@ export class Meter {
     }
   }
 
-  async #add(c: Counter | undefined, amount: number): Promise<boolean> {
+  /** `reserving`: an amount the route takes back if it fails, so undone if it lands late. */
+  async #add(c: Counter | undefined, amount: number, reserving = false): Promise<boolean> {
     if (c === undefined || amount === 0) return true;
-    const total = await increment(this.#options, c, amount);
+    const total = await increment(this.#options, c, amount, reserving);
     return amount < 0 || total <= c.limit;
   }
 
@@ -181,7 +203,7 @@ export class Meter {
       }
       let ok: boolean;
       try {
-        ok = await this.#add(c, amount);
+        ok = await this.#add(c, amount, true);
       } catch (error) {
         // A store failing half-way: what was reserved before it is given back, as on a refusal.
         await this.#giveBack().catch(() => {});
@@ -198,8 +220,10 @@ export class Meter {
   }
 
   async #giveBack(): Promise<void> {
-    await this.#add(this.#tokens, -this.#reservedTokens);
-    await this.#add(this.#cost, -this.#reservedUnits);
+    await both(
+      this.#add(this.#tokens, -this.#reservedTokens),
+      this.#add(this.#cost, -this.#reservedUnits),
+    );
     this.#reservedTokens = 0;
     this.#reservedUnits = 0;
   }
@@ -214,18 +238,33 @@ export class Meter {
     this.#covered += more;
     const units = this.#units(0, more);
     // Counted as reserved once the store has it: a store that throws leaves nothing to give back.
-    const tokensOk = await this.#add(this.#tokens, this.#tokens ? more : 0);
-    this.#reservedTokens += this.#tokens ? more : 0;
-    const costOk = await this.#add(this.#cost, units);
-    this.#reservedUnits += units;
-    return tokensOk && costOk;
+    // A top-up that fails is undone if it lands late (reserving), so it is not counted here.
+    const grown = (async () => {
+      const tokensOk = await this.#add(this.#tokens, this.#tokens ? more : 0, true);
+      this.#reservedTokens += this.#tokens ? more : 0;
+      const costOk = await this.#add(this.#cost, units, true);
+      this.#reservedUnits += units;
+      return tokensOk && costOk;
+    })();
+    this.#growing = grown.catch(() => {});
+    return grown;
   }
 
   /** Replaces the reservation by what was used. Once; later calls do nothing. */
   async settle(prompt: number, completion: number): Promise<void> {
     if (this.#settled) return;
     this.#settled = true;
-    await this.#add(this.#tokens, this.#tokens ? prompt + completion - this.#reservedTokens : 0);
-    await this.#add(this.#cost, this.#units(prompt, completion) - this.#reservedUnits);
+    // A top-up still on its way (the browser went away meanwhile) is part of what is replaced.
+    await this.#growing;
+    await both(
+      this.#add(this.#tokens, this.#tokens ? prompt + completion - this.#reservedTokens : 0),
+      this.#add(this.#cost, this.#units(prompt, completion) - this.#reservedUnits),
+    );
   }
+}
+
+/** Waits for both; throws the first failure once both have settled (one counter's never skips the other's). */
+async function both(a: Promise<unknown>, b: Promise<unknown>): Promise<void> {
+  for (const result of await Promise.allSettled([a, b]))
+    if (result.status === 'rejected') throw result.reason;
 }

@@ -31,7 +31,9 @@ export interface ProxyStore {
    * Add `amount` (a whole number; negative when a reservation is given back) to the counter
    * `key`, and give its new total. A counter that does not exist starts at 0, and is dropped
    * `ttlMs` milliseconds after it was created (later increments do not extend it). A throw, a
-   * rejection, or no answer within 10 s fails the route's request (a 500, told to `onError`).
+   * rejection, or no answer within 10 s fails the route's request (a 500, told to `onError`);
+   * a count or a reservation that is applied after the 10 s is given back then (an increment of
+   * `-amount`), a settlement is not.
    */
   increment(key: string, amount: number, ttlMs: number): number | Promise<number>;
 }

@@ -60,6 +60,11 @@ export class ChatCompletionsResource {
     };
   }
 
+  /** A call's `fallbacks`: its own, or the client's. @internal */
+  fallbacksOf(options: RequestOptions | undefined): readonly string[] {
+    return options?.fallbacks ?? this.#ctx.options.fallbacks;
+  }
+
   /**
    * `error` with the client's secrets masked, as the request's own errors are: for a helper's
    * errors (`OutputParseError` quotes the reply, which may repeat the key). A method, not a

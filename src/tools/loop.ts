@@ -88,16 +88,21 @@ export class Loop<ParsedT> {
     // A `null` choice is no choice (`typeof null` is 'object').
     const choice = rest.tool_choice;
     const forced = choice === 'required' || (typeof choice === 'object' && choice !== null);
+    // The models in turn (`fallbacks`): once one answers, the next rounds start at it, not at a
+    // model that failed (one failed request more per round).
+    let models = [rest.model, ...this.#completions.fallbacksOf(this.#options)];
     for (let round = 1; round <= this.#maxRounds; round++) {
       this.#throwIfAborted();
       const params: ChatCompletionCreateParams = {
         ...rest,
+        model: models[0]!,
         tools: definitions,
         messages: this.#runner.messages.map((m) =>
           this.#replies.has(m) ? toAssistantMessage(m as ChatCompletionMessage) : m,
         ),
       };
-      const options = this.#optionsFor(round);
+      // The first is the model asked for: `fallbacks` skip it.
+      const options = { ...this.#optionsFor(round), fallbacks: models };
       const raw =
         stream === true
           ? await this.#streamed(params, round, options)
@@ -131,6 +136,7 @@ export class Loop<ParsedT> {
         // OutputParseError quotes the reply, which may repeat the key.
         throw this.#completions.masked(error);
       }
+      models = models.slice(Math.max(models.indexOf(completion.model), 0));
       // No message (no choice): an empty one, so that the run's messages still show the round.
       const message = this.#received(completion, round, {
         role: 'assistant',
