@@ -19,10 +19,10 @@ import { dirname, resolve } from 'node:path';
 import { CostTracker, InferenceError, type Client } from 'model-inference-sdk';
 import { readLines } from './lines';
 import { BatchInputError, readBatchInput, type BatchInputProblem } from './input';
-import type { Shard } from './hash';
+import { checkShard, type Shard } from './hash';
 import { IdSet } from './id-set';
 import { modelPrices } from './prices';
-import { runBatch, type BatchResult, type BatchSummary } from './runner';
+import { runBatch, runLimits, type BatchResult, type BatchSummary } from './runner';
 import type { BatchOutputLine } from './output';
 
 /**
@@ -117,6 +117,9 @@ export async function runBatchFile(
   const { input, output, shard } = options;
   if (typeof input !== 'string' || typeof output !== 'string' || input === '' || output === '')
     throw new InferenceError('runBatchFile: `input` and `output` must be file paths.');
+  // Checked before any file is read (a torn output line would be cut off first).
+  checkShard(shard, 'runBatchFile');
+  runLimits(options);
   if (!existsSync(input))
     throw new InferenceError(`runBatchFile: no input file ${JSON.stringify(input)}.`);
   // Both are read to the end before anything is sent: the input twice, the output to resume. A

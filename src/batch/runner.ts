@@ -115,6 +115,26 @@ export async function lineIdentity(text: string): Promise<{ key: string; id: str
   return { key: `batch-${hash.slice(0, 32)}`, id: `batch_req_${hash.slice(0, 24)}` };
 }
 
+/** `concurrency` and `maxCost` checked: runBatchFile() checks them before it reads a file. @internal */
+export function runLimits(options: BatchOptions): {
+  concurrency: number;
+  maxCost: Decimal | undefined;
+} {
+  const concurrency = options.concurrency ?? 16;
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1)
+    throw new InferenceError(
+      `runBatch: \`concurrency\` must be a whole number from 1; got ${String(concurrency)}.`,
+    );
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal))
+    throw new InferenceError('runBatch: `signal` must be an AbortSignal.');
+  const maxCost = options.maxCost === undefined ? undefined : readDecimal(options.maxCost);
+  if (typeof maxCost === 'string' || (maxCost !== undefined && maxCost.units < 0n))
+    throw new InferenceError(
+      `runBatch: \`maxCost\` must be a decimal amount of 0 or more; got ${typeof options.maxCost === 'string' ? JSON.stringify(options.maxCost) : String(options.maxCost)}.`,
+    );
+  return { concurrency, maxCost };
+}
+
 /**
  * Run batch requests (checked lines: `readBatchInput()`), `concurrency` at a time. Each line is
  * sent once with its own idempotency key (derived from its text, so a resumed run sends the same
@@ -136,18 +156,7 @@ export function runBatch(
   requests: AsyncIterable<BatchRequest> | Iterable<BatchRequest>,
   options: BatchOptions = {},
 ): BatchRun {
-  const concurrency = options.concurrency ?? 16;
-  if (!Number.isSafeInteger(concurrency) || concurrency < 1)
-    throw new InferenceError(
-      `runBatch: \`concurrency\` must be a whole number from 1; got ${String(concurrency)}.`,
-    );
-  if (options.signal !== undefined && !(options.signal instanceof AbortSignal))
-    throw new InferenceError('runBatch: `signal` must be an AbortSignal.');
-  const maxCost = options.maxCost === undefined ? undefined : readDecimal(options.maxCost);
-  if (typeof maxCost === 'string' || (maxCost !== undefined && maxCost.units < 0n))
-    throw new InferenceError(
-      `runBatch: \`maxCost\` must be a decimal amount of 0 or more; got ${typeof options.maxCost === 'string' ? JSON.stringify(options.maxCost) : String(options.maxCost)}.`,
-    );
+  const { concurrency, maxCost } = runLimits(options);
   const costs = options.costs ?? new CostTracker();
   const stop = new AbortController();
   const onAbort = () => stop.abort(options.signal?.reason);

@@ -8,7 +8,6 @@
  */
 import { resolve } from 'node:path';
 import { sumCosts } from '../index';
-import { readDecimal } from '../cost/decimal';
 import {
   BatchInputError,
   runBatchFile,
@@ -86,12 +85,7 @@ export const batchCommand: Command = defineCommand({
     const concurrency = integerFlag('--concurrency', rawConcurrency, 1, 10_000);
     const maxCost = values['max-cost'];
     // A plain decimal above 0 (0 would start no line), of digits the cost sums can hold.
-    if (
-      maxCost !== undefined &&
-      (!/^\d+(\.\d+)?$/.test(maxCost) ||
-        typeof readDecimal(maxCost) === 'string' ||
-        !/[1-9]/.test(maxCost))
-    )
+    if (maxCost !== undefined && !(/^\d+(\.\d+)?$/.test(maxCost) && positiveAmount(maxCost)))
       throw new UsageError(`--max-cost must be an amount above 0 such as 2.50, got '${maxCost}'.`);
     const shard = shardFlag(values.shard);
 
@@ -142,6 +136,15 @@ export const batchCommand: Command = defineCommand({
     }
   },
 });
+
+/** Whether the cost sums take `amount` (not too many digits) and it is above 0. */
+function positiveAmount(amount: string): boolean {
+  try {
+    return sumCosts(amount) !== '0';
+  } catch {
+    return false;
+  }
+}
 
 /** `--shard 2/4`: shard 2 of 4. */
 function shardFlag(raw: string | undefined): { index: number; count: number } | undefined {

@@ -347,3 +347,33 @@ describe('runBatch and readBatchInput', () => {
     await expect(run.summary()).rejects.toThrow('disk gone');
   });
 });
+
+describe('options checked before any file is touched', () => {
+  it.each([
+    [{ shard: { index: 0, count: 3 } }, /`shard` must be \{ index, count \}.*1-based.*"index":0/],
+    [{ shard: { index: 4, count: 3 } }, /`shard` must be/],
+    [{ shard: { index: 1.5, count: 3 } }, /`shard` must be/],
+    [{ shard: { index: 1, count: 0 } }, /`shard` must be/],
+    [{ shard: { index: Number.NaN, count: 2 } }, /`shard` must be/],
+    [{ concurrency: 0 }, /`concurrency` must be a whole number from 1; got 0/],
+    [{ concurrency: 1.5 }, /`concurrency` must be a whole number/],
+    [{ maxCost: -1 }, /`maxCost` must be a decimal amount of 0 or more; got -1/],
+    [{ maxCost: '1,5' }, /`maxCost` must be/],
+  ])('runBatchFile(%j): an InferenceError; nothing sent, the output (with a torn last line) left as it was', async (options, message) => {
+    const { input, output } = files([inputLine('a', 'x'), inputLine('b', 'y')]);
+    writeFileSync(output, '{"id":"batch_req_0');
+    server.calls.length = 0;
+    const error = await runBatchFile(client, { input, output, ...options } as never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InferenceError);
+    expect((error as Error).message).toMatch(message);
+    expect(readFileSync(output, 'utf8')).toBe('{"id":"batch_req_0');
+    expect(server.calls).toHaveLength(0);
+  });
+
+  it('readBatchInput() and inShard() refuse a shard that holds no line, rather than yielding nothing', async () => {
+    const read = readBatchInput(client, [inputLine('a', 'x') + '\n'], { shard: { index: 0, count: 2 } });
+    await expect(read.next()).rejects.toThrow(/readBatchInput: `shard` must be/);
+    expect(() => inShard('a', { index: 3, count: 2 })).toThrow(/inShard: `shard` must be/);
+    expect([1, 2].map((index) => inShard('a', { index, count: 2 })).filter(Boolean)).toHaveLength(1);
+  });
+});
