@@ -377,3 +377,66 @@ describe('options checked before any file is touched', () => {
     expect([1, 2].map((index) => inShard('a', { index, count: 2 })).filter(Boolean)).toHaveLength(1);
   });
 });
+
+describe('files saved on Windows, and a last line without its line end', () => {
+  const three = [inputLine('a', 'x'), inputLine('b', 'y'), inputLine('c', 'z')];
+
+  it('input with a BOM, CRLF line ends, blank lines and no final newline: every line runs, the first custom_id whole', async () => {
+    const input = path.join(dir, 'in.jsonl');
+    const output = path.join(dir, 'out.jsonl');
+    writeFileSync(input, `\uFEFF${three[0]}\r\n\r\n${three[1]}\r\n\n   \r\n${three[2]}`);
+    const summary = await runBatchFile(client, { input, output });
+    expect(summary).toMatchObject({ total: 3, done: 3, invalid: 0 });
+    expect(outputLines(output).map((l) => l.custom_id).sort()).toEqual(['a', 'b', 'c']);
+    // The same lines, as text chunks (a BOM in a string is not dropped by any decoder).
+    const chunks = [`\uFEFF${three[0]!.slice(0, 5)}`, `${three[0]!.slice(5)}\r\n${three[1]}`];
+    const read: string[] = [];
+    for await (const request of readBatchInput(client, chunks)) read.push(request.custom_id);
+    expect(read).toEqual(['a', 'b']);
+  });
+
+  it.each([
+    ['CRLF line ends', (lines: string[]) => lines.map((l) => `${l}\r\n`).join('')],
+    ['a BOM', (lines: string[]) => `\uFEFF${lines.map((l) => `${l}\n`).join('')}`],
+    ['a BOM and CRLF', (lines: string[]) => `\uFEFF${lines.map((l) => `${l}\r\n`).join('')}`],
+  ])('an output edited on Windows (%s): its lines are recognised on resume', async (_, save) => {
+    const { input, output } = files(three);
+    await runBatchFile(client, { input, output, concurrency: 1 });
+    const done = readFileSync(output, 'utf8').split('\n').filter(Boolean);
+    writeFileSync(output, save(done.slice(0, 2)));
+    server.calls.length = 0;
+    const summary = await runBatchFile(client, { input, output });
+    expect(summary).toMatchObject({ resumed: 2, done: 1, tornLine: false });
+    expect(server.calls).toHaveLength(1);
+    // And with a torn line after them: cut off where it starts, the whole lines kept.
+    writeFileSync(output, save(done.slice(0, 2)) + done[2]!.slice(0, 40));
+    server.calls.length = 0;
+    const again = await runBatchFile(client, { input, output });
+    expect(again).toMatchObject({ resumed: 2, done: 1, tornLine: true });
+    expect(server.calls).toHaveLength(1);
+    const text = readFileSync(output, 'utf8');
+    expect(text.startsWith(save(done.slice(0, 2)))).toBe(true);
+    expect(text.split('\n').filter((l) => l.trim() !== '').map((l) => (JSON.parse(l.replace(/^\uFEFF/, '')) as BatchOutputLine).custom_id).sort()).toEqual(['a', 'b', 'c']);
+  });
+
+  it.each([
+    ['\n', ''],
+    ['\r\n', ''],
+    ['\r\n', '\r'],
+  ])('a whole last output line without its line end (%j, then %j) is a result, not torn; the next line goes on a line of its own', async (end, tail) => {
+    const { input, output } = files(three);
+    await runBatchFile(client, { input, output, concurrency: 1 });
+    const done = readFileSync(output, 'utf8').split('\n').filter(Boolean);
+    writeFileSync(output, done.slice(0, 2).join(end) + tail);
+    server.calls.length = 0;
+    const summary = await runBatchFile(client, { input, output });
+    expect(summary).toMatchObject({ resumed: 2, done: 1, tornLine: false });
+    expect(server.calls.map((c) => c.prompt)).toEqual(['z']);
+    const lines = readFileSync(output, 'utf8').split(/\r?\n/).filter((l) => l.trim() !== '');
+    expect(lines.map((l) => (JSON.parse(l) as BatchOutputLine).custom_id)).toEqual(['a', 'b', 'c']);
+    // A third run finds every line done, none torn.
+    server.calls.length = 0;
+    expect(await runBatchFile(client, { input, output })).toMatchObject({ resumed: 3, toRun: 0, tornLine: false });
+    expect(server.calls).toHaveLength(0);
+  });
+});
