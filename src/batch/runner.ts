@@ -206,15 +206,22 @@ export function runBatch(
     try {
       // What is written is the copy `onEnd` gets: the SDK has masked the key in it, should the
       // server echo it (the output is a file, and the key never reaches one).
+      // So is its request id: the one the `afterResponse` hook sees (a server may echo the key
+      // as its x-request-id, and the response the call resolves to is not masked).
       let data: unknown;
-      const hooks = { name: 'batch', onEnd: (summary: CallSummary) => void (data = summary.data) };
+      let requestId: string | null = null;
+      const hooks = {
+        name: 'batch',
+        afterResponse: (shown: Response) => void (requestId = shown.headers.get('x-request-id')),
+        onEnd: (summary: CallSummary) => void (data = summary.data),
+      };
       const { data: answer, response } = await send(client, request, {
         signal,
         idempotencyKey: key,
         hooks,
       });
       data ??= answer;
-      output = succeeded(id, request.custom_id, data, response);
+      output = succeeded(id, request.custom_id, data, response.status, requestId);
       const usage = (data as { usage?: unknown }).usage;
       if (usage) {
         try {

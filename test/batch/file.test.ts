@@ -9,6 +9,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Client, InferenceError, sumCosts } from '../../src/index';
 import { BatchInputError, checkBatchInput, inShard, readBatchInput, runBatch, runBatchFile, type BatchOutputLine } from '../../src/batch/index';
 import { inputLine, KEY, MODEL, startBatchServer, type BatchServer } from './server';
+import { startFaultServer } from '../support/fault-server';
+import { spawnCli } from '../cli-support';
 
 let server: BatchServer;
 let dir: string;
@@ -439,4 +441,59 @@ describe('files saved on Windows, and a last line without its line end', () => {
     expect(await runBatchFile(client, { input, output })).toMatchObject({ resumed: 3, toRun: 0, tornLine: false });
     expect(server.calls).toHaveLength(0);
   });
+});
+
+describe('the API key never reaches the output, stdout or stderr', () => {
+  // A server that echoes the key everywhere it can: the x-request-id header, the error body (the
+  // Authorization header quoted, the headers whole), a text error body, the completion itself.
+  let echo: Awaited<ReturnType<typeof startFaultServer>>;
+  beforeAll(async () => {
+    echo = await startFaultServer(async (req, res, body) => {
+      const auth = String(req.headers.authorization ?? '');
+      const key = auth.replace(/^Bearer /, '');
+      if (req.url?.startsWith('/v1/models')) {
+        res.writeHead(404, { 'content-type': 'application/json', 'x-request-id': key });
+        return void res.end(JSON.stringify({ error: { message: `no model for ${auth}`, code: key } }));
+      }
+      const prompt = (JSON.parse(body) as { messages: { content: string }[] }).messages[0]!.content;
+      if (prompt === 'text') {
+        res.writeHead(403, { 'content-type': 'text/plain', 'x-request-id': key });
+        return void res.end(`refused: Authorization: ${auth}`);
+      }
+      if (prompt !== 'ok') {
+        res.writeHead(Number(prompt), { 'content-type': 'application/json', 'x-request-id': `req-${key}` });
+        return void res.end(JSON.stringify({ error: { message: `Incorrect API key provided: ${key}; you sent Authorization: ${auth}`, type: 'auth', code: `k_${key}`, param: key, headers: req.headers } }));
+      }
+      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': key });
+      res.end(JSON.stringify({ id: key, object: 'chat.completion', created: 1, model: key, choices: [{ index: 0, message: { role: 'assistant', content: `your key: ${key}` }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }));
+    });
+  });
+  afterAll(() => echo.close());
+  const echoLines = ['ok', '400', '401', '422', 'text'].map((p) => JSON.stringify({ custom_id: `e-${p}`, method: 'POST', url: '/v1/chat/completions', body: { model: MODEL, messages: [{ role: 'user', content: p }] } }));
+
+  it('runBatchFile(): neither in a result (its request_id included) nor in a failed line (its error and response)', async () => {
+    const { input, output } = files(echoLines);
+    const summary = await runBatchFile(new Client({ apiKey: KEY, baseURL: echo.url, maxRetries: 0 }), { input, output });
+    expect(summary).toMatchObject({ done: 1, failed: 4 });
+    const text = readFileSync(output, 'utf8');
+    expect(text).not.toContain(KEY);
+    const lines = outputLines(output);
+    expect(lines.find((l) => l.custom_id === 'e-ok')!.response!.request_id).toBe('***');
+    expect(lines.find((l) => l.custom_id === 'e-401')!.response!.request_id).toBe('req-***');
+    expect(lines.find((l) => l.custom_id === 'e-401')!.error!.message).toContain('***');
+  });
+
+  it.each([[[] as string[], {}], [['-v'], {}], [['-v'], { INFERENCE_LOG: 'debug' }], [[], { INFERENCE_LOG: 'debug' }]])(
+    'the CLI with %j %j: not in the output file, stdout or stderr',
+    async (flags, extra) => {
+      const { input, output } = files(echoLines);
+      const result = await spawnCli(['batch', input, '-o', output, ...flags], { env: { INFERENCE_API_KEY: KEY, INFERENCE_BASE_URL: echo.url, INFERENCE_MAX_RETRIES: '0', ...extra } });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toMatch(/^1 done, 4 failed of 5\n/);
+      if ('INFERENCE_LOG' in extra) expect(result.stderr).toContain('authorization');
+      expect(result.stdout).not.toContain(KEY);
+      expect(result.stderr).not.toContain(KEY);
+      expect(readFileSync(output, 'utf8')).not.toContain(KEY);
+    },
+  );
 });
