@@ -11,6 +11,7 @@ import {
   existsSync,
   fsyncSync,
   openSync,
+  readSync,
   statSync,
   truncateSync,
   writeSync,
@@ -19,10 +20,10 @@ import { dirname, resolve } from 'node:path';
 import { CostTracker, InferenceError, type Client } from 'model-inference-sdk';
 import { readLines } from './lines';
 import { BatchInputError, readBatchInput, type BatchInputProblem } from './input';
-import type { Shard } from './hash';
+import { checkShard, type Shard } from './hash';
 import { IdSet } from './id-set';
 import { modelPrices } from './prices';
-import { runBatch, type BatchResult, type BatchSummary } from './runner';
+import { runBatch, runLimits, type BatchResult, type BatchSummary } from './runner';
 import type { BatchOutputLine } from './output';
 
 /**
@@ -117,6 +118,9 @@ export async function runBatchFile(
   const { input, output, shard } = options;
   if (typeof input !== 'string' || typeof output !== 'string' || input === '' || output === '')
     throw new InferenceError('runBatchFile: `input` and `output` must be file paths.');
+  // Checked before any file is read (a torn output line would be cut off first).
+  checkShard(shard, 'runBatchFile');
+  runLimits(options);
   if (!existsSync(input))
     throw new InferenceError(`runBatchFile: no input file ${JSON.stringify(input)}.`);
   // Both are read to the end before anything is sent: the input twice, the output to resume. A
@@ -184,6 +188,8 @@ export async function runBatchFile(
     });
     const fd = openSync(output, 'a');
     try {
+      // The next line must not be glued onto a last line that has no line end.
+      if (previous.unended) writeAll(fd, '\n');
       for await (const result of run) {
         // One write of one whole line: a process killed now leaves whole lines behind, or a torn
         // last one that the next run cuts off (readBatchOutput).
@@ -230,31 +236,36 @@ async function readBatchOutput(
   requests: IdSet,
   costs: CostTracker,
   priceOf: ReturnType<typeof modelPrices>,
-): Promise<{ done: IdSet; failed: number; tornLine: boolean }> {
+): Promise<{ done: IdSet; failed: number; tornLine: boolean; unended: boolean }> {
   const done = new IdSet();
   let failed = 0;
-  if (!existsSync(path)) return { done, failed, tornLine: false };
-  let good = 0; // bytes of whole output lines
+  if (!existsSync(path)) return { done, failed, tornLine: false, unended: false };
+  // Bytes of whole output lines, from a UTF-8 BOM (a file saved by a Windows editor) if any: the
+  // decoder drops it from the text, and a torn line is cut off at this offset.
+  let good = startsWithBom(path) ? 3 : 0;
+  let unended = false;
   for await (const line of readLines(createReadStream(path))) {
-    if (!line.ended) {
+    if (line.text.trim() === '') {
+      good += Buffer.byteLength(line.text) + (line.crlf ? 2 : 1);
+      continue;
+    }
+    const value = parse(line.text) as Partial<BatchOutputLine> | undefined;
+    const id = /^batch_req_([0-9a-f]{24})$/.exec(String(value?.id))?.[1];
+    const customId = value?.custom_id;
+    const whole =
+      id !== undefined && typeof customId === 'string' && 'response' in value! && 'error' in value!;
+    if (!line.ended && !whole) {
+      // No line end and not a whole output line: the start of one, torn by a killed writer.
       const text = line.text.trimStart();
       if (!(text.startsWith(OUTPUT_START) || OUTPUT_START.startsWith(text)))
         throw notOutput(path, line.number);
       truncateSync(path, good);
-      return { done, failed, tornLine: true };
+      return { done, failed, tornLine: true, unended: false };
     }
+    // A whole last line without its line end (a writer killed between the two) is a result.
+    if (!line.ended) unended = true;
     good += Buffer.byteLength(line.text) + (line.crlf ? 2 : 1);
-    if (line.text.trim() === '') continue;
-    const value = parse(line.text) as Partial<BatchOutputLine> | undefined;
-    const id = /^batch_req_([0-9a-f]{24})$/.exec(String(value?.id))?.[1];
-    const customId = value?.custom_id;
-    if (
-      id === undefined ||
-      typeof customId !== 'string' ||
-      !('response' in value!) ||
-      !('error' in value!)
-    )
-      throw notOutput(path, line.number);
+    if (!whole) throw notOutput(path, line.number);
     const bits = requests.get(customId);
     if (bits === undefined) continue;
     if (bits !== parseInt(id.slice(0, 8), 16))
@@ -272,8 +283,20 @@ async function readBatchOutput(
       }
     }
   }
-  return { done, failed, tornLine: false };
+  return { done, failed, tornLine: false, unended };
 }
+
+function startsWithBom(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const head = Buffer.alloc(3);
+    return readSync(fd, head, 0, 3, 0) === 3 && head.equals(BOM);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 function parse(text: string): unknown {
   try {

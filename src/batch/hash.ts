@@ -4,6 +4,8 @@
  * (FNV-1a, 32 bits: fast, the same on every machine and runtime, spreads ids evenly).
  */
 
+import { InferenceError } from 'model-inference-sdk';
+
 const encoder = new TextEncoder();
 
 /** Hex SHA-256 of `text` (Web Crypto: Node, Bun, Deno, Workers). */
@@ -49,5 +51,22 @@ export interface Shard {
  * ```
  */
 export function inShard(customId: string, shard: Shard | undefined): boolean {
+  checkShard(shard, 'inShard');
   return shard === undefined || fnv1a(customId) % shard.count === shard.index - 1;
+}
+
+/** A shard of whole numbers, 1 <= index <= count: another (index 0, 1.5, past count) would hold no line. @internal */
+export function checkShard(shard: Shard | undefined, who: string): void {
+  if (
+    shard !== undefined &&
+    !(
+      Number.isSafeInteger(shard?.count) &&
+      Number.isSafeInteger(shard.index) &&
+      shard.index >= 1 &&
+      shard.index <= shard.count
+    )
+  )
+    throw new InferenceError(
+      `${who}: \`shard\` must be { index, count }, whole numbers with 1 <= index <= count (1-based); got ${JSON.stringify(shard)}.`,
+    );
 }

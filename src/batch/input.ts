@@ -7,7 +7,7 @@
 import { APIUserAbortError, InferenceError, type Client, type Hooks } from 'model-inference-sdk';
 import { isError } from './output';
 import { readLines, type LineSource, type TextLine } from './lines';
-import { inShard, type Shard } from './hash';
+import { checkShard, inShard, type Shard } from './hash';
 import { IdSet } from './id-set';
 
 /**
@@ -213,6 +213,7 @@ export async function* readBatchInput(
   source: LineSource,
   options: BatchInputOptions = {},
 ): AsyncGenerator<BatchRequest> {
+  checkShard(options.shard, 'readBatchInput');
   const seen = new IdSet();
   // One signal, aborted once, for every body's dry run: a new one per line costs a DOMException.
   const aborted = AbortSignal.abort(new InferenceError('checking a batch line'));

@@ -6,7 +6,7 @@
 import { InferenceError } from 'model-inference-sdk';
 
 /**
- * One line: its text without the line end (`\n` or `\r\n`), its 1-based number, and whether a line end closed it.
+ * One line: its text without the line end (`\n` or `\r\n`) or, on the first line, a UTF-8 BOM; its 1-based number; and whether a line end closed it.
  *
  * @example
  * ```ts
@@ -59,6 +59,9 @@ export async function* readLines(
     let text = pieces.length === 1 ? last : pieces.join('');
     pieces = [];
     pending = 0;
+    // A UTF-8 BOM opening the text (a file saved on Windows): the decoder drops it from bytes,
+    // and this from text chunks.
+    if (number === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     const crlf = ended && text.endsWith('\r');
     if (crlf) text = text.slice(0, -1);
     return { text, number: ++number, ended, crlf };

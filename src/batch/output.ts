@@ -25,21 +25,18 @@ export interface BatchOutputLine {
   error: { code: string; message: string } | null;
 }
 
-/** The output line of a request that succeeded. */
+/** The output line of a request that succeeded: `data` and `requestId` with the key masked. */
 export function succeeded(
   id: string,
   customId: string,
   data: unknown,
-  response: Response,
+  status: number,
+  requestId: string | null,
 ): BatchOutputLine {
   return {
     id,
     custom_id: customId,
-    response: {
-      status_code: response.status,
-      request_id: response.headers.get('x-request-id'),
-      body: data,
-    },
+    response: { status_code: status, request_id: requestId, body: data },
     error: null,
   };
 }

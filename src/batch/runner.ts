@@ -115,6 +115,26 @@ export async function lineIdentity(text: string): Promise<{ key: string; id: str
   return { key: `batch-${hash.slice(0, 32)}`, id: `batch_req_${hash.slice(0, 24)}` };
 }
 
+/** `concurrency` and `maxCost` checked: runBatchFile() checks them before it reads a file. @internal */
+export function runLimits(options: BatchOptions): {
+  concurrency: number;
+  maxCost: Decimal | undefined;
+} {
+  const concurrency = options.concurrency ?? 16;
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1)
+    throw new InferenceError(
+      `runBatch: \`concurrency\` must be a whole number from 1; got ${String(concurrency)}.`,
+    );
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal))
+    throw new InferenceError('runBatch: `signal` must be an AbortSignal.');
+  const maxCost = options.maxCost === undefined ? undefined : readDecimal(options.maxCost);
+  if (typeof maxCost === 'string' || (maxCost !== undefined && maxCost.units < 0n))
+    throw new InferenceError(
+      `runBatch: \`maxCost\` must be a decimal amount of 0 or more; got ${typeof options.maxCost === 'string' ? JSON.stringify(options.maxCost) : String(options.maxCost)}.`,
+    );
+  return { concurrency, maxCost };
+}
+
 /**
  * Run batch requests (checked lines: `readBatchInput()`), `concurrency` at a time. Each line is
  * sent once with its own idempotency key (derived from its text, so a resumed run sends the same
@@ -136,18 +156,7 @@ export function runBatch(
   requests: AsyncIterable<BatchRequest> | Iterable<BatchRequest>,
   options: BatchOptions = {},
 ): BatchRun {
-  const concurrency = options.concurrency ?? 16;
-  if (!Number.isSafeInteger(concurrency) || concurrency < 1)
-    throw new InferenceError(
-      `runBatch: \`concurrency\` must be a whole number from 1; got ${String(concurrency)}.`,
-    );
-  if (options.signal !== undefined && !(options.signal instanceof AbortSignal))
-    throw new InferenceError('runBatch: `signal` must be an AbortSignal.');
-  const maxCost = options.maxCost === undefined ? undefined : readDecimal(options.maxCost);
-  if (typeof maxCost === 'string' || (maxCost !== undefined && maxCost.units < 0n))
-    throw new InferenceError(
-      `runBatch: \`maxCost\` must be a decimal amount of 0 or more; got ${typeof options.maxCost === 'string' ? JSON.stringify(options.maxCost) : String(options.maxCost)}.`,
-    );
+  const { concurrency, maxCost } = runLimits(options);
   const costs = options.costs ?? new CostTracker();
   const stop = new AbortController();
   const onAbort = () => stop.abort(options.signal?.reason);
@@ -197,15 +206,22 @@ export function runBatch(
     try {
       // What is written is the copy `onEnd` gets: the SDK has masked the key in it, should the
       // server echo it (the output is a file, and the key never reaches one).
+      // So is its request id: the one the `afterResponse` hook sees (a server may echo the key
+      // as its x-request-id, and the response the call resolves to is not masked).
       let data: unknown;
-      const hooks = { name: 'batch', onEnd: (summary: CallSummary) => void (data = summary.data) };
+      let requestId: string | null = null;
+      const hooks = {
+        name: 'batch',
+        afterResponse: (shown: Response) => void (requestId = shown.headers.get('x-request-id')),
+        onEnd: (summary: CallSummary) => void (data = summary.data),
+      };
       const { data: answer, response } = await send(client, request, {
         signal,
         idempotencyKey: key,
         hooks,
       });
       data ??= answer;
-      output = succeeded(id, request.custom_id, data, response);
+      output = succeeded(id, request.custom_id, data, response.status, requestId);
       const usage = (data as { usage?: unknown }).usage;
       if (usage) {
         try {

@@ -76,10 +76,17 @@ export const batchCommand: Command = defineCommand({
       throw new UsageError('--output is required: where the results go.');
     if (resolve(output) === resolve(input))
       throw new UsageError('--output must be another file than the input.');
-    const concurrency = integerFlag('--concurrency', values.concurrency, 1, 10_000);
+    // Digits only: `Number()` would also take ' 4', '1e3' and '0x10'.
+    const rawConcurrency = values.concurrency;
+    if (rawConcurrency !== undefined && !/^\d+$/.test(rawConcurrency))
+      throw new UsageError(
+        `--concurrency must be an integer from 1 to 10000, got '${rawConcurrency}'.`,
+      );
+    const concurrency = integerFlag('--concurrency', rawConcurrency, 1, 10_000);
     const maxCost = values['max-cost'];
-    if (maxCost !== undefined && !/^\d+(\.\d+)?$/.test(maxCost.trim()))
-      throw new UsageError(`--max-cost must be an amount such as 2.50, got '${maxCost}'.`);
+    // A plain decimal above 0 (0 would start no line), of digits the cost sums can hold.
+    if (maxCost !== undefined && !(/^\d+(\.\d+)?$/.test(maxCost) && positiveAmount(maxCost)))
+      throw new UsageError(`--max-cost must be an amount above 0 such as 2.50, got '${maxCost}'.`);
     const shard = shardFlag(values.shard);
 
     const style = outputFor(io, values.verbose);
@@ -130,10 +137,19 @@ export const batchCommand: Command = defineCommand({
   },
 });
 
+/** Whether the cost sums take `amount` (not too many digits) and it is above 0. */
+function positiveAmount(amount: string): boolean {
+  try {
+    return sumCosts(amount) !== '0';
+  } catch {
+    return false;
+  }
+}
+
 /** `--shard 2/4`: shard 2 of 4. */
 function shardFlag(raw: string | undefined): { index: number; count: number } | undefined {
   if (raw === undefined) return undefined;
-  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(raw);
+  const match = /^(\d+)\/(\d+)$/.exec(raw);
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
   if (!match || !(count >= 1 && count <= 1_000_000) || !(index >= 1 && index <= count))

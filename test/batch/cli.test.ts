@@ -330,6 +330,48 @@ describe('model-inference-sdk batch', () => {
     expect(server.calls).toHaveLength(0);
   });
 
+  // Each bad value: one line naming the option and the value, the synopsis, exit 2; nothing sent,
+  // no output file. `Number()` alone would take ' 4', '1e3' and '0x10'.
+  it.each([
+    ...['0', '-1', '1.5', 'abc', '1e3', '0x10', ' 4', '4 ', '+4', '', '99999999999999999999'].map(
+      (v) => ['--concurrency', v, `--concurrency must be an integer from 1 to 10000, got '${v}'.`],
+    ),
+    ...['0/0', '3/2', '1/', 'a/b', '1.5/3', '-1/3', '0/3', ' 1/3', '1 / 3', '1/99999999999999999999'].map(
+      (v) => ['--shard', v, `--shard must be i/n with 1 <= i <= n (1/4 … 4/4), got '${v}'.`],
+    ),
+    ...['-1', 'NaN', 'abc', '1,5', '0', '0.00', '1e-3', ' 1', '', '9'.repeat(500)].map((v) => [
+      '--max-cost',
+      v,
+      `--max-cost must be an amount above 0 such as 2.50, got '${v}'.`,
+    ]),
+  ])('%s %j: exit 2, one line naming it and the synopsis; nothing sent, no output', async (flag, value, message) => {
+    const input = write('in.jsonl', [inputLine('a', 'x')]);
+    const output = path.join(dir, 'o.jsonl');
+    const result = await runCli(['batch', input, '-o', output, flag!, value!], { env: env() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `model-inference-sdk batch: ${message}\n\nUsage: model-inference-sdk batch INPUT.jsonl --output OUTPUT.jsonl [options]\nRun 'model-inference-sdk batch --help' for every option.\n`,
+    );
+    expect(result.stdout).toBe('');
+    expect(server.calls).toHaveLength(0);
+    expect(existsSync(output)).toBe(false);
+  });
+
+  it.each([
+    ['--concurrency', '1'],
+    ['--concurrency', '10000'],
+    ['--shard', '1/1'],
+    ['--max-cost', '0.001'],
+    ['--max-cost', '5'],
+  ])('%s %s is taken', async (flag, value) => {
+    const input = write('in.jsonl', [inputLine('a', 'x')]);
+    const result = await runCli(['batch', input, '-o', path.join(dir, 'o.jsonl'), flag, value], {
+      env: env(),
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^1 done, 0 failed of 1\n/);
+  });
+
   it('--mock runs it against the bundled local server', async () => {
     const input = write('in.jsonl', [
       JSON.stringify({
