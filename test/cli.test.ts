@@ -273,6 +273,10 @@ describe('errors and exit codes', () => {
       [['chat', 'hi'], "'acme\\..\\x' is not a model slug (INFERENCE_MODEL)", { INFERENCE_MODEL: 'acme\\..\\x' }],
       [['chat', '--max-tokens', 'lots', 'hi'], "--max-tokens must be an integer from 1 to 10000000, got 'lots'"],
       [['chat', '--temperature', '3', 'hi'], '--temperature must be a number from 0 to 2'],
+      // Digits as written: Number() would read these (1e3 as 1000, 0x10 as 16, ' 5' as 5).
+      ...['1e3', '0x10', ' 5', '+5', '5.0', ''].map((raw): [string[], string] => [['chat', '--max-tokens', raw, 'hi'], `--max-tokens must be an integer from 1 to 10000000, got '${raw}'`]),
+      ...['1e0', '0x1', ' 1', 'Infinity', '1,5', '.'].map((raw): [string[], string] => [['chat', '--temperature', raw, 'hi'], `--temperature must be a number from 0 to 2, got '${raw}'`]),
+      [['mock-server', '--port', '8e3'], "--port must be an integer from 0 to 65535, got '8e3'"],
       [['chat', '--param', 'top_k', 'hi'], "--param must be name=value (e.g. --param top_k=40), got 'top_k'."],
       [['complete', '--param', '=1', 'hi'], "--param must be name=value (e.g. --param top_k=40), got '=1'."],
       [['chat', '--param', 'a=1', '--param', 'a=2', 'hi'], '--param a is given twice.'],

@@ -76,13 +76,7 @@ export const batchCommand: Command = defineCommand({
       throw new UsageError('--output is required: where the results go.');
     if (resolve(output) === resolve(input))
       throw new UsageError('--output must be another file than the input.');
-    // Digits only: `Number()` would also take ' 4', '1e3' and '0x10'.
-    const rawConcurrency = values.concurrency;
-    if (rawConcurrency !== undefined && !/^\d+$/.test(rawConcurrency))
-      throw new UsageError(
-        `--concurrency must be an integer from 1 to 10000, got '${rawConcurrency}'.`,
-      );
-    const concurrency = integerFlag('--concurrency', rawConcurrency, 1, 10_000);
+    const concurrency = integerFlag('--concurrency', values.concurrency, 1, 10_000);
     const maxCost = values['max-cost'];
     // A plain decimal above 0 (0 would start no line), of digits the cost sums can hold.
     if (maxCost !== undefined && !(/^\d+(\.\d+)?$/.test(maxCost) && positiveAmount(maxCost)))

@@ -231,8 +231,9 @@ export function integerFlag(
   max: number,
 ): number | undefined {
   if (raw === undefined) return undefined;
-  const value = Number(raw);
-  if (raw.trim() === '' || !Number.isInteger(value) || value < min || value > max) {
+  // Digits only: `Number()` also takes ' 4', '1e3', '0x10' and '+4'.
+  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!(value >= min && value <= max)) {
     throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got '${raw}'.`);
   }
   return value;
@@ -254,8 +255,9 @@ export function numberFlag(
   max: number,
 ): number | undefined {
   if (raw === undefined) return undefined;
-  const value = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(value) || value < min || value > max) {
+  // A plain decimal (0.7, .7, 1): `Number()` also takes ' 1', '1e0', '0x1' and 'Infinity'.
+  const value = /^-?(\d+\.?\d*|\.\d+)$/.test(raw) ? Number(raw) : NaN;
+  if (!(value >= min && value <= max)) {
     throw new UsageError(`${flag} must be a number from ${min} to ${max}, got '${raw}'.`);
   }
   return value;
