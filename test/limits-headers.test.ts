@@ -160,6 +160,31 @@ describe('hostile values hold nothing', () => {
     expect(requests).toBe(2);
   });
 
+  // Numbers as HTTP writes them (digits, a fraction at most): what only Number() reads is none.
+  const notNumbers = ['0x10', '1e3', '+5', '5.', '.5', 'Infinity', '-1', 'x 2030', '5 5'];
+  it.each(
+    notNumbers.flatMap((v) => [
+      [`OpenAI's remaining ${v}`, { 'x-ratelimit-remaining-requests': v, 'x-ratelimit-reset-requests': '1s' }],
+      [`OpenAI's reset ${v}`, { 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': v }],
+      [`the common remaining ${v}`, { 'x-ratelimit-remaining': v, 'x-ratelimit-reset': '1' }],
+      [`the common reset ${v}`, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': v }],
+      [`a list as the common reset (${v}, 1)`, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': `${v}, 1` }],
+      [`the IETF r=${v}`, { ratelimit: `"p";r=${v};t=1` }],
+      [`the IETF t=${v}`, { ratelimit: `"p";r=0;t=${v}` }],
+      [`draft 7's remaining=${v}`, { ratelimit: `limit=10, remaining=${v}, reset=1` }],
+    ] as const),
+  )('%s: no window read, nothing held', async (_, headers) => {
+    const { known, queued, requests } = await twoCalls(headers);
+    expect(known.models[model]?.requests).toBeUndefined();
+    expect(queued).toBe(0);
+    expect(requests).toBe(2);
+  });
+
+  it.each(notNumbers)('a limit of %s is no limit (the window still read)', async (v) => {
+    const { known } = await twoCalls({ 'x-ratelimit-limit-requests': v, 'x-ratelimit-remaining-requests': '5', 'x-ratelimit-reset-requests': '1s' });
+    expect(known.models[model]!.requests).toMatchObject({ limit: undefined, remaining: 5 });
+  });
+
   it('a huge remaining is bounded, not Infinity', async () => {
     const { known, queued } = await twoCalls({ 'x-ratelimit-remaining-requests': '1'.repeat(400), 'x-ratelimit-reset-requests': '1s' });
     expect(known.models[model]!.requests!.remaining).toBe(Number.MAX_SAFE_INTEGER);

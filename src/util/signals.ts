@@ -2,19 +2,41 @@
  * Linking abort signals, the one way the SDK does it: a controller that aborts when another signal
  * does (with its reason), or when a timeout passes. Every link can be released, which removes its
  * listener and clears its timer: a caller's signal reused for thousands of calls collects nothing,
- * and no timer keeps a process alive after its call.
+ * shared by many at once has one listener (`onAbort()`), and no timer keeps a process alive after
+ * its call.
  */
 
 /** Aborts `controller` when `signal` aborts (at once if it has), with its reason. Returns the release. */
 export function follow(signal: AbortSignal | undefined, controller: AbortController): () => void {
-  if (signal === undefined) return noop;
-  if (signal.aborted) {
-    controller.abort(signal.reason);
-    return noop;
+  if (!signal?.aborted) return onAbort(signal, () => controller.abort(signal!.reason));
+  controller.abort(signal.reason);
+  return noop;
+}
+
+/** Each signal's one listener: the functions it calls. */
+type Fan = Set<() => void> & EventListenerObject;
+const fans = new WeakMap<AbortSignal, Fan>();
+
+/**
+ * Calls `fn` when `signal` (if any, not yet aborted) aborts; returns the release. However many
+ * calls share a signal, it has one listener of the SDK's, removed with the last release: Node
+ * warns (`MaxListenersExceededWarning`) from 11 listeners on one signal.
+ */
+export function onAbort(signal: AbortSignal | undefined, fn: () => void): () => void {
+  if (!signal) return noop;
+  let fan = fans.get(signal);
+  if (!fan) {
+    const fns = new Set<() => void>();
+    fans.set(signal, (fan = Object.assign(fns, { handleEvent: () => fns.forEach((f) => f()) })));
+    signal.addEventListener('abort', fan, { once: true });
   }
-  const onAbort = () => controller.abort(signal.reason);
-  signal.addEventListener('abort', onAbort, { once: true });
-  return () => signal.removeEventListener('abort', onAbort);
+  const own = fan.add(fn);
+  return () => {
+    if (own.delete(fn) && !own.size) {
+      fans.delete(signal);
+      signal.removeEventListener('abort', own);
+    }
+  };
 }
 
 /** A signal of its own that aborts with any of its sources, or at its timeout. */

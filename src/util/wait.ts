@@ -3,6 +3,7 @@
  * made of it (an abortable sleep, a promise bounded by a signal and a timeout, a `fetch` that ends
  * with its signal, a hook's wait in hooks/limits.ts). Each leaves no timer or listener behind.
  */
+import { onAbort } from './signals';
 
 /** What bounds a wait before anything is sent: the caller's signal and the call's timeout. */
 export interface Wait {
@@ -28,11 +29,12 @@ export function bounded<T>(
 ): Promise<{ value: T } | undefined> {
   return new Promise((resolve, reject) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let releases: (() => void)[] = [];
     const done = () => {
       clearTimeout(timer);
-      for (const signal of signals) signal?.removeEventListener('abort', onAbort);
+      releases.forEach((release) => release());
     };
-    const onAbort = () => {
+    const abort = () => {
       done();
       reject(aborted ? aborted() : signals.find((signal) => signal?.aborted)!.reason);
     };
@@ -47,8 +49,8 @@ export function bounded<T>(
         reject(error);
       },
     );
-    if (signals.some((signal) => signal?.aborted)) return onAbort();
-    for (const signal of signals) signal?.addEventListener('abort', onAbort, { once: true });
+    if (signals.some((signal) => signal?.aborted)) return abort();
+    releases = signals.map((signal) => onAbort(signal, abort));
     if (ms !== undefined)
       timer = setTimeout(() => {
         done();

@@ -16,6 +16,8 @@
  *   a policy whose quota unit (`qu`) is not requests is left out.
  */
 
+import { decimal } from './retry-after';
+
 /** Header values longer than this are not read (a policy list is a few dozen characters). */
 const MAX_FIELD = 1024;
 
@@ -110,9 +112,8 @@ function members(value: string): Record<string, string | undefined>[] {
 
 /** A count: a plain decimal number from 0 (no sign, exponent or hex; a fraction rounded down), at most 2^53. */
 function count(value: string | undefined): number | undefined {
-  return value !== undefined && /^\d+(\.\d+)?$/.test(value)
-    ? Math.min(Math.floor(Number(value)), Number.MAX_SAFE_INTEGER)
-    : undefined;
+  const n = decimal(value);
+  return n === undefined ? n : Math.min(Math.floor(n), Number.MAX_SAFE_INTEGER);
 }
 
 const UNITS: Record<string, number> = {
@@ -131,7 +132,7 @@ const UNITS: Record<string, number> = {
  * away, or not a time at all.
  */
 function resetAt(value: string | undefined, now: number): number | undefined {
-  let ms = value !== undefined && /^\d+(\.\d+)?$/.test(value) ? Number(value) : undefined;
+  let ms = decimal(value);
   if (ms !== undefined) ms = ms >= 1e12 ? ms - now : ms >= 1e9 ? ms * 1000 - now : ms * 1000;
   else if (value && /^(\d+(\.\d+)?(h|ms|m|s|us|µs|ns))+$/.test(value)) {
     ms = 0;

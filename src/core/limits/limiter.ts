@@ -38,6 +38,7 @@ import {
   RateLimitError,
   type APIError,
 } from '../../errors/api';
+import { onAbort } from '../../util/signals';
 import { readLimits } from './headers';
 import { MAX_RETRY_AFTER_MS } from './retry-after';
 import type { Pool, Turn } from './turn';
@@ -130,21 +131,19 @@ export class Limiter {
       return this.#admit(waiter);
     const { signal, target } = turn.call;
     return new Promise<Slot>((resolve, reject) => {
-      const onAbort = () => {
+      if (signal?.aborted) return reject(new APIUserAbortError(target, signal.reason));
+      // One listener on a signal however many calls wait on it (util/signals.ts).
+      const release = onAbort(signal, () => {
         if (waiter.gone) return;
         waiter.end(new APIUserAbortError(target, signal!.reason));
         this.#later();
-      };
+      });
       waiter.end = (result) => {
         waiter.gone = true;
-        // Once the signal is aborted its `once` listener is gone (or about to be), and a removal
-        // walks all the others: quadratic for thousands of calls on one signal.
-        if (!signal?.aborted) signal?.removeEventListener('abort', onAbort);
+        release();
         bucket.queued--;
         (result instanceof Slot ? resolve : reject)(result as Slot);
       };
-      if (signal?.aborted) return reject(new APIUserAbortError(target, signal.reason));
-      signal?.addEventListener('abort', onAbort, { once: true });
       bucket.queued++;
       this.#queue.push(waiter);
       this.#later();

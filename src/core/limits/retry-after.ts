@@ -12,21 +12,29 @@ export const MAX_RETRY_AFTER_MS = 60_000;
 
 /**
  * The wait a server asks for: `retry-after-ms` (milliseconds, OpenAI's header), else
- * `retry-after` in seconds or as an HTTP date. Negative, non-numeric or past values are ignored,
- * and so is a value of more than 1024 characters (a real one has a few).
+ * `retry-after` in seconds or as an HTTP date (RFC 9110 §10.2.3). Anything else is ignored, as if
+ * absent: a sign, an exponent, hex, a bare dot, a control character (`0x10`, `1e3`, `+5`, `.5`,
+ * `Infinity`), a list (`1, 1`), or text that `Date.parse` would read as a year (`x 2030`).
  */
 export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
-  const ms = seconds(headers.get('retry-after-ms'));
+  const ms = decimal(headers.get('retry-after-ms'));
   if (ms !== undefined) return ms;
-  const value = headers.get('retry-after');
-  const s = seconds(value);
+  const value = headers.get('retry-after') ?? '';
+  const s = decimal(value);
   if (s !== undefined) return s * 1000;
-  const wait = value === null || value.length > 1024 ? NaN : Date.parse(value) - now;
+  // The three forms of an HTTP date: `Sun, 06 Nov 1994 08:49:37 GMT`, `Sunday, 06-Nov-94
+  // 08:49:37 GMT`, `Sun Nov  6 08:49:37 1994`.
+  const wait = /^[A-Z][a-z]+,? [\w -]+ \d\d:\d\d:\d\d (GMT|\d{4})$/.test(value)
+    ? Date.parse(value) - now
+    : NaN;
   return wait >= 0 ? wait : undefined;
 }
 
-/** A number JavaScript reads (`1.5`, `1e3`), 0 or more. */
-function seconds(value: string | null): number | undefined {
-  const n = value === null || value.trim() === '' || value.length > 1024 ? NaN : Number(value);
-  return n >= 0 && n < Infinity ? n : undefined;
-}
+/**
+ * A number as HTTP writes one: digits, with a fraction if any (real servers send `retry-after:
+ * 1.5`, `retry-after-ms: 100.0`), and around it only the spaces and tabs that are no part of a
+ * field value (RFC 9110 §5.5; undici keeps a trailing one); else `undefined`, where `Number()`
+ * would read `0x10`, `1e3`, `+5`, `5.`, `.5`, `Infinity` or digits between control characters.
+ */
+export const decimal = (value: string | null | undefined): number | undefined =>
+  /^[ \t]*\d+(\.\d+)?[ \t]*$/.test(value ?? '') ? Number(value) : undefined;
