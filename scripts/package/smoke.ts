@@ -15,24 +15,17 @@ import { BATCH_CJS, BATCH_ESM, CJS_SMOKE, ESM_SMOKE, NAMES_CJS, NAMES_ESM, OTEL_
 
 export async function smoke(dir: string): Promise<void> {
   const checks = path.join(root, 'test/runtimes/checks.ts');
-  await build({
-    entryPoints: [checks],
-    outfile: path.join(dir, 'checks.mjs'),
-    format: 'esm',
-    platform: 'neutral',
-    bundle: true, // route-checks.ts with it; the SDK itself is only a type here
-    target: 'es2022',
-    logLevel: 'warning',
-  });
-  await build({
-    entryPoints: [checks],
-    outfile: path.join(dir, 'checks.cjs'),
-    format: 'cjs',
-    platform: 'neutral',
-    bundle: true, // route-checks.ts with it; the SDK itself is only a type here
-    target: 'es2022',
-    logLevel: 'warning',
-  });
+  for (const format of ['esm', 'cjs'] as const) {
+    await build({
+      entryPoints: [checks],
+      outfile: path.join(dir, format === 'esm' ? 'checks.mjs' : 'checks.cjs'),
+      format,
+      platform: 'neutral',
+      bundle: true, // route-checks.ts with it; the SDK itself is only a type here
+      target: 'es2022',
+      logLevel: 'warning',
+    });
+  }
   writeFileSync(path.join(dir, 'smoke.mjs'), ESM_SMOKE);
   writeFileSync(path.join(dir, 'smoke.cjs'), CJS_SMOKE);
   for (const file of ['smoke.mjs', 'smoke.cjs']) {
