@@ -210,6 +210,33 @@ describe('what the caller itself hands over', () => {
   });
 });
 
+// A server or a gateway in front of it may echo the key in another form than it was sent: a key
+// with spaces around it arrives without them, a gateway quotes it percent-encoded (from a URL) or
+// base64-encoded (in Basic or Bearer credentials). Each form is masked as the key is.
+describe('the key echoed in another form', () => {
+  const key = 'sk-ab+cd/ef=gh_7Hq2Lm9Xz4Pw';
+  const forms: [string, string, string][] = [
+    ['percent-encoded', key, encodeURIComponent(key)],
+    ['percent-encoded in lower case', key, encodeURIComponent(key).replace(/%../g, (e) => e.toLowerCase())],
+    ['base64 in Bearer credentials', key, btoa(`Bearer ${key}`)],
+    ['base64 in Basic credentials (URL-safe alphabet)', key, btoa(`user:${key}`).replaceAll('+', '-').replaceAll('/', '_')],
+    ['trimmed (a key pasted with blanks around it, which the header drops)', `\t${key}  `, key],
+  ];
+  it.each(forms)('%s: the error, its headers and every log line', async (_name, apiKey, echoed) => {
+    server.handle((_req, res) => json(res, { error: { message: `key ${echoed} is revoked` } }, 401, { 'x-request-id': echoed, 'www-authenticate': `Bearer error="${echoed}"` }));
+    const lines: string[] = [];
+    const log = (...a: unknown[]) => void lines.push(dump(a));
+    const err = await rejection(() => clientOf(server.baseURL, { apiKey, logLevel: 'debug', logger: { debug: log, info: log, warn: log, error: log } }).models.list());
+    expect(err).toBeInstanceOf(APIError);
+    expect((err as Error).message).toMatch(/^401 GET \/v1\/models: key \S*\*\*\*\S* ?is revoked$/);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const text of [dump(err), dump([...(err as APIError).headers!]), lines.join('\n')]) {
+      expect(text).not.toContain(echoed);
+      expect(text).not.toContain(key);
+    }
+  });
+});
+
 describe('a rotated key (an apiKey function) is masked too', () => {
   it("a server echoing each attempt's key: neither key in the error, beforeRetry's error or a log line", async () => {
     const keys = ['sk-rotated-first-1111aaaa', 'sk-rotated-second-2222bbbb'];
