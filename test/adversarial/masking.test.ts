@@ -237,6 +237,25 @@ describe('the key echoed in another form', () => {
   });
 });
 
+// A key shorter than 4 characters (util/mask.ts MIN_SECRET: no real key is that short) is not
+// masked in text, where it would turn every word into ***; it is still kept out of what the SDK
+// itself writes: the Authorization header in debug logs, and the Request hooks get.
+describe('a key of 1 to 3 characters', () => {
+  it.each(['k', 'sk', 'e.*'])('%s: not in a debug log line or a hook, and ordinary text left whole', async (apiKey) => {
+    server.handle((_req, res) => json(res, { error: { message: 'The model acme/kestrel-sk-e.* is not available.' } }, 404));
+    const lines: string[] = [];
+    const seen: string[] = [];
+    const log = (...a: unknown[]) => void lines.push(dump(a));
+    const client = clientOf(server.baseURL, { apiKey, logLevel: 'debug', logger: { debug: log, info: log, warn: log, error: log }, hooks: { beforeRequest: (request) => void seen.push(dump([...request.headers])) } });
+    const err = await rejection(() => client.models.retrieve('acme/kestrel'));
+    expect((err as Error).message).toContain('The model acme/kestrel-sk-e.* is not available.');
+    expect(server.requests.at(-1)!.headers['authorization']).toBe(`Bearer ${apiKey}`);
+    expect(seen).toHaveLength(1);
+    expect(lines.join('\n')).toMatch(/authorization/i);
+    for (const text of [...lines, ...seen]) expect(text).not.toContain(`Bearer ${apiKey}`);
+  });
+});
+
 describe('a rotated key (an apiKey function) is masked too', () => {
   it("a server echoing each attempt's key: neither key in the error, beforeRetry's error or a log line", async () => {
     const keys = ['sk-rotated-first-1111aaaa', 'sk-rotated-second-2222bbbb'];
