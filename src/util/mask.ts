@@ -73,7 +73,8 @@ const MIN_DERIVED = 8;
  * Every text form of the secrets that a server, a proxy or a tool may echo, longest first (a form
  * that contains another is masked whole): each secret, and trimmed (a key with spaces around it
  * reaches the server without them); for secrets of 8 characters or more also percent-encoded (either
- * case), JSON-escaped (`\/`), and base64 (at each of the three alignments a key
+ * case), JSON-escaped (`\/`), as UTF-16 read as UTF-8 (a NUL between characters: an error page in
+ * `charset=utf-16`, which `Response.text()` decodes as UTF-8), and base64 (at each of the three alignments a key
  * can have inside a longer base64 text, as in `Basic` credentials, in the standard and URL-safe
  * alphabets). A log masks them all (`Log.addSecret`), and so every error and hook masks them too; a
  * cassette also their hex (testing/redact.ts).
@@ -90,7 +91,8 @@ export function secretForms(secrets: readonly string[]): string[] {
     forms
       .add(percent)
       .add(percent.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()))
-      .add(secret.replaceAll('/', '\\/'));
+      .add(secret.replaceAll('/', '\\/'))
+      .add([...secret].join('\0'));
     for (let lead = 0; lead < 3; lead++) {
       // The base64 characters that depend on the secret's bytes alone, the secret starting at
       // byte `lead` of a 3-byte group: character i stands for bits [6i, 6i + 6).

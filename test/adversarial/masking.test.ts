@@ -256,6 +256,21 @@ describe('a key of 1 to 3 characters', () => {
   });
 });
 
+// An error page in UTF-16 (charset=utf-16, as some Windows servers send): the body is read as
+// UTF-8, so the key shows with a NUL between its characters, which a terminal drops.
+it.each(['little', 'big'])('the key in a UTF-16 (%s-endian) error page: masked in the error', async (order) => {
+  const page = Buffer.from(`<p>Bad key ${KEY}</p>`, 'utf16le');
+  server.handle((_req, res) => {
+    res.writeHead(401, { 'content-type': 'text/html; charset=utf-16' });
+    res.end(order === 'big' ? page.swap16() : page);
+  });
+  const err = await rejection(() => clientOf(server.baseURL).models.list());
+  expect(err).toBeInstanceOf(APIError);
+  const text = dump(err).replace(/\\x00|\\u0000|\0/g, '');
+  expect(text).toContain('Bad key ***');
+  expect(text).not.toContain(KEY);
+});
+
 describe('a rotated key (an apiKey function) is masked too', () => {
   it("a server echoing each attempt's key: neither key in the error, beforeRetry's error or a log line", async () => {
     const keys = ['sk-rotated-first-1111aaaa', 'sk-rotated-second-2222bbbb'];
