@@ -53,9 +53,14 @@ export class Log {
   readonly #level: LogLevel;
   readonly #logger: Logger;
 
-  constructor(level: LogLevel, logger: Logger) {
+  /** `from`: the log of the client this one's is a copy of (`withOptions`), whose keys it masks too. */
+  constructor(level: LogLevel, logger: Logger, from?: Log) {
     this.#level = level;
     this.#logger = logger;
+    if (from) {
+      this.#keys.push(...from.#keys);
+      this.#secrets = from.#secrets; // replaced, never changed, by addSecret
+    }
   }
 
   /** Mask `secret`, in each of its forms (`secretForms`), in everything logged from now on. */

@@ -293,6 +293,29 @@ describe('a rotated key (an apiKey function) is masked too', () => {
   });
 });
 
+// A copy with a new key (a rotation: `withOptions({ apiKey })`) may still meet the old one: a
+// server or a gateway quoting the key it had before, a fetch wrapper's cached error.
+describe('a withOptions copy with another key masks both keys', () => {
+  const next = 'sk-rotated-next-9f8e7d6c5b4a';
+  it.each([
+    ['a string', next],
+    ['a function', async () => next],
+  ])('the new key as %s: the error and every log line', async (_name, apiKey) => {
+    server.handle((_req, res) => json(res, { error: { message: `key ${KEY} was replaced by ${next}` } }, 401));
+    const lines: string[] = [];
+    const log = (...a: unknown[]) => void lines.push(dump(a));
+    const copy = clientOf(server.baseURL, { logLevel: 'debug', logger: { debug: log, info: log, warn: log, error: log } }).withOptions({ apiKey });
+    const err = await rejection(() => copy.models.list());
+    expect((err as Error).message).toContain('key *** was replaced by ***');
+    expect(server.requests.at(-1)!.headers['authorization']).toBe(`Bearer ${next}`);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const text of [dump(err), ...lines]) {
+      expect(text).not.toContain(KEY);
+      expect(text).not.toContain(next);
+    }
+  });
+});
+
 describe('no credential crosses origins (docs/errors-and-retries.md, "Redirects")', () => {
   let other: TestServer;
   beforeAll(async () => {
