@@ -6,7 +6,7 @@ import wallsPlugin from './scripts/lint/walls.mjs';
 // The walls of src/ (docs/architecture.md): one folder per concept, on floors; a folder imports
 // only the floors below it (and its own files), never one above.
 //
-//   cli/ ─────────────► index, testing, batch (the public entries only, as a user's program would; and util/suggest)
+//   cli/ ─────────────► index, testing, batch (the public entries only, as a user's program would; and util/suggest, util/mask)
 //   otel/ ────────────► 'model-inference-sdk' (the public entry, as a user imports it), @opentelemetry/api
 //   proxy/ ───────────► 'model-inference-sdk', and three leaf files: cost/tokens, util/mask, util/suggest
 //   batch/ ───────────► 'model-inference-sdk', the leaf file cost/decimal, node:fs (file.ts)
@@ -135,8 +135,9 @@ export default tseslint.config(
   {
     files: ['src/cli/**'],
     // ../util/suggest too: the one "did you mean" rule, a pure function, so that a name misspelt in code
-    // and on the command line get the same suggestion.
-    rules: walls({ regex: '^\\.\\./(?!index$|testing$|batch/index$|util/suggest$)', message: 'The CLI is a user of the package: it imports the public entries only (../index, ../testing, ../batch/index; and ../util/suggest).' }),
+    // and on the command line get the same suggestion; and ../util/mask, so that what the CLI prints
+    // masks the key in the same forms as the SDK's errors (secretForms). Both leaf files, as the proxy's.
+    rules: walls({ regex: '^\\.\\./(?!index$|testing$|batch/index$|util/suggest$|util/mask$)', message: 'The CLI is a user of the package: it imports the public entries only (../index, ../testing, ../batch/index; and ../util/suggest, ../util/mask).' }),
   },
   {
     // Generated code imports zod and its own files, nothing of the SDK: only the import rules run here.

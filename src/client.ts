@@ -130,7 +130,7 @@ export class Client {
     this.#options = { ...options };
     const shared = from?.ctx.options.baseURL === resolved.baseURL && from.ctx.limits.key === apiKey;
 
-    const log = new Log(resolved.logLevel, resolved.logger);
+    const log = new Log(resolved.logLevel, resolved.logger, from?.ctx.log);
     const mode = resolved.preflight;
     let preflight: Promise<Preflight> | undefined;
     const ctx: RequestContext = (this.#ctx = {
@@ -172,7 +172,8 @@ export class Client {
   }
 
   /**
-   * A new client with some options changed; this one is left as it is.
+   * A new client with some options changed; this one is left as it is. A copy with another
+   * `apiKey` masks this client's key as well as its own (a server may still quote the old one).
    *
    * @example
    * ```ts

@@ -471,14 +471,14 @@ describe('model-inference-sdk --help', () => {
 });
 
 describe('the CLI is a user of the package', () => {
-  it('imports only the public entries (../index, ../testing, ../batch/index), the one did-you-mean (../util/suggest), its own files and node: modules', () => {
+  it('imports only the public entries (../index, ../testing, ../batch/index), the one did-you-mean (../util/suggest), the forms of the key (../util/mask), its own files and node: modules', () => {
     const dir = new URL('../src/cli/', import.meta.url);
     const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
     expect(files.length).toBeGreaterThan(5);
     for (const file of files) {
       const source = readFileSync(new URL(file, dir), 'utf8');
       const specifiers = [...source.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+'([^']+)'/gm), ...source.matchAll(/import\(\s*'([^']+)'\s*\)/g)].map((m) => m[1]);
-      for (const specifier of specifiers) expect({ file, specifier }).toEqual({ file, specifier: expect.stringMatching(/^(\.\/[\w-]+|\.\.\/index|\.\.\/testing|\.\.\/batch\/index|\.\.\/util\/suggest|node:[\w/]+)$/) });
+      for (const specifier of specifiers) expect({ file, specifier }).toEqual({ file, specifier: expect.stringMatching(/^(\.\/[\w-]+|\.\.\/index|\.\.\/testing|\.\.\/batch\/index|\.\.\/util\/suggest|\.\.\/util\/mask|node:[\w/]+)$/) });
     }
   });
 });

@@ -117,6 +117,20 @@ describe('upstream answers that echo the key', () => {
     expect(text).toMatch(/data: \{"error":\{"message":"The model service failed\.","type":"server_error","code":"upstream_error"\}\}\n\n$/);
   });
 
+  // The forms errors and logs mask (util/mask.ts secretForms): an upstream gateway quoting the
+  // credential it got as base64 (Basic) in a completion and a header, or percent-encoded.
+  it('in another form (inside base64, percent-encoded): masked', async () => {
+    const basic = btoa(`user:${KEY}`);
+    script = (res) =>
+      json(res, 200, { id: 'c', object: 'chat.completion', created: 1, model: 'acme/chat', choices: [{ index: 0, message: { role: 'assistant', content: `Basic ${basic} or ${encodeURIComponent(`Bearer ${KEY}`)}` }, finish_reason: 'stop' }] }, { 'x-request-id': basic });
+    const response = await call(route(), '/chat/completions', { body: ask('hi', { model: 'acme/chat' }) });
+    const text = await seen(response.clone());
+    expectClean(text);
+    expect(text).not.toContain(basic.slice(8, 30));
+    const completion = (await response.json()) as { choices: Array<{ message: { content: string } }> };
+    expect(completion.choices[0]?.message.content).toMatch(/^Basic \S*\*\*\*\S* or \*\*\*$/);
+  });
+
   it('in the model list and a model: masked', async () => {
     script = (res) => json(res, 200, { object: 'list', data: [{ id: 'acme/chat', object: 'model', created: 1, owned_by: KEY }, { id: 'acme/other', object: 'model', created: 1, owned_by: 'x' }] });
     const response = await call(route(), '/models');

@@ -14,6 +14,7 @@ import { mockServerCommand } from './mock-server';
 import { modelsCommand } from './models';
 import { printable } from './safe-text';
 import { closest, didYouMean } from '../util/suggest';
+import { secretForms } from '../util/mask';
 import { packageVersion } from './version';
 
 const COMMANDS: readonly Command[] = [
@@ -139,11 +140,11 @@ function secretsIn(
     secrets.push(fromEnv);
   for (const url of [...flag('--base-url'), ...flag('--record'), env?.['INFERENCE_BASE_URL'] ?? ''])
     secrets.push(...userInfo(url));
-  // A key of a character or two would blank out ordinary text; real keys are long.
-  // Longest first: a password inside a masked user-and-password leaves nothing behind.
-  return [...new Set(secrets.map((s) => s.trim()).filter((s) => s.length >= 4))].sort(
-    (a, b) => b.length - a.length,
-  );
+  // Each in every form a server may echo it in (trimmed, percent-encoded, inside base64 …), as the
+  // SDK's errors and logs mask it; none shorter than 4 characters (it would blank out ordinary
+  // text; real keys are long). Longest first: a password inside a masked user-and-password
+  // leaves nothing behind.
+  return secretForms(secrets);
 }
 
 /**

@@ -5,7 +5,7 @@
  * from the environment or an `apiKey` function is known too), and the models' prices.
  */
 import { Client, estimateCost } from 'model-inference-sdk';
-import { isCredentialName, maskText } from '../util/mask';
+import { isCredentialName, maskText, secretForms } from '../util/mask';
 import type { Resolved } from './options';
 import type { Priced } from './meter';
 
@@ -16,6 +16,8 @@ export class Upstream {
   readonly #options: Resolved;
   #client: Client | undefined;
   readonly #secrets = new Set<string>();
+  /** The secrets in every form an upstream may echo them in (`secretForms`). */
+  #forms: string[] = [];
   readonly #prices = new Map<string, { model: Promise<Priced>; expires: number }>();
 
   constructor(options: Resolved) {
@@ -32,21 +34,23 @@ export class Upstream {
       const headers = new Headers(
         init?.headers ?? (input instanceof Request ? input.headers : undefined),
       );
+      const known = this.#secrets.size;
       headers.forEach((value, name) => {
         if (!isCredentialName(name)) return;
         this.#secrets.add(value);
         const bearer = /^\s*bearer\s+(.+)$/i.exec(value)?.[1]?.trim();
         if (bearer) this.#secrets.add(bearer);
       });
+      if (this.#secrets.size > known) this.#forms = secretForms([...this.#secrets]);
       return inner(input, init);
     };
     this.#client = new Client({ ...given, fetch: capture });
     return this.#client;
   }
 
-  /** `text` with every secret the route has sent replaced by `***`. */
+  /** `text` with every secret the route has sent replaced by `***`, in any form (`secretForms`). */
   mask(text: string): string {
-    return this.#secrets.size === 0 ? text : maskText(text, [...this.#secrets]);
+    return maskText(text, this.#forms);
   }
 
   /** Whether `text` holds none of the secrets. */

@@ -3,9 +3,10 @@
  * it may hold no key in any form a reader could turn back into the key.
  *
  * - In a body's bytes, whatever its encoding: the key as UTF-8 (which is also its Latin-1 and
- *   ASCII), UTF-16 (either byte order), percent-encoded, hex, JSON-escaped (`\/`), and base64 (at
- *   each of the three alignments a key can have inside a longer base64 text, standard and
- *   URL-safe alphabets). A body that is not UTF-8 is masked as bytes before it is stored as
+ *   ASCII), UTF-16 (either byte order), hex, and in every text form errors and logs mask too
+ *   (`secretForms` in util/mask.ts): trimmed, percent-encoded, JSON-escaped (`\/`), and
+ *   base64 (at each of the three alignments a key can have inside a longer base64 text, standard
+ *   and URL-safe alphabets). A body that is not UTF-8 is masked as bytes before it is stored as
  *   base64, so its base64 holds no key either.
  * - In a stream whose deltas carry the key in pieces (a model repeating it back): the pieces are
  *   joined per field across the events, and where they make up a key, the events are rewritten.
@@ -17,55 +18,29 @@
  * @module
  */
 import { parseJSON } from '../util/json';
-import { isCredentialParam, maskText, MASK } from '../util/mask';
+import {
+  isCredentialParam,
+  maskText,
+  MASK,
+  MIN_SECRET,
+  secretForms as textForms,
+} from '../util/mask';
 
-/** Shorter secrets are not masked (util/mask.ts does the same): they occur in ordinary text. */
-const MIN_SECRET = 4;
-/** Derived forms (base64, hex …) only of secrets this long: a shorter one's would match by chance. */
+/** Derived forms (hex) only of secrets this long: a shorter one's would match by chance. */
 const MIN_DERIVED = 8;
 
 const utf8 = new TextEncoder();
 
-/** Every text form of the secrets to look for: each secret and what it becomes in the encodings above. */
+/** Every form of the secrets to look for: those errors and logs mask (util/mask.ts), and hex. */
 export function secretForms(secrets: readonly string[]): string[] {
-  const forms = new Set<string>();
-  for (const secret of secrets) {
-    if (secret.length < MIN_SECRET) continue;
-    forms.add(secret);
+  const forms = textForms(secrets);
+  for (const secret of secrets.flatMap((s) => [s, s.trim()])) {
     if (secret.length < MIN_DERIVED) continue;
-    const bytes = utf8.encode(secret);
-    const percent = encodeURIComponent(secret);
-    forms.add(percent);
-    forms.add(percent.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()));
-    forms.add(secret.replaceAll('/', '\\/'));
-    const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
-    forms.add(hex);
-    forms.add(hex.toUpperCase());
-    for (const form of base64Cores(bytes)) {
-      forms.add(form);
-      forms.add(form.replaceAll('+', '-').replaceAll('/', '_'));
-    }
+    const hex = [...utf8.encode(secret)].map((b) => b.toString(16).padStart(2, '0')).join('');
+    forms.push(hex, hex.toUpperCase());
   }
   // Longest first: a form that contains another is masked whole.
-  return [...forms].sort((a, b) => b.length - a.length);
-}
-
-/**
- * The base64 characters that depend on the secret's bytes alone, for the secret starting at each
- * offset (0, 1, 2) of a 3-byte group: what any base64 text holding the secret contains.
- */
-function base64Cores(bytes: Uint8Array): string[] {
-  const cores: string[] = [];
-  for (let lead = 0; lead < 3; lead++) {
-    const padded = new Uint8Array(lead + bytes.length);
-    padded.set(bytes, lead);
-    const text = btoa(String.fromCharCode(...padded));
-    // Character i stands for bits [6i, 6i + 6): keep those inside the secret's bits.
-    const first = Math.ceil((8 * lead) / 6);
-    const end = Math.floor((8 * (lead + bytes.length)) / 6);
-    if (end - first >= MIN_DERIVED) cores.push(text.slice(first, end));
-  }
-  return cores;
+  return [...new Set(forms)].sort((a, b) => b.length - a.length);
 }
 
 /** A byte pattern to mask, and what replaces it (`***` in the same encoding). */

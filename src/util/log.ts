@@ -4,7 +4,7 @@
  * Every line, and every value logged with it, has the API key masked (see util/mask.ts), whatever
  * its level: servers echo keys in the error messages and bodies that warnings quote.
  */
-import { mask, maskText } from './mask';
+import { mask, maskText, secretForms } from './mask';
 
 /**
  * How much the client logs. `'debug'` logs every request and response: method, URL (query values
@@ -48,23 +48,30 @@ const MAX_SECRETS = 4;
 /** A logger bound to a level. `enabled(level)` lets callers skip building expensive messages. */
 export class Log {
   // Private (#), so that util.inspect of a client never shows the keys kept here for masking.
-  readonly #secrets: string[] = [];
+  readonly #keys: string[] = [];
+  #secrets: string[] = [];
   readonly #level: LogLevel;
   readonly #logger: Logger;
 
-  constructor(level: LogLevel, logger: Logger) {
+  /** `from`: the log of the client this one's is a copy of (`withOptions`), whose keys it masks too. */
+  constructor(level: LogLevel, logger: Logger, from?: Log) {
     this.#level = level;
     this.#logger = logger;
+    if (from) {
+      this.#keys.push(...from.#keys);
+      this.#secrets = from.#secrets; // replaced, never changed, by addSecret
+    }
   }
 
-  /** Mask `secret` in everything logged from now on. */
+  /** Mask `secret`, in each of its forms (`secretForms`), in everything logged from now on. */
   addSecret(secret: string): void {
-    if (secret === '' || this.#secrets.includes(secret)) return;
-    this.#secrets.unshift(secret);
-    if (this.#secrets.length > MAX_SECRETS) this.#secrets.length = MAX_SECRETS;
+    if (secret === '' || this.#keys.includes(secret)) return;
+    this.#keys.unshift(secret);
+    if (this.#keys.length > MAX_SECRETS) this.#keys.length = MAX_SECRETS;
+    this.#secrets = secretForms(this.#keys);
   }
 
-  /** The secrets this log masks (most recent first). */
+  /** The forms of the secrets this log masks (longest first). */
   get secrets(): readonly string[] {
     return this.#secrets;
   }

@@ -2,7 +2,8 @@
  * Keeping secrets out of what users see. Servers echo keys back ("Incorrect API key provided:
  * sk-…"), fetch wrappers quote headers in their errors, and logs quote both: the key is replaced
  * by `***` in every string of an error (message, stack, body, `raw`, headers, the cause chain at
- * any depth, an attached `Request`) and of every log line.
+ * any depth, an attached `Request`) and of every log line, in each form a server may echo it in
+ * (`secretForms`: trimmed, percent-encoded, inside base64 …).
  *
  * Masking replaces the key's occurrences only: an error keeps its class, code, status and causes,
  * so a short test key does not wipe out what the error says. Names (property names, `name`,
@@ -63,6 +64,48 @@ export function maskText(text: string, secrets: readonly string[], min = MIN_SEC
   for (const secret of secrets)
     if (secret.length >= min && text.includes(secret)) text = text.split(secret).join(MASK);
   return text;
+}
+
+/** Derived forms (base64, hex …) only of secrets this long: a shorter one's would match by chance. */
+const MIN_DERIVED = 8;
+
+/**
+ * Every text form of the secrets that a server, a proxy or a tool may echo, longest first (a form
+ * that contains another is masked whole): each secret, and trimmed (a key with spaces around it
+ * reaches the server without them); for secrets of 8 characters or more also percent-encoded (either
+ * case), JSON-escaped (`\/`), as UTF-16 read as UTF-8 (a NUL between characters: an error page in
+ * `charset=utf-16`, which `Response.text()` decodes as UTF-8), and base64 (at each of the three alignments a key
+ * can have inside a longer base64 text, as in `Basic` credentials, in the standard and URL-safe
+ * alphabets). A log masks them all (`Log.addSecret`), and so every error and hook masks them too; a
+ * cassette also their hex (testing/redact.ts).
+ */
+export function secretForms(secrets: readonly string[]): string[] {
+  const forms = new Set<string>();
+  for (const secret of secrets.flatMap((s) => [s, s.trim()])) {
+    if (secret.length < MIN_SECRET) continue;
+    forms.add(secret);
+    if (secret.length < MIN_DERIVED) continue;
+    const bytes = new TextEncoder().encode(secret);
+    const percent = encodeURIComponent(secret);
+    const binary = Array.from(bytes, (b) => String.fromCharCode(b)).join('');
+    forms
+      .add(percent)
+      .add(percent.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()))
+      .add(secret.replaceAll('/', '\\/'))
+      .add([...secret].join('\0'));
+    for (let lead = 0; lead < 3; lead++) {
+      // The base64 characters that depend on the secret's bytes alone, the secret starting at
+      // byte `lead` of a 3-byte group: character i stands for bits [6i, 6i + 6).
+      const text = btoa('\0'.repeat(lead) + binary);
+      const core = text.slice(
+        Math.ceil((8 * lead) / 6),
+        Math.floor((8 * (lead + bytes.length)) / 6),
+      );
+      if (core.length >= MIN_DERIVED)
+        forms.add(core).add(core.replaceAll('+', '-').replaceAll('/', '_'));
+    }
+  }
+  return [...forms].sort((a, b) => b.length - a.length);
 }
 
 /** Whether a secret (of `min` characters or more) occurs in `text`. */

@@ -165,6 +165,20 @@ describe('the key is never printed', () => {
     expect(shows(r)).toBe(false);
   });
 
+  // The forms the SDK's errors and logs mask (util/mask.ts secretForms), split across deltas too.
+  it('inside base64 (a Basic credential), split across deltas: printed as ***', async () => {
+    const basic = btoa(`user:${KEY}`);
+    serverWith((_req, res) => sse(res, textChunks(['Basic ', basic.slice(0, 12), basic.slice(12), '.'])));
+    for (const args of [['chat', '-m', 'acme/chat-1', 'hi'], ['chat', '-m', 'acme/chat-1', '--raw', 'hi'], ['chat', '-m', 'acme/chat-1', '--json', 'hi']]) {
+      const r = await cli(args);
+      expect(r.code).toBe(0);
+      const all = `${r.stdout}\n${r.stderr}`;
+      expect(all).not.toContain(basic.slice(8, 30));
+      expect(all).not.toContain(KEY);
+      expect(all).toContain('***');
+    }
+  });
+
   it('echoed by a 401 body and header: masked on stderr, exit 1, "Check the API key"', async () => {
     serverWith((_req, res) => json(res, { error: { message: `Incorrect API key provided: ${KEY}` } }, 401, { 'www-authenticate': `Bearer realm="${KEY}"`, 'x-request-id': KEY }));
     const r = await cli(['chat', '-m', 'acme/chat-1', '-v', 'hi']);

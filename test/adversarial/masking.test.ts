@@ -210,6 +210,67 @@ describe('what the caller itself hands over', () => {
   });
 });
 
+// A server or a gateway in front of it may echo the key in another form than it was sent: a key
+// with spaces around it arrives without them, a gateway quotes it percent-encoded (from a URL) or
+// base64-encoded (in Basic or Bearer credentials). Each form is masked as the key is.
+describe('the key echoed in another form', () => {
+  const key = 'sk-ab+cd/ef=gh_7Hq2Lm9Xz4Pw';
+  const forms: [string, string, string][] = [
+    ['percent-encoded', key, encodeURIComponent(key)],
+    ['percent-encoded in lower case', key, encodeURIComponent(key).replace(/%../g, (e) => e.toLowerCase())],
+    ['base64 in Bearer credentials', key, btoa(`Bearer ${key}`)],
+    ['base64 in Basic credentials (URL-safe alphabet)', key, btoa(`user:${key}`).replaceAll('+', '-').replaceAll('/', '_')],
+    ['trimmed (a key pasted with blanks around it, which the header drops)', `\t${key}  `, key],
+  ];
+  it.each(forms)('%s: the error, its headers and every log line', async (_name, apiKey, echoed) => {
+    server.handle((_req, res) => json(res, { error: { message: `key ${echoed} is revoked` } }, 401, { 'x-request-id': echoed, 'www-authenticate': `Bearer error="${echoed}"` }));
+    const lines: string[] = [];
+    const log = (...a: unknown[]) => void lines.push(dump(a));
+    const err = await rejection(() => clientOf(server.baseURL, { apiKey, logLevel: 'debug', logger: { debug: log, info: log, warn: log, error: log } }).models.list());
+    expect(err).toBeInstanceOf(APIError);
+    expect((err as Error).message).toMatch(/^401 GET \/v1\/models: key \S*\*\*\*\S* ?is revoked$/);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const text of [dump(err), dump([...(err as APIError).headers!]), lines.join('\n')]) {
+      expect(text).not.toContain(echoed);
+      expect(text).not.toContain(key);
+    }
+  });
+});
+
+// A key shorter than 4 characters (util/mask.ts MIN_SECRET: no real key is that short) is not
+// masked in text, where it would turn every word into ***; it is still kept out of what the SDK
+// itself writes: the Authorization header in debug logs, and the Request hooks get.
+describe('a key of 1 to 3 characters', () => {
+  it.each(['k', 'sk', 'e.*'])('%s: not in a debug log line or a hook, and ordinary text left whole', async (apiKey) => {
+    server.handle((_req, res) => json(res, { error: { message: 'The model acme/kestrel-sk-e.* is not available.' } }, 404));
+    const lines: string[] = [];
+    const seen: string[] = [];
+    const log = (...a: unknown[]) => void lines.push(dump(a));
+    const client = clientOf(server.baseURL, { apiKey, logLevel: 'debug', logger: { debug: log, info: log, warn: log, error: log }, hooks: { beforeRequest: (request) => void seen.push(dump([...request.headers])) } });
+    const err = await rejection(() => client.models.retrieve('acme/kestrel'));
+    expect((err as Error).message).toContain('The model acme/kestrel-sk-e.* is not available.');
+    expect(server.requests.at(-1)!.headers['authorization']).toBe(`Bearer ${apiKey}`);
+    expect(seen).toHaveLength(1);
+    expect(lines.join('\n')).toMatch(/authorization/i);
+    for (const text of [...lines, ...seen]) expect(text).not.toContain(`Bearer ${apiKey}`);
+  });
+});
+
+// An error page in UTF-16 (charset=utf-16, as some Windows servers send): the body is read as
+// UTF-8, so the key shows with a NUL between its characters, which a terminal drops.
+it.each(['little', 'big'])('the key in a UTF-16 (%s-endian) error page: masked in the error', async (order) => {
+  const page = Buffer.from(`<p>Bad key ${KEY}</p>`, 'utf16le');
+  server.handle((_req, res) => {
+    res.writeHead(401, { 'content-type': 'text/html; charset=utf-16' });
+    res.end(order === 'big' ? page.swap16() : page);
+  });
+  const err = await rejection(() => clientOf(server.baseURL).models.list());
+  expect(err).toBeInstanceOf(APIError);
+  const text = dump(err).replace(/\\x00|\\u0000|\0/g, '');
+  expect(text).toContain('Bad key ***');
+  expect(text).not.toContain(KEY);
+});
+
 describe('a rotated key (an apiKey function) is masked too', () => {
   it("a server echoing each attempt's key: neither key in the error, beforeRetry's error or a log line", async () => {
     const keys = ['sk-rotated-first-1111aaaa', 'sk-rotated-second-2222bbbb'];
@@ -229,6 +290,29 @@ describe('a rotated key (an apiKey function) is masked too', () => {
     const all = seen.join('\n');
     expect(all).toContain('***');
     for (const key of keys) expect(all).not.toContain(key);
+  });
+});
+
+// A copy with a new key (a rotation: `withOptions({ apiKey })`) may still meet the old one: a
+// server or a gateway quoting the key it had before, a fetch wrapper's cached error.
+describe('a withOptions copy with another key masks both keys', () => {
+  const next = 'sk-rotated-next-9f8e7d6c5b4a';
+  it.each([
+    ['a string', next],
+    ['a function', async () => next],
+  ])('the new key as %s: the error and every log line', async (_name, apiKey) => {
+    server.handle((_req, res) => json(res, { error: { message: `key ${KEY} was replaced by ${next}` } }, 401));
+    const lines: string[] = [];
+    const log = (...a: unknown[]) => void lines.push(dump(a));
+    const copy = clientOf(server.baseURL, { logLevel: 'debug', logger: { debug: log, info: log, warn: log, error: log } }).withOptions({ apiKey });
+    const err = await rejection(() => copy.models.list());
+    expect((err as Error).message).toContain('key *** was replaced by ***');
+    expect(server.requests.at(-1)!.headers['authorization']).toBe(`Bearer ${next}`);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const text of [dump(err), ...lines]) {
+      expect(text).not.toContain(KEY);
+      expect(text).not.toContain(next);
+    }
   });
 });
 

@@ -165,6 +165,25 @@ describe('the key never reaches telemetry', () => {
     expect(everything(p.recorded)).not.toContain(KEY);
   });
 
+  // The forms errors and logs mask (util/mask.ts secretForms): a key pasted with a trailing blank
+  // (which the header drops, so the server quotes it without) and a Basic credential's base64.
+  it('a 401 and a captured reply quoting the key trimmed and inside base64: masked', async () => {
+    const basic = btoa(`user:${KEY}`);
+    for (const reply of [
+      (res: Parameters<Parameters<typeof server.handle>[0]>[1]) => json(res, { error: { message: `Incorrect API key provided: ${KEY} (Basic ${basic})` } }, 401, { 'x-request-id': basic }),
+      (res: Parameters<Parameters<typeof server.handle>[0]>[1]) => json(res, completion({ content: `Basic ${basic}, ${KEY}` }, 'stop', { id: basic })),
+    ]) {
+      server.handle((_req, res) => reply(res));
+      const p = providers();
+      await traced(p, true, { apiKey: `${KEY} ` }).chat.completions.create({ model: 'acme/chat-1', messages: USER }).catch(() => {});
+      expect(p.recorded.spans).toHaveLength(1);
+      const text = everything(p.recorded);
+      expect(text).toContain('***');
+      expect(text).not.toContain(KEY);
+      expect(text).not.toContain(basic.slice(8, 30));
+    }
+  });
+
   it("a 401 quoting the key: the span's status message and exception event are masked", async () => {
     server.handle((_req, res) => json(res, { error: { message: `Incorrect API key provided: ${KEY}` } }, 401));
     const p = providers();
