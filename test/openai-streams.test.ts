@@ -6,8 +6,8 @@
  * message, `ChatCompletionStream.fromReadableStream()` on the browser side of a route handler, and
  * `runTools()` as openai users write it (plain function tools named by their function, a
  * streaming run that iterates chunks and has `toReadableStream()`). The type side is in
- * test/types.test-d.ts; test/third-party/carry-over/ compiles and runs the same patterns against
- * both clients.
+ * test/types-openai-carry-over.test-d.ts; test/third-party/carry-over/ compiles and runs the same
+ * patterns against both clients.
  */
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
