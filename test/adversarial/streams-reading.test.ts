@@ -1,8 +1,7 @@
 // Streams taken at docs/streaming.md's and docs/reliability.md's word: `for await` once, `tee()`,
 // events, `final…()`, the legacy completions stream, and what the accumulator promises.
 import { describe, expect, it } from 'vitest';
-import type { Stream} from '../../src/index';
-import { APIConnectionError, APIError, ResponseValidationError, type ChatCompletionChunk } from '../../src/index';
+import { APIConnectionError, APIError, ResponseValidationError, type ChatCompletionChunk, type Stream } from '../../src/index';
 import { chunk, clientOf, delay, event, json, rejection, sse, sseHead, textChunks } from './support';
 import { useStreamServer, server, body, client, openAfter, lastRequest, closes } from '../support/adversarial-streams';
 
