@@ -1,128 +1,24 @@
 /**
- * Tool calling end to end against the local server: zodFunction, parsed_arguments from parse(),
- * and the runTools() loop (validation, parallel calls, results sent back with their ids,
- * reasoning_content round-trip, maxRounds, abort, streaming), replaying every corpus capture
- * that has tool calls as the first reply of a run.
+ * The runTools() loop end to end against the local server: validation, parallel calls, results sent
+ * back with their ids, reasoning_content round-trip, maxRounds, a structured final answer, streaming,
+ * argument checks; replaying every corpus capture that has tool calls as the first reply of a run.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import * as zm from 'zod/mini';
-import {
-  APIConnectionTimeoutError,
-  APIUserAbortError,
-  InferenceError,
-  OutputParseError,
-  toAssistantMessage,
-  ToolTimeoutError,
-  type ChatCompletionMessageParam,
-  type RunnableFunctionTool,
-  type ChatCompletionChunk,
-  type RunnerEvent,
-} from '../src/index';
+import { InferenceError, type RunnableFunctionTool, type ChatCompletionChunk, type RunnerEvent } from '../src/index';
 import { zodFunction, zodResponseFormat } from '../src/helpers/zod';
 import { useMockServer } from './support/mock-server';
 import { answer, calls, says, streamsCalls, streamsText } from './support/scripted-model';
 import { corpusPresent, loadManifest, type CorpusEntry } from './support/corpus';
+import { messages, City, weatherTool } from './support/tools';
 
 type Entry = CorpusEntry;
 const withToolCalls = (kind: Entry['kind']): Entry[] => loadManifest().filter((e) => e.kind === kind && e.expect.tool_calls?.length);
 
 const { server, client } = useMockServer({}, { client: { maxRetries: 0 }, reset: 'requests' });
 
-const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'What is the weather in Paris and Oslo?' }];
 const sent = (i: number) => server.requests[i]!.body as { messages: Record<string, unknown>[]; tools?: unknown[]; tool_choice?: unknown; stream?: boolean };
-
-// --- our side -----------------------------------------------------------------------------
-
-const City = z.object({ city: z.string(), unit: z.enum(['c', 'f']).optional() });
-
-/** A weather tool that records its calls. */
-function weatherTool(log: unknown[] = []) {
-  return zodFunction({
-    name: 'get_weather',
-    description: 'Current weather in a city',
-    parameters: City,
-    function: async (args) => {
-      log.push(args);
-      return { city: args.city, celsius: args.city === 'Oslo' ? -2 : 21 };
-    },
-  });
-}
-
-describe('zodFunction', () => {
-  it('is a strict function tool with a strict JSON Schema', () => {
-    const tool = weatherTool();
-    expect(tool).toEqual({
-      type: 'function',
-      function: {
-        name: 'get_weather',
-        description: 'Current weather in a city',
-        strict: true,
-        parameters: {
-          type: 'object',
-          properties: { city: { type: 'string' }, unit: { anyOf: [{ type: 'string', enum: ['c', 'f'] }, { type: 'null' }] } },
-          required: ['city', 'unit'],
-          additionalProperties: false,
-        },
-      },
-    });
-  });
-
-  it('takes zod/mini schemas', () => {
-    const tool = zodFunction({ name: 'add', parameters: zm.object({ a: zm.number(), b: zm.number() }) });
-    expect(tool.function.parameters).toEqual({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'], additionalProperties: false });
-  });
-
-  it('checks its name and function', () => {
-    expect(() => zodFunction({ name: 'get weather', parameters: City })).toThrow(/the name must be 1 to 64 letters/);
-    expect(() => zodFunction({ name: 'x', parameters: City, function: 'nope' as never })).toThrow(/`function` must be a function/);
-  });
-});
-
-describe('parse() with tools', () => {
-  it('gives parsed_arguments, validated by the tool schema', async () => {
-    server.enqueue(calls(['call_1', 'get_weather', '{"city":"Paris","unit":null}']));
-    const completion = await client.chat.completions.parse({ model: 'mock/echo', messages, tools: [weatherTool()] });
-    const call = completion.choices[0]!.message.tool_calls![0]!;
-    expect(call.function.parsed_arguments).toEqual({ city: 'Paris' });
-    expect(call.function.arguments).toBe('{"city":"Paris","unit":null}');
-    expect(call.id).toBe('call_1');
-  });
-
-  it('throws OutputParseError naming the tool call when the arguments fail the schema', async () => {
-    server.enqueue(calls(['call_9', 'get_weather', '{"town":"Paris"}']));
-    const error = (await client.chat.completions.parse({ model: 'mock/echo', messages, tools: [weatherTool()] }).catch((e: unknown) => e)) as OutputParseError;
-    expect(error).toBeInstanceOf(OutputParseError);
-    expect(error.toolCall).toEqual({ id: 'call_9', name: 'get_weather' });
-    expect(error.raw).toBe('{"town":"Paris"}');
-    expect(error.message).toMatch(/^The arguments of tool call get_weather \(call_9\) do/);
-  });
-
-  it('JSON-parses the arguments of plain tools; only a strict one must be valid JSON', async () => {
-    const plain = { type: 'function' as const, function: { name: 'lookup', parameters: { type: 'object' } } };
-    server.enqueue(calls(['a', 'lookup', '{"q":1}']), calls(['b', 'lookup', '{"q":']), calls(['c', 'lookup', '{"q":']));
-    const ok = await client.chat.completions.parse({ model: 'mock/echo', messages, tools: [plain] });
-    expect(ok.choices[0]!.message.tool_calls![0]!.function.parsed_arguments).toEqual({ q: 1 });
-    const loose = await client.chat.completions.parse({ model: 'mock/echo', messages, tools: [plain] });
-    expect(loose.choices[0]!.message.tool_calls![0]!.function.parsed_arguments).toBeUndefined();
-    const strict = { type: 'function' as const, function: { ...plain.function, strict: true } };
-    await expect(client.chat.completions.parse({ model: 'mock/echo', messages, tools: [strict] })).rejects.toBeInstanceOf(OutputParseError);
-  });
-
-  it('reads absent arguments as {} (OpenRouter, Anthropic compat)', async () => {
-    server.enqueue(answer({ content: null, tool_calls: [{ id: 'x', type: 'function', function: { name: 'now' } }] }, 'tool_calls'));
-    const now = zodFunction({ name: 'now', parameters: z.object({}) });
-    const completion = await client.chat.completions.parse({ model: 'mock/echo', messages, tools: [now] });
-    expect(completion.choices[0]!.message.tool_calls![0]!.function.parsed_arguments).toEqual({});
-  });
-
-  it('keeps the tool definitions as sent, functions and parsers left out', async () => {
-    server.enqueue(says('no tools needed'));
-    await client.chat.completions.parse({ model: 'mock/echo', messages, tools: [weatherTool()] });
-    expect(sent(0).tools).toEqual([JSON.parse(JSON.stringify(weatherTool()))]);
-  });
-});
 
 describe('runTools()', () => {
   it('runs the tool with validated arguments, sends the result back under its call id, and ends on the answer', async () => {
@@ -287,162 +183,6 @@ describe('runTools()', () => {
     expect(runner.allChatCompletions()[0]!.choices[0]!.message.reasoning).toBe('I should call the tool.');
   });
 
-  it('aborts: the run rejects with APIUserAbortError and running tools see their signal abort', async () => {
-    let toolSignal: AbortSignal | undefined;
-    const hang = zodFunction({
-      name: 'get_weather',
-      parameters: City,
-      function: (_args, { signal }) => {
-        toolSignal = signal;
-        return new Promise(() => {}); // a tool that never ends
-      },
-    });
-    server.enqueue(calls(['h', 'get_weather', '{"city":"Paris","unit":null}']));
-    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [hang] });
-    for await (const event of runner) if (event.type === 'message' && event.message.role === 'assistant') break;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    runner.abort();
-    await expect(runner.done()).rejects.toBeInstanceOf(APIUserAbortError);
-    await expect(runner.finalContent()).rejects.toBeInstanceOf(APIUserAbortError);
-    expect(toolSignal?.aborted).toBe(true);
-    expect(server.requests).toHaveLength(1);
-  });
-
-  /** Timers still pending (Node lists each as 'Timeout'). */
-  const pendingTimers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
-  /** A tool that never settles, and the signal it was given. */
-  const neverSettles = () => {
-    const seen: { signal?: AbortSignal } = {};
-    const tool = zodFunction({
-      name: 'get_weather',
-      parameters: City,
-      function: (_args, { signal }) => {
-        seen.signal = signal;
-        return new Promise<string>(() => {});
-      },
-    });
-    return { tool, seen };
-  };
-
-  it('a tool that never settles ends the run at toolTimeout: ToolTimeoutError (an APIConnectionTimeoutError) naming it, its signal aborted, no timer left', async () => {
-    const { tool, seen } = neverSettles();
-    server.enqueue(calls(['h', 'get_weather', '{"city":"Paris","unit":null}']));
-    const timers = pendingTimers();
-    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [tool] }, { toolTimeout: 50 });
-    const error = await runner.done().then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
-    expect(error).toBeInstanceOf(ToolTimeoutError);
-    expect(error).toMatchObject({ name: 'ToolTimeoutError', tool: 'get_weather' });
-    expect((error as Error).message).toBe('The tool "get_weather" did not settle within 50 ms (toolTimeout): POST /chat/completions (runTools)');
-    expect(seen.signal?.aborted).toBe(true);
-    expect(seen.signal?.reason).toBe(error);
-    await expect(runner.finalContent()).rejects.toBe(error);
-    expect(server.requests).toHaveLength(1); // nothing more was sent
-    expect(pendingTimers()).toBeLessThanOrEqual(timers);
-  });
-
-  it('a tool whose own `parse` never settles is bounded by toolTimeout too', async () => {
-    let ran = false;
-    const tool: RunnableFunctionTool<{ city: string }> = {
-      type: 'function',
-      function: {
-        name: 'get_weather',
-        parameters: { type: 'object', properties: { city: { type: 'string' } } },
-        parse: () => new Promise<{ city: string }>(() => {}),
-        function: () => {
-          ran = true;
-          return 'sunny';
-        },
-      },
-    };
-    server.enqueue(calls(['p', 'get_weather', '{"city":"Paris"}']));
-    const timers = pendingTimers();
-    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [tool] }, { toolTimeout: 50 });
-    await expect(runner.done()).rejects.toThrow('The tool "get_weather" did not settle within 50 ms (toolTimeout)');
-    expect(ran).toBe(false);
-    expect(pendingTimers()).toBeLessThanOrEqual(timers);
-  });
-
-  it('a tool slower than usual but within toolTimeout is answered as always', async () => {
-    const slow = zodFunction({
-      name: 'get_weather',
-      parameters: City,
-      function: () => new Promise<string>((resolve) => setTimeout(() => resolve('21 °C'), 30)),
-    });
-    server.enqueue(calls(['s', 'get_weather', '{"city":"Paris","unit":null}']), says('It is 21 °C.'));
-    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [slow] }, { toolTimeout: 5_000 });
-    expect(await runner.finalContent()).toBe('It is 21 °C.');
-    expect(sent(1).messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 's', content: '21 °C' });
-  });
-
-  it('by default a tool is bounded too (10 minutes), and an aborted run clears that bound at once', async () => {
-    const { tool, seen } = neverSettles();
-    server.enqueue(calls(['h', 'get_weather', '{"city":"Paris","unit":null}']));
-    const set = vi.spyOn(globalThis, 'setTimeout');
-    const clear = vi.spyOn(globalThis, 'clearTimeout');
-    try {
-      // The requests' own timeout set apart, so that the only 10-minute timer is the tool's bound.
-      const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [tool] }, { timeout: 30_000 });
-      while (seen.signal === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
-      const bound = set.mock.results[set.mock.calls.findIndex((call) => call[1] === 10 * 60 * 1000)]?.value as unknown;
-      expect(bound).toBeDefined();
-      runner.abort();
-      await expect(runner.done()).rejects.toBeInstanceOf(APIUserAbortError);
-      expect(seen.signal.aborted).toBe(true);
-      expect(clear).toHaveBeenCalledWith(bound);
-    } finally {
-      set.mockRestore();
-      clear.mockRestore();
-    }
-  });
-
-  it.each([-1, Number.NaN, 2 ** 31, '5000', Number.POSITIVE_INFINITY])('toolTimeout %s is refused at the call site', async (value) => {
-    await expect(client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [weatherTool()] }, { toolTimeout: value as number }).done()).rejects.toThrow(
-      new InferenceError(`chat.completions.runTools: \`toolTimeout\` must be a number of milliseconds from 0 to 2147483647; got ${typeof value === 'string' ? `the string "${value}"` : String(value)}.`),
-    );
-  });
-
-  it("one caller's signal reused for many runs keeps no listener of theirs once they are over", async () => {
-    const { EventEmitter } = await import('node:events');
-    const signal = new AbortController().signal;
-    for (let i = 0; i < 20; i++) {
-      server.enqueue(says(`run ${i}`));
-      await client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [weatherTool()] }, { signal }).done();
-    }
-    expect(EventEmitter.getEventListeners(signal, 'abort')).toHaveLength(0);
-  });
-
-  it("aborts a request in flight through the caller's signal", async () => {
-    const controller = new AbortController();
-    server.enqueue({ ...says('late'), delayMs: 15_000 });
-    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [weatherTool()] }, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
-    const started = Date.now();
-    await expect(runner.done()).rejects.toBeInstanceOf(APIUserAbortError);
-    // Far below the reply's 15 s, however busy the machine: the abort did not wait for it.
-    expect(Date.now() - started).toBeLessThan(10_000);
-  });
-
-  it('fails the run when a tool throws, aborting the other tools of the round', async () => {
-    let otherSignal: AbortSignal | undefined;
-    const boom = zodFunction({ name: 'boom', parameters: z.object({}), function: () => Promise.reject(new Error('database down')) });
-    const wait = zodFunction({
-      name: 'wait',
-      parameters: z.object({}),
-      function: (_args, { signal }) => {
-        otherSignal = signal;
-        return new Promise((resolve) => signal.addEventListener('abort', () => resolve('stopped')));
-      },
-    });
-    server.enqueue(calls(['w', 'wait', '{}'], ['b', 'boom', '{}']));
-    const runner = client.chat.completions.runTools({ model: 'mock/echo', messages, tools: [wait, boom] });
-    await expect(runner.done()).rejects.toThrow('database down');
-    expect(otherSignal?.aborted).toBe(true);
-  });
-
   it('parses a structured final answer with response_format', async () => {
     const Report = z.object({ summary: z.string() });
     server.enqueue(calls(['c', 'get_weather', '{"city":"Paris","unit":null}']), says('{"summary":"warm"}'));
@@ -479,35 +219,6 @@ describe('runTools()', () => {
     await expect(client.chat.completions.runTools({ ...body, tools: [weatherTool()] }, { maxRounds: 0 }).done()).rejects.toThrow(/`maxRounds` must be a positive integer/);
     await expect(client.chat.completions.runTools({ ...body, tools: [weatherTool()] }, { maxRetrys: 1 } as never).done()).rejects.toThrow(InferenceError);
     expect(server.requests).toHaveLength(0);
-  });
-});
-
-describe('toAssistantMessage', () => {
-  /** The first message of a reply the server sends as `message`, read through the client. */
-  async function reply(message: Record<string, unknown>) {
-    server.enqueue({ body: { choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: 'tool_calls' }] } });
-    return (await client.chat.completions.create({ model: 'mock/echo', messages })).choices[0]!.message;
-  }
-
-  it('keeps tool calls as received (vendor extras too), with type and arguments filled, and drops parsed_arguments', async () => {
-    const message = await reply({ content: null, reasoning: 'r', tool_calls: [{ id: '', function: { name: 'now' }, extra_content: { google: { thought_signature: 'sig' } } }] });
-    expect(toAssistantMessage(message)).toEqual({
-      role: 'assistant',
-      content: null,
-      tool_calls: [{ id: '', type: 'function', function: { name: 'now', arguments: '{}' }, extra_content: { google: { thought_signature: 'sig' } } }],
-    });
-    const withParsed = { ...message, tool_calls: message.tool_calls!.map((c) => ({ ...c, function: { ...c.function, parsed_arguments: {} } })) };
-    expect(toAssistantMessage(withParsed).tool_calls?.[0]?.function).toEqual({ name: 'now', arguments: '{}' });
-  });
-
-  it('sends back only the text of Mistral content, not its thinking parts', async () => {
-    const content = [{ type: 'thinking', thinking: [{ type: 'text', text: 'hmm' }] }, { type: 'text', text: 'Hi.' }];
-    expect(toAssistantMessage(await reply({ content }))).toEqual({ role: 'assistant', content: 'Hi.' });
-  });
-
-  it("sends DeepSeek's reasoning_content back when the server used it, and never the SDK's reasoning", async () => {
-    expect(toAssistantMessage(await reply({ content: 'x', reasoning_content: 'because' }))).toEqual({ role: 'assistant', content: 'x', reasoning_content: 'because' });
-    expect(toAssistantMessage(await reply({ content: 'x', reasoning: 'because' }))).toEqual({ role: 'assistant', content: 'x' });
   });
 });
 
