@@ -16,7 +16,6 @@ import { messages, answer, says, Weather } from './support/structured';
 
 const { server, client } = useMockServer({}, { client: { maxRetries: 0 }, reset: 'requests' });
 
-
 describe('parse()', () => {
   const format = zodResponseFormat(Weather, 'weather');
 
