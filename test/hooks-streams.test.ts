@@ -1,6 +1,6 @@
 // Hooks (the `hooks` option, client and per request) through the public entry, against the mock
-// server on 127.0.0.1: streams (each chunk to onChunk, the summary at their end, a throwing or async onChunk,
-// the helpers' streams and runs).
+// server on 127.0.0.1: streams (each chunk to onChunk, the summary at their end, a throwing or
+// async onChunk, the helpers' streams and runs).
 import { describe, expect, it } from 'vitest';
 import { APIConnectionError, HookError, type CallSummary, type HookInfo, type Hooks } from '../src/index';
 import { useHooksServer, server, client, chat, recorder } from './support/hooks';
