@@ -156,7 +156,7 @@ async function main(): Promise<void> {
   const wire: string[] = [
     HEADER,
     '// What the normalizer (normalize.gen.ts) accepts from a server, written as zod schemas so that',
-    '// test/normalize.test.ts can hold the two to each other. Not used by the SDK at runtime.',
+    '// test/normalize-properties.test.ts can hold the two to each other. Not used by the SDK at runtime.',
     "import * as z from 'zod/mini';",
     '',
   ];

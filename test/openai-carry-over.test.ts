@@ -3,8 +3,8 @@
  * against the local server: the error classes as statics of the client (`OpenAI.APIError`), a
  * body typed as one form of `ChatCompletionCreateParams` picking its overload, the deprecated
  * `function_call` of a reply and of a delta, and `_request_id` on a response. The type side is in
- * test/types.test-d.ts; test/third-party/carry-over.test.ts compiles and runs openai-style files
- * against both clients.
+ * test/types-openai-compat.test-d.ts and test/types-openai-carry-over.test-d.ts;
+ * test/third-party/carry-over.test.ts compiles and runs openai-style files against both clients.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';

@@ -3,7 +3,7 @@
 //   (responses) or what a caller sends (requests);
 // - test/generated/wire.gen.ts: `zXWire` for every response object schema the normalizer reads:
 //   what the normalizer accepts from a server, written independently of it, so that the tests can
-//   hold the two to each other (test/normalize.test.ts).
+//   hold the two to each other (test/normalize-properties.test.ts).
 // Neither is imported by the SDK at runtime: the normalizer (normalize.gen.ts) is what runs.
 import { isNullable, withoutNull, type Node, type ObjectNode, type Prop, type Schema } from './model';
 

@@ -2,7 +2,7 @@
 // change the spec (or the generator) and regenerate.
 
 // What the normalizer (normalize.gen.ts) accepts from a server, written as zod schemas so that
-// test/normalize.test.ts can hold the two to each other. Not used by the SDK at runtime.
+// test/normalize-properties.test.ts can hold the two to each other. Not used by the SDK at runtime.
 import * as z from 'zod/mini';
 
 import { zFinishReason } from '../../src/generated/zod.gen';

@@ -2,7 +2,7 @@
 // declarations with the TypeScript compiler, against model-inference-sdk's public entry: code written
 // for that client's types compiles against this SDK unless it uses one of the names or fields
 // listed below, each left out for the reason given. A new name in a newer `openai`, or a name
-// this SDK drops, fails here. (test/types.test-d.ts checks what the names mean.)
+// this SDK drops, fails here. (test/types-openai-carry-over.test-d.ts checks what the names mean.)
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
