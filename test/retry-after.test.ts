@@ -86,6 +86,23 @@ describe('retry-after and retry-after-ms: what a server sends is honoured', () =
     expect(delays[0]).toBeLessThanOrEqual(30_000);
   });
 
+  it('retry-after as an asctime date 30 s away, read as GMT whatever the time zone (Date.parse reads it as local time)', async () => {
+    const zone = process.env['TZ'];
+    process.env['TZ'] = 'Asia/Tokyo'; // 9 hours east: read as local time, the date was 9 hours ago
+    try {
+      const d = inThirty();
+      const asctime = d.toUTCString().replace(/^(\w+), (\d\d) (\w+) (\d{4}) ([\d:]+) GMT$/, (_, day: string, dd: string, mon: string, year: string, time: string) => `${day} ${mon} ${dd.replace(/^0/, ' ')} ${time} ${year}`);
+      expect(asctime).toMatch(/^\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}$/);
+      const { delays } = await firstDelay({ 'retry-after': asctime });
+      expect(delays).toHaveLength(1);
+      expect(delays[0]).toBeGreaterThan(20_000);
+      expect(delays[0]).toBeLessThanOrEqual(30_000);
+    } finally {
+      if (zone === undefined) delete process.env['TZ'];
+      else process.env['TZ'] = zone;
+    }
+  });
+
   it('a 503 too', async () => {
     expect((await firstDelay({ 'retry-after': '1.5' }, 503)).delays).toEqual([1500]);
   });

@@ -23,9 +23,10 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
   const s = decimal(value);
   if (s !== undefined) return s * 1000;
   // The three forms of an HTTP date: `Sun, 06 Nov 1994 08:49:37 GMT`, `Sunday, 06-Nov-94
-  // 08:49:37 GMT`, `Sun Nov  6 08:49:37 1994`.
+  // 08:49:37 GMT`, `Sun Nov  6 08:49:37 1994` (GMT too, which Date.parse is told: it would read
+  // this one in the machine's time zone).
   const wait = /^[A-Z][a-z]+,? [\w -]+ \d\d:\d\d:\d\d (GMT|\d{4})$/.test(value)
-    ? Date.parse(value) - now
+    ? Date.parse(value.replace(/\d$/, '$& GMT')) - now
     : NaN;
   return wait >= 0 ? wait : undefined;
 }
